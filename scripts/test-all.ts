@@ -1,0 +1,158 @@
+/**
+ * `npm test`: every suite of the project, one after another, and one closing line
+ * `N passed, N failed, N skipped` summed over all of them (CI reads that line).
+ *
+ * Suites that are not test runners (lint, typecheck, spec lint, drift) count as one test each:
+ * they pass or fail as a whole. Test runners report their own counts, read from a machine
+ * format (TAP for node:test, JSON for Playwright) rather than scraped from the console.
+ *
+ * Usage: tsx scripts/test-all.ts [--only lint,typecheck,spec,unit,contracts]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'reports', 'latest', 'test');
+mkdirSync(outDir, { recursive: true });
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(127));
+  });
+}
+
+function findFiles(dir: string, suffix: string): string[] {
+  const abs = join(root, dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'fixtures') continue;
+    const full = join(abs, name);
+    if (statSync(full).isDirectory()) out.push(...findFiles(relative(root, full), suffix));
+    else if (name.endsWith(suffix)) out.push(relative(root, full));
+  }
+  return out.sort();
+}
+
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+async function whole(name: string, cmd: string, args: string[]): Promise<Counts> {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const code = await run(cmd, args);
+  console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}`);
+  return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
+}
+
+async function nodeTests(): Promise<Counts> {
+  const files = [...findFiles('test', '.test.ts'), ...findFiles('fuzz', '.test.ts')];
+  console.log(`\n=== unit, integration and property tests (node:test, ${files.length} files)`);
+  if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
+  const tap = join(outDir, 'node-test.tap');
+  const code = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    { FC_SEED: process.env.FC_SEED ?? '' },
+  );
+  const text = readFileSync(tap, 'utf8');
+  const num = (key: string) => Number(text.match(new RegExp(`^# ${key} (\\d+)$`, 'm'))?.[1] ?? 0);
+  const counts = {
+    passed: num('pass'),
+    failed: num('fail') + num('cancelled'),
+    skipped: num('skipped') + num('todo'),
+  };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1; // the runner itself broke
+  return counts;
+}
+
+async function contracts(): Promise<Counts> {
+  if (findFiles('contracts', '.spec.ts').length === 0) return { passed: 0, failed: 0, skipped: 0 };
+  console.log('\n=== contract suite against the embedded reference deployment (Playwright)');
+  const json = join(outDir, 'playwright.json');
+  const code = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
+  try {
+    const stats = JSON.parse(readFileSync(json, 'utf8')).stats as Record<string, number>;
+    const counts = {
+      passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+      failed: stats.unexpected ?? 0,
+      skipped: stats.skipped ?? 0,
+    };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0 };
+  }
+}
+
+const suites: Record<string, () => Promise<Counts>> = {
+  lint: () => whole('lint', bin('biome'), ['check', '.']),
+  typecheck: async () => {
+    const a = await whole('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+    const b = await whole('typecheck k6 scripts', bin('tsc'), [
+      '--noEmit',
+      '-p',
+      'load/tsconfig.json',
+    ]);
+    return add(a, b);
+  },
+  spec: () =>
+    whole('spec lint (Redocly)', bin('redocly'), ['lint', '--format=stylish', 'spec/openapi.yaml']),
+  unit: nodeTests,
+  contracts,
+};
+
+function add(a: Counts, b: Counts): Counts {
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+  };
+}
+
+const onlyIdx = process.argv.indexOf('--only');
+const only = onlyIdx > 0 ? (process.argv[onlyIdx + 1] ?? '').split(',') : Object.keys(suites);
+const unknown = only.filter((s) => !(s in suites));
+if (unknown.length > 0) {
+  console.error(
+    `unknown suite(s): ${unknown.join(', ')}; known: ${Object.keys(suites).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+let total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const lines: string[] = [];
+for (const name of only) {
+  const c = await suites[name]!();
+  lines.push(`  ${name.padEnd(10)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  total = add(total, c);
+}
+console.log(`\n${lines.join('\n')}`);
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 ? 1 : 0);
