@@ -1,0 +1,13 @@
+export {
+  SIGNATURE_FORMS,
+  SIGNATURE_HEADER,
+  SIGNATURE_PREFIX,
+  type SignatureForm,
+} from './forms.ts';
+export { type SignatureSecret, signatureHeaders, signatureHex, signatureValue } from './sign.ts';
+export {
+  headerValue,
+  type VerifyRequestOptions,
+  verifyRequest,
+  verifySignature,
+} from './verify.ts';
