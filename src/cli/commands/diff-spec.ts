@@ -1,0 +1,47 @@
+/**
+ * `harness diff-spec OLD NEW [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO]`
+ *
+ * OLD and NEW are files or git revisions written `REF:path` (`HEAD~1:spec/openapi.yaml`). Prints
+ * (or writes) a direction-aware compatibility report and exits 1 when a finding at or above
+ * `--fail-on` (default ERR) exists, 0 otherwise.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { diffSpecs, failing, type Format, type Level, loadSpec, render } from '../../diff/index.ts';
+
+const FORMATS: readonly Format[] = ['md', 'json', 'junit'];
+const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'md' },
+      out: { type: 'string' },
+      'fail-on': { type: 'string', default: 'ERR' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: harness diff-spec OLD NEW [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO]\n' +
+        '  OLD/NEW: a file, or REF:path read with git show (e.g. HEAD~1:spec/openapi.yaml)\n',
+    );
+    return 0;
+  }
+  if (positionals.length !== 2)
+    throw new Error('expected two specs: harness diff-spec OLD NEW (files or REF:path)');
+  const format = values.format as Format;
+  if (!FORMATS.includes(format))
+    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${values.format}')`);
+  const failOn = String(values['fail-on']).toUpperCase() as Level;
+  if (!LEVELS.includes(failOn))
+    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${values['fail-on']}')`);
+  const [oldSrc, newSrc] = positionals as [string, string];
+  const findings = diffSpecs(loadSpec(oldSrc), loadSpec(newSrc));
+  const text = render(format, findings, { old: oldSrc, new: newSrc, failOn });
+  if (values.out) writeFileSync(values.out, text);
+  else process.stdout.write(text);
+  return failing(findings, failOn).length > 0 ? 1 : 0;
+}

@@ -1,0 +1,14 @@
+export { diffSpecs } from './diff-specs.ts';
+export {
+  countByLevel,
+  type Format,
+  failing,
+  type ReportMeta,
+  render,
+  toJson,
+  toJunit,
+  toMarkdown,
+} from './format.ts';
+export { loadSpec, loadSpecText, parseSpec } from './load-spec.ts';
+export type { AssumedMark, Finding, Level, SpecDoc } from './types.ts';
+export { LEVEL_RANK } from './types.ts';

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { SpecDoc } from './types.ts';
+
+/**
+ * Reads a spec from a file, or from git when written `REF:path` (e.g. `HEAD~1:spec/openapi.yaml`),
+ * so a PR job can diff against its base without checking anything out. An existing file wins
+ * over the git reading of the same string. YAML and JSON both parse (JSON is YAML).
+ */
+export function loadSpecText(source: string, cwd = process.cwd()): string {
+  if (existsSync(source)) return readFileSync(source, 'utf8');
+  const m = /^([^:]+):(.+)$/.exec(source);
+  if (!m) throw new Error(`cannot read '${source}': no such file (git refs are written REF:path)`);
+  try {
+    return execFileSync('git', ['show', `${m[1]}:${m[2]}`], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`cannot read '${source}' from git: ${stderr || String(err)}`);
+  }
+}
+
+export function parseSpec(text: string, source: string): SpecDoc {
+  let doc: unknown;
+  try {
+    // The project's spec shares parameter lists through YAML anchors; allow plenty of aliases.
+    doc = parse(text, { maxAliasCount: -1 });
+  } catch (err) {
+    throw new Error(`cannot parse '${source}': ${(err as Error).message}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new Error(`'${source}' is not an OpenAPI document (expected a mapping at the top)`);
+  return doc as SpecDoc;
+}
+
+export function loadSpec(source: string, cwd?: string): SpecDoc {
+  return parseSpec(loadSpecText(source, cwd), source);
+}
