@@ -1,0 +1,153 @@
+/**
+ * `buildService(opts)`: the reference deployment as a Fastify app, not listening. `start.ts`
+ * binds it to loopback; tests can also `app.inject()` without a socket.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdminRoutes } from './admin.ts';
+import { ServiceClock } from './clock.ts';
+import type { ServiceContext } from './context.ts';
+import { FaultSet } from './faults.ts';
+import { installGuard } from './guard.ts';
+import { limiterFor } from './plans.ts';
+import { sendProblem } from './problem.ts';
+import type { LimitConfig } from './rate-limit/types.ts';
+import { registerResourceRoutes } from './routes/resources.ts';
+import { registerTicketRoutes } from './routes/tickets.ts';
+import { type Credentials, seed } from './seed.ts';
+import { runSlaSweep } from './sla-sweep.ts';
+import { Store } from './store.ts';
+import { WebhookDispatcher } from './webhooks/index.ts';
+
+export interface ServiceOptions {
+  /** Fault names from the catalogue (server/faults.ts). Default: none — the correct deployment. */
+  faults?: Iterable<string>;
+  /** Service seconds per real second, for minute-long behaviour in seconds. Default 1. */
+  timeScale?: number;
+  /** Real time source (tests). Default `Date.now`. */
+  clockSource?: () => number;
+  /** Token of the admin surface. Default: random. */
+  adminToken?: string;
+  /** Limits of the seeded Enterprise workspace. Default 300/min, burst 450. */
+  enterprise?: LimitConfig;
+  /** Per-address bucket for requests without a valid key. Default 600/min, burst 1000. */
+  anonymousLimit?: LimitConfig;
+  /** Webhook retry schedule (base delays, ms). Default: the dispatcher's (1 s … 10 min). */
+  webhookRetryDelaysMs?: number[];
+  /** Webhook attempt timeout, ms. Default 10 000. */
+  webhookTimeoutMs?: number;
+  /** PEM certificates trusted for HTTPS webhook deliveries. */
+  trustedCa?: string[];
+  /** Real ms between SLA sweeps. Default 250. */
+  slaSweepMs?: number;
+  /** Request body limit in bytes. Default 1 MiB (U26). */
+  bodyLimit?: number;
+  /** Fastify logger. Default off. */
+  logger?: boolean;
+}
+
+export interface BuiltService {
+  app: FastifyInstance;
+  ctx: ServiceContext;
+  credentials: Credentials;
+}
+
+const ERROR_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    'unsupported_media_type',
+    'Send the body as application/json.',
+  ],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'The body exceeds the 1 MiB limit.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_json', 'The body is empty but declared as JSON.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    400,
+    'bad_request',
+    'Content-Length does not match the body.',
+  ],
+};
+
+export function buildService(opts: ServiceOptions = {}): BuiltService {
+  const faults = new FaultSet(opts.faults ?? []);
+  const clock = new ServiceClock({ scale: opts.timeScale, source: opts.clockSource });
+  const store = new Store();
+  const adminToken = opts.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`;
+  const credentials = seed(store, adminToken, opts.enterprise);
+  const trustedCa = [...(opts.trustedCa ?? [])];
+  const dashboardBaseUrl = 'https://dashboard.support-ticketing.example';
+  const dispatcher = new WebhookDispatcher({
+    now: () => clock.now(),
+    retryDelaysMs: opts.webhookRetryDelaysMs,
+    timeoutMs: opts.webhookTimeoutMs,
+    trustedCa,
+    dashboardBaseUrl,
+    faults: {
+      signatureReserialized: faults.has('signature-reserialized'),
+      signatureWrongSecret: faults.has('signature-wrong-secret'),
+      signatureUppercase: faults.has('signature-uppercase'),
+      prefixMissing: faults.has('signature-prefix-missing'),
+      unsubscribedDelivered: faults.has('unsubscribed-event-delivered'),
+      noRetryOn503: faults.has('no-retry-on-503'),
+    },
+  });
+  const ctx: ServiceContext = {
+    store,
+    clock,
+    faults,
+    limiter: limiterFor(faults),
+    anonymousLimit: opts.anonymousLimit ?? { ratePerMin: 600, burst: 1000 },
+    dispatcher,
+    trustedCa,
+    adminToken,
+    dashboardBaseUrl,
+  };
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    // Never answer 5xx for a malformed request line or header: keep Node's 400 handling.
+    return503OnClosing: false,
+  });
+  app.decorate('svc', ctx);
+
+  // RFC 7396 merge patches are JSON documents: parse them with the same parser.
+  app.addContentTypeParser(
+    'application/merge-patch+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  installGuard(app);
+  registerTicketRoutes(app);
+  registerResourceRoutes(app);
+  registerAdminRoutes(app);
+
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(reply, 404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),
+  );
+
+  app.setErrorHandler((err, req, reply) => {
+    const e = err as { code?: string; statusCode?: number; message?: string };
+    const mapped = e.code ? ERROR_CODES[e.code] : undefined;
+    if (mapped) return sendProblem(reply, mapped[0], mapped[1], mapped[2]);
+    if (e.statusCode === 400 || e instanceof SyntaxError) {
+      return sendProblem(reply, 400, 'malformed_json', 'The body is not valid JSON.');
+    }
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      return sendProblem(reply, e.statusCode, 'bad_request', e.message ?? 'Bad request.');
+    }
+    // A 5xx here is a bug of the reference deployment (or the missing-requester-500 fault).
+    req.log.error(err);
+    return sendProblem(reply, 500, 'internal_error', 'Internal error.');
+  });
+
+  const sweep = setInterval(() => runSlaSweep(ctx), opts.slaSweepMs ?? 250);
+  sweep.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    await dispatcher.close();
+  });
+
+  return { app, ctx, credentials };
+}

@@ -1,0 +1,30 @@
+/** What every route of the reference deployment shares: state, clock, faults, limiter, webhooks. */
+import type { WebhookDispatcher } from './webhooks/index.ts';
+import type { ServiceClock } from './clock.ts';
+import type { FaultSet } from './faults.ts';
+import type { Limiter } from './rate-limit/types.ts';
+import type { ApiKey, Store, Workspace } from './store.ts';
+
+export interface ServiceContext {
+  store: Store;
+  clock: ServiceClock;
+  faults: FaultSet;
+  limiter: Limiter;
+  /** Per-address limiter config for requests without a valid key. */
+  anonymousLimit: { ratePerMin: number; burst: number };
+  dispatcher: WebhookDispatcher;
+  /** PEM certificates trusted for HTTPS webhook deliveries (admin can add). */
+  trustedCa: string[];
+  adminToken: string;
+  dashboardBaseUrl: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    svc: ServiceContext;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook for /v1 requests with a valid key. */
+    auth?: { key: ApiKey; workspace: Workspace };
+  }
+}

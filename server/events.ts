@@ -1,0 +1,55 @@
+/**
+ * Webhook events of the reference deployment: the payload envelope (documented for
+ * customer.replied, assumed for the rest — U13) and the emission points of each event.
+ */
+import type { ServiceContext } from './context.ts';
+import { iso } from './represent.ts';
+import type { Message, Ticket } from './store.ts';
+
+export const EVENTS = [
+  'ticket.created',
+  'ticket.replied',
+  'ticket.closed',
+  'sla.at_risk',
+  'customer.replied',
+  'agent.replied',
+  'ticket.status_changed',
+  'ticket.note_added',
+  'macro.applied',
+] as const;
+export type EventName = (typeof EVENTS)[number];
+
+export function emit(
+  ctx: ServiceContext,
+  event: EventName,
+  t: Ticket,
+  extras: Record<string, unknown> = {},
+): void {
+  const payload: Record<string, unknown> = {
+    event,
+    ticket: {
+      id: t.id,
+      subject: t.subject,
+      status: t.status,
+      priority: t.priority,
+      url: `${ctx.dashboardBaseUrl}/tickets/${encodeURIComponent(t.id)}`,
+    },
+    // The webhook customer has a required name; a requester without one is named by email (U3).
+    customer: { name: t.requester.name ?? t.requester.email, email: t.requester.email },
+    occurred_at: iso(ctx.clock.now()),
+    ...extras,
+  };
+  if (ctx.faults.has('payload-customer-missing')) delete payload.customer;
+  ctx.dispatcher.emit(t.workspaceId, event, payload);
+}
+
+export function messagePayload(m: Message): Record<string, unknown> {
+  return { id: m.id, author: m.author, body: m.body, internal: m.internal };
+}
+
+/** Emits ticket.status_changed (and ticket.closed when it closes) for a status transition. */
+export function emitStatusChange(ctx: ServiceContext, t: Ticket, previous: string): void {
+  if (previous === t.status) return;
+  emit(ctx, 'ticket.status_changed', t, { previous_status: previous });
+  if (t.status === 'closed') emit(ctx, 'ticket.closed', t);
+}

@@ -1,0 +1,130 @@
+/**
+ * Authentication, scopes and rate limiting of every /v1 request, plus the headers every response
+ * carries. Runs in `onRequest`, before the body is read, so a 401/403/429 never costs a parse.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from './context.ts';
+import { enforcedLimit } from './plans.ts';
+import { sendProblem } from './problem.ts';
+import type { Decision } from './rate-limit/types.ts';
+import type { ApiKey } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `write` operations need a full-access key (x-scope in the spec). */
+    scope?: 'read' | 'write';
+  }
+}
+
+function rateHeaders(reply: FastifyReply, ctx: ServiceContext, limit: number, d: Decision): void {
+  const remaining = d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
+  const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
+  reply.header('x-ratelimit-limit', String(limit));
+  reply.header('x-ratelimit-remaining', String(remaining));
+  reply.header('x-ratelimit-reset', String(reset));
+}
+
+function tooMany(reply: FastifyReply, ctx: ServiceContext, d: Decision): FastifyReply {
+  if (!ctx.faults.has('no-retry-after')) {
+    reply.header('retry-after', String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))));
+  }
+  return sendProblem(
+    reply,
+    429,
+    'rate_limited',
+    'Rate limit exceeded; retry after Retry-After seconds.',
+  );
+}
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : '';
+}
+
+/** The first seeded workspace's full key: what the auth faults fall back to. */
+function fallbackKey(ctx: ServiceContext): ApiKey | undefined {
+  for (const k of ctx.store.keys.values()) if (k.scope === 'full' && !k.revoked) return k;
+  return undefined;
+}
+
+function resolveKey(
+  ctx: ServiceContext,
+  token: string | undefined,
+): ApiKey | 'missing' | 'invalid' {
+  if (token === undefined) {
+    return ctx.faults.has('missing-key-accepted') ? (fallbackKey(ctx) ?? 'missing') : 'missing';
+  }
+  const k = token ? ctx.store.keysBySecret.get(token) : undefined;
+  if (k && !k.revoked) return k;
+  if (k?.rotatedTo && ctx.faults.has('rotated-key-works')) {
+    return ctx.store.keysBySecret.get(k.rotatedTo) ?? 'invalid';
+  }
+  if (token && ctx.faults.has('invalid-key-accepted')) return fallbackKey(ctx) ?? 'invalid';
+  return 'invalid';
+}
+
+export function installGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const ctx = app.svc;
+    reply.header('date', new Date(ctx.clock.now()).toUTCString());
+    if (req.url.startsWith('/admin')) return; // the dashboard stand-in is not part of v1
+    const now = ctx.clock.now();
+    if (!/^\/v1(\/|\?|$)/.test(req.url)) {
+      // Outside /v1 there is nothing to authenticate; the 404 still carries the headers.
+      const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
+      rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
+      return d.allowed ? undefined : tooMany(reply, ctx, d);
+    }
+    const resolved = resolveKey(ctx, bearer(req));
+    if (typeof resolved === 'string') {
+      const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
+      rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
+      if (!d.allowed) return tooMany(reply, ctx, d);
+      if (!ctx.faults.has('no-www-authenticate')) {
+        reply.header(
+          'www-authenticate',
+          resolved === 'missing' ? 'Bearer realm="v1"' : 'Bearer realm="v1", error="invalid_token"',
+        );
+      }
+      return resolved === 'missing'
+        ? sendProblem(
+            reply,
+            401,
+            'missing_api_key',
+            'Send a workspace API key as Authorization: Bearer <key>.',
+          )
+        : sendProblem(
+            reply,
+            401,
+            'invalid_api_key',
+            'The API key is not valid (unknown, revoked or rotated).',
+          );
+    }
+    const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
+    const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${resolved.id}`;
+    const d = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
+    rateHeaders(reply, ctx, workspace.ratePerMin, d);
+    if (!d.allowed) return tooMany(reply, ctx, d);
+    req.auth = { key: resolved, workspace };
+    const scope = req.routeOptions.config?.scope;
+    if (scope === 'write' && resolved.scope !== 'full' && !ctx.faults.has('readonly-can-write')) {
+      return sendProblem(
+        reply,
+        403,
+        'insufficient_scope',
+        'This operation needs a full-access key; the key is read-only.',
+      );
+    }
+  });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (reply.statusCode >= 400 && app.svc.faults.has('ratelimit-headers-missing-on-4xx')) {
+      reply.removeHeader('x-ratelimit-limit');
+      reply.removeHeader('x-ratelimit-remaining');
+      reply.removeHeader('x-ratelimit-reset');
+    }
+    return payload;
+  });
+}

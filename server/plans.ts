@@ -1,0 +1,34 @@
+/** The documented plan table (service-api.md, Limits) and the limiter faults that bend it. */
+import type { FaultSet } from './faults.ts';
+import { FixedWindowLimiter } from './rate-limit/fixed-window.ts';
+import { SlidingLogLimiter } from './rate-limit/sliding-log.ts';
+import { TokenBucketLimiter } from './rate-limit/token-bucket.ts';
+import type { LimitConfig, Limiter } from './rate-limit/types.ts';
+import type { Plan, Workspace } from './store.ts';
+
+export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, LimitConfig> = {
+  team: { ratePerMin: 120, burst: 200 },
+  growth: { ratePerMin: 600, burst: 1000 },
+};
+
+/** The seeded Enterprise workspace's custom numbers ("custom" in the docs). */
+export const ENTERPRISE_DEFAULT: LimitConfig = { ratePerMin: 300, burst: 450 };
+
+export function limiterFor(faults: FaultSet): Limiter {
+  if (faults.has('fixed-window')) return new FixedWindowLimiter();
+  if (faults.has('sliding-window')) return new SlidingLogLimiter();
+  return new TokenBucketLimiter();
+}
+
+/**
+ * The limits actually enforced for a workspace. The advertised X-RateLimit-Limit stays the
+ * plan's rate: the burst/rate faults lie about nothing in the headers, only in behaviour.
+ */
+export function enforcedLimit(ws: Workspace, faults: FaultSet): LimitConfig {
+  let { ratePerMin, burst } = ws;
+  if (faults.has('burst-201')) burst += 1;
+  if (faults.has('burst-150')) burst = Math.round(burst * 0.75);
+  if (faults.has('rate-130')) ratePerMin = (ratePerMin * 130) / 120;
+  if (faults.has('rate-100')) ratePerMin = (ratePerMin * 100) / 120;
+  return { ratePerMin, burst };
+}

@@ -1,0 +1,44 @@
+/** RFC 9457 problem details, the assumed error body of every 4xx (DESIGN U16). */
+import type { FastifyReply } from 'fastify';
+import './context.ts';
+
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  detail: string,
+  errors?: FieldError[],
+): FastifyReply {
+  const body = {
+    type: `https://support-ticketing.example/problems/${code.replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    request_id: String(reply.request.id),
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+  if (reply.server.svc?.faults.has('errors-plain-text')) {
+    return reply.code(status).type('text/plain; charset=utf-8').send(`${status} ${detail}`);
+  }
+  return reply.code(status).type('application/problem+json').send(body);
+}

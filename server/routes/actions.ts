@@ -1,0 +1,45 @@
+/** Actions shared by macros and rules: set status/priority, add tags, add an agent reply. */
+import type { ServiceContext } from '../context.ts';
+import { emit, emitStatusChange, messagePayload } from '../events.ts';
+import { slaTarget } from '../sla.ts';
+import { type MacroActions, type Ticket, newId } from '../store.ts';
+
+export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): void {
+  const previous = t.status;
+  const now = ctx.clock.now();
+  if (a.priority && a.priority !== t.priority) {
+    t.priority = a.priority;
+    t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+    t.atRiskFired = false;
+  }
+  if (a.tags_add) t.tags = [...new Set([...t.tags, ...a.tags_add])];
+  if (a.reply) {
+    const m = {
+      id: newId('msg'),
+      ticketId: t.id,
+      workspaceId: t.workspaceId,
+      body: a.reply,
+      author: 'agent' as const,
+      internal: false,
+      createdAtMs: now,
+    };
+    ctx.store.messages.push(m);
+    t.firstResponseAtMs ??= now;
+    emit(ctx, 'ticket.replied', t, { message: messagePayload(m) });
+    emit(ctx, 'agent.replied', t, { message: messagePayload(m) });
+  }
+  if (a.status && !(a.status === 'closed' && ctx.faults.has('close-keeps-status')))
+    t.status = a.status;
+  t.updatedAtMs = now;
+  emitStatusChange(ctx, t, previous);
+}
+
+/** Runs the workspace's enabled rules for `event` on the ticket (rules never trigger rules). */
+export function runRules(ctx: ServiceContext, t: Ticket, event: string): void {
+  for (const r of ctx.store.rules.values()) {
+    if (r.workspaceId !== t.workspaceId || !r.enabled || r.event !== event) continue;
+    if (r.conditions.priority && r.conditions.priority !== t.priority) continue;
+    if (r.conditions.tag && !t.tags.includes(r.conditions.tag)) continue;
+    applyActions(ctx, t, r.actions);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The seeded state of the reference deployment: one workspace per plan plus a second Team
+ * workspace (`other`) for isolation checks; three keys each (two full — S5 of the load run
+ * needs two keys of one workspace — and one read-only); a few macros.
+ */
+import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
+import type { LimitConfig } from './rate-limit/types.ts';
+import { type Plan, type Store, newId } from './store.ts';
+
+export type SeedName = 'team' | 'growth' | 'enterprise' | 'other';
+
+export interface SeededWorkspace {
+  id: string;
+  plan: Plan;
+  /** Requests per minute. */
+  rate: number;
+  burst: number;
+  keys: { full: string; full2: string; readOnly: string };
+  keyIds: { full: string; full2: string; readOnly: string };
+}
+
+export interface Credentials {
+  adminToken: string;
+  workspaces: Record<SeedName, SeededWorkspace>;
+}
+
+const MACROS = [
+  {
+    name: 'Close as solved',
+    actions: { status: 'closed' as const, reply: 'Glad we could help. Closing this ticket.' },
+  },
+  { name: 'Escalate', actions: { priority: 'high' as const, tags_add: ['escalated'] } },
+  {
+    name: 'Waiting on customer',
+    actions: { status: 'pending' as const, reply: 'Could you send us more details?' },
+  },
+];
+
+export function seed(
+  store: Store,
+  adminToken: string,
+  enterprise: LimitConfig = ENTERPRISE_DEFAULT,
+): Credentials {
+  const plans: Record<SeedName, { plan: Plan; limits: LimitConfig }> = {
+    team: { plan: 'team', limits: PLAN_LIMITS.team },
+    growth: { plan: 'growth', limits: PLAN_LIMITS.growth },
+    enterprise: { plan: 'enterprise', limits: enterprise },
+    other: { plan: 'team', limits: PLAN_LIMITS.team },
+  };
+  const workspaces = {} as Record<SeedName, SeededWorkspace>;
+  for (const [name, { plan, limits }] of Object.entries(plans) as Array<
+    [SeedName, (typeof plans)[SeedName]]
+  >) {
+    const ws = store.addWorkspace({
+      name,
+      plan,
+      ratePerMin: limits.ratePerMin,
+      burst: limits.burst,
+    });
+    const full = store.issueKey(ws.id, 'full');
+    const full2 = store.issueKey(ws.id, 'full');
+    const readOnly = store.issueKey(ws.id, 'read');
+    for (const m of MACROS) {
+      const id = newId('mac', 6);
+      store.macros.set(id, { id, workspaceId: ws.id, name: m.name, actions: m.actions });
+    }
+    workspaces[name] = {
+      id: ws.id,
+      plan,
+      rate: limits.ratePerMin,
+      burst: limits.burst,
+      keys: { full: full.secret, full2: full2.secret, readOnly: readOnly.secret },
+      keyIds: { full: full.id, full2: full2.id, readOnly: readOnly.id },
+    };
+  }
+  return { adminToken, workspaces };
+}

@@ -1,0 +1,61 @@
+/**
+ * `npm run serve [-- --port N --fault a,b --time-scale N]`: the reference deployment on
+ * 127.0.0.1 until Ctrl-C. Prints the base URL and the path of the credentials file, never a key.
+ */
+import { parseArgs } from 'node:util';
+import { writeCredentialsFiles } from './credentials-file.ts';
+import { FAULTS } from './faults.ts';
+import { startService } from './start.ts';
+
+export async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      fault: { type: 'string', multiple: true, default: [] },
+      'time-scale': { type: 'string', default: '1' },
+      'list-faults': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values['list-faults']) {
+    for (const f of FAULTS) console.log(`${f.name.padEnd(34)} ${f.area.padEnd(9)} ${f.does}`);
+    return 0;
+  }
+  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) {
+    throw new Error(
+      `--host must be a loopback address (127.0.0.1, ::1, localhost), got '${values.host}'`,
+    );
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0–65535, got '${values.port}'`);
+  const timeScale = Number(values['time-scale']);
+  const faults = values.fault.flatMap((f) => f.split(','));
+  const svc = await startService({ port, host: values.host, faults, timeScale });
+  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials);
+  console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
+  console.log(`Seeded credentials (mode 0600): ${files.json}`);
+  console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);
+  if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
+  if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
+  console.log('Ctrl-C to stop.');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await svc.close();
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  serve(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      console.error(`serve: ${err.message}`);
+      process.exit(2);
+    },
+  );
+}
