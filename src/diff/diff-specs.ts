@@ -44,7 +44,7 @@ function collectParams(
   const add = (list: unknown, ptr: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((raw, i) => {
-      const p = obj(resolve(doc, raw, join(ptr, 'parameters', i), undefined).node);
+      const p = obj(resolve(doc, raw, join(ptr, 'parameters', i)).node);
       const name = String(p.name ?? '');
       const where = String(p.in ?? '');
       const slot = slots.indexOf(name);
@@ -249,6 +249,10 @@ function diffRequestBody(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPt
       oPtrB,
       nPtr,
     );
+    return;
+  }
+  if (!orb && nrb && !isReq) {
+    emit(e.ctx, `${pre}-body-added`, 'INFO', `optional ${what} added`, oPtr, nPtrB);
     return;
   }
   if (wasReq !== isReq) {

@@ -33,7 +33,7 @@ function view(doc: unknown, node: unknown, ptr: string, depth = 0): View {
   if (Array.isArray(s.required)) for (const r of s.required) v.required.add(String(r));
   if (Array.isArray(s.allOf) && depth < 16) {
     s.allOf.forEach((part, i) => {
-      const r = resolve(doc, part, join(ptr, 'allOf', i), undefined);
+      const r = resolve(doc, part, join(ptr, 'allOf', i));
       const pv = view(doc, r.node, r.ptr, depth + 1);
       for (const [k, p] of pv.props) if (!v.props.has(k)) v.props.set(k, p);
       for (const k of pv.required) v.required.add(k);
@@ -72,7 +72,7 @@ export function canonical(doc: unknown, node: unknown, depth = 0, seen: string[]
   if (!isObj(node)) return node;
   if (typeof node.$ref === 'string') {
     if (seen.includes(node.$ref)) return { $cycle: node.$ref };
-    const r = resolve(doc, node, '', undefined);
+    const r = resolve(doc, node, '');
     return canonical(doc, r.node, depth + 1, [...seen, node.$ref]);
   }
   const out: Obj = {};

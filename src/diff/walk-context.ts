@@ -7,13 +7,6 @@ export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Innermost `x-provenance` seen on one side; unmarked elements inherit it (spec convention). */
-export interface Provenance {
-  value: string;
-  pointer: string;
-  gap?: string;
-}
-
 /**
  * Which way a value travels, seen from the client. `in`: the client sends it (API requests,
  * webhook acknowledgements), so narrowing what is accepted breaks. `out`: the client receives
@@ -51,16 +44,8 @@ export interface Ctx {
   sink: Sink;
   /** Human label of the operation plus the place inside it, for `Finding.where`. */
   where: string;
-  oldProv?: Provenance;
-  newProv?: Provenance;
   /** Per-operation guard against recursive schemas. */
   visited: Set<string>;
-}
-
-function markOf(node: unknown, pointer: string): Provenance | undefined {
-  if (!isObj(node) || typeof node['x-provenance'] !== 'string') return undefined;
-  const gap = typeof node['x-gap'] === 'string' ? (node['x-gap'] as string) : undefined;
-  return { value: node['x-provenance'] as string, pointer, ...(gap ? { gap } : {}) };
 }
 
 export interface Resolved {
@@ -68,27 +53,17 @@ export interface Resolved {
   ptr: string;
   /** Component name when the node came from a `$ref`, for readable messages. */
   refName?: string;
-  prov?: Provenance;
 }
 
 /** Keywords next to a `$ref` that never change what a message may contain. */
 const ANNOTATIONS = new Set(['$ref', 'description', 'summary', 'title', 'example', 'examples']);
 
-/**
- * Follows local `$ref`s so an inline element and a referenced one compare equal, and records
- * the provenance mark seen on the way (the use site's mark wins over the definition's).
- */
-export function resolve(
-  doc: unknown,
-  node: unknown,
-  ptr: string,
-  prov: Provenance | undefined,
-): Resolved {
+/** Follows local `$ref`s so an inline element and a referenced one compare equal. */
+export function resolve(doc: unknown, node: unknown, ptr: string): Resolved {
   let cur = node;
   let curPtr = ptr;
   let refName: string | undefined;
-  const useSiteMark = markOf(node, ptr);
-  let siblings: Obj = {};
+  const siblings: Obj = {};
   for (let hops = 0; hops < 32 && isObj(cur) && typeof cur.$ref === 'string'; hops++) {
     const ref = cur.$ref as string;
     if (!ref.startsWith('#')) break; // remote refs are out of scope: compared as written
@@ -99,19 +74,11 @@ export function resolve(
     refName = curPtr.split('/').pop();
     cur = get(doc, ref);
   }
-  const defMark = curPtr !== ptr ? markOf(cur, curPtr) : undefined;
   if (Object.keys(siblings).length > 0 && isObj(cur)) cur = { ...cur, ...siblings };
-  else siblings = {};
-  const nextProv = useSiteMark ?? defMark ?? prov;
-  return {
-    node: cur,
-    ptr: curPtr,
-    ...(refName ? { refName } : {}),
-    ...(nextProv ? { prov: nextProv } : {}),
-  };
+  return { node: cur, ptr: curPtr, ...(refName ? { refName } : {}) };
 }
 
-/** Same as `resolve`, for a (possibly absent) node on both sides, updating the context. */
+/** Same as `resolve`, for a (possibly absent) node on both sides. */
 export function enter(
   ctx: Ctx,
   oldNode: unknown,
@@ -119,26 +86,42 @@ export function enter(
   newNode: unknown,
   newPtr: string | undefined,
 ): { ctx: Ctx; o?: Resolved; n?: Resolved } {
-  const o = oldPtr !== undefined ? resolve(ctx.oldDoc, oldNode, oldPtr, ctx.oldProv) : undefined;
-  const n = newPtr !== undefined ? resolve(ctx.newDoc, newNode, newPtr, ctx.newProv) : undefined;
-  const next: Ctx = { ...ctx };
-  const oldProv = o ? o.prov : ctx.oldProv;
-  const newProv = n ? n.prov : ctx.newProv;
-  if (oldProv) next.oldProv = oldProv;
-  else delete next.oldProv;
-  if (newProv) next.newProv = newProv;
-  else delete next.newProv;
-  return { ctx: next, ...(o ? { o } : {}), ...(n ? { n } : {}) };
+  const o = oldPtr !== undefined ? resolve(ctx.oldDoc, oldNode, oldPtr) : undefined;
+  const n = newPtr !== undefined ? resolve(ctx.newDoc, newNode, newPtr) : undefined;
+  return { ctx, ...(o ? { o } : {}), ...(n ? { n } : {}) };
 }
 
-function assumedMark(ctx: Ctx): AssumedMark | undefined {
-  // The old side wins: the question is whether what clients relied on was a guess.
-  for (const [version, p] of [
-    ['old', ctx.oldProv],
-    ['new', ctx.newProv],
+/**
+ * Nearest `x-provenance` on the element or its ancestors in the document tree (the spec's
+ * inheritance rule). Ancestors in the tree, not along the `$ref` route taken to get there, so a
+ * shared component is judged the same whichever operation reached it.
+ */
+function nearestMark(doc: unknown, pointer: string): { at: string; value: unknown; gap: unknown } {
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/');
+  let found = { at: '', value: undefined as unknown, gap: undefined as unknown };
+  for (let i = 0; i <= tokens.length; i++) {
+    const at = i === 0 ? '' : `/${tokens.slice(0, i).join('/')}`;
+    const node = get(doc, at);
+    if (isObj(node) && typeof node['x-provenance'] === 'string')
+      found = { at, value: node['x-provenance'], gap: node['x-gap'] };
+  }
+  return found;
+}
+
+function assumedMark(
+  ctx: Ctx,
+  oldPtr: string | undefined,
+  newPtr: string | undefined,
+): AssumedMark | undefined {
+  // The old side first: the question is whether what clients relied on was a guess.
+  for (const [version, doc, p] of [
+    ['old', ctx.oldDoc, oldPtr],
+    ['new', ctx.newDoc, newPtr],
   ] as const) {
-    if (p?.value === 'assumed')
-      return { pointer: p.pointer, version, ...(p.gap ? { gap: p.gap } : {}) };
+    if (p === undefined) continue;
+    const m = nearestMark(doc, p);
+    if (m.value !== 'assumed') continue;
+    return { pointer: m.at, version, ...(typeof m.gap === 'string' ? { gap: m.gap } : {}) };
   }
   return undefined;
 }
@@ -151,7 +134,7 @@ export function emit(
   oldPtr: string | undefined,
   newPtr: string | undefined,
 ): void {
-  const assumed = assumedMark(ctx);
+  const assumed = assumedMark(ctx, oldPtr, newPtr);
   ctx.sink.add({
     rule,
     level,

@@ -1,0 +1,83 @@
+/** `harness diff-spec`: exit status by --fail-on, the three formats, and `REF:path` via git. */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { run } from '../../src/cli/commands/diff-spec.ts';
+import { loadSpec } from '../../src/diff/index.ts';
+
+const fx = (name: string, side: 'old' | 'new') =>
+  new URL(`../fixtures/diff/${name}/${side}.yaml`, import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), 'diff-spec-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const out = join(tmp, `out-${Math.random().toString(36).slice(2)}`);
+  const code = await run([...args, '--out', out]);
+  return { code, out: readFileSync(out, 'utf8') };
+}
+
+describe('harness diff-spec', () => {
+  test('exits 1 on an ERR finding and writes Markdown by default', async () => {
+    const name = 'response-property-removed';
+    const r = await cli([fx(name, 'old'), fx(name, 'new')]);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^## OpenAPI compatibility report/);
+    assert.match(r.out, /\| `response-property-removed` \|/);
+  });
+
+  test('exits 0 on a negative control', async () => {
+    const name = 'negative--inline-to-ref';
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'json']);
+    assert.equal(r.code, 0);
+    const report = JSON.parse(r.out);
+    assert.deepEqual(report.findings, []);
+    assert.equal(report.breaking, false);
+  });
+
+  test('--fail-on WARN turns a WARN-only diff into a failure', async () => {
+    const name = 'request-parameter-removed';
+    assert.equal((await cli([fx(name, 'old'), fx(name, 'new')])).code, 0);
+    assert.equal((await cli([fx(name, 'old'), fx(name, 'new'), '--fail-on', 'WARN'])).code, 1);
+  });
+
+  test('JUnit marks failing findings as failures and escapes XML', async () => {
+    const name = 'webhook-enum-value-added';
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'junit']);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /<testsuites name="diff-spec" tests="1" failures="1">/);
+    assert.match(r.out, /<failure type="ERR" message="[^"<>]*&quot;b&quot;/);
+  });
+
+  test('the assumption a finding touches shows in the Markdown', async () => {
+    const name = 'assumed--property';
+    const r = await cli([fx(name, 'old'), fx(name, 'new')]);
+    assert.match(r.out, /assumed \(U3\)/);
+  });
+
+  test('misuse throws a clear error', async () => {
+    await assert.rejects(run(['only-one.yaml']), /expected two specs/);
+    await assert.rejects(run(['a', 'b', '--format', 'html']), /--format must be one of/);
+    await assert.rejects(run(['a', 'b', '--fail-on', 'BAD']), /--fail-on must be one of/);
+    await assert.rejects(run(['/nonexistent/a.yaml', 'b']), /no such file/);
+  });
+
+  test('reads REF:path from git', () => {
+    const repo = join(tmp, 'repo');
+    mkdirSync(join(repo, 'spec'), { recursive: true });
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], {
+        cwd: repo,
+        stdio: 'pipe',
+      });
+    git('init', '-q');
+    writeFileSync(join(repo, 'spec', 'openapi.yaml'), readFileSync(fx('path-removed', 'old')));
+    git('add', '.');
+    git('commit', '-q', '-m', 'v1');
+    const fromGit = loadSpec('HEAD:spec/openapi.yaml', repo);
+    assert.deepEqual(fromGit, loadSpec(fx('path-removed', 'old')));
+    assert.throws(() => loadSpec('HEAD:spec/missing.yaml', repo), /from git/);
+  });
+});
