@@ -1,0 +1,201 @@
+/**
+ * `harness fuzz [verifier | receiver | example-receiver] [options]`
+ *
+ * - `verifier`: the in-process fast-check properties of the signature module (fuzz/signature-*.test.ts).
+ * - `receiver --url URL --secret-env NAME [--form prefixed|plain|both] [--cases N] [--max-seconds N]
+ *   [--rate N] [--seed N] [--only a,b] [--json FILE]`: black-box fuzz of any webhook receiver.
+ * - `example-receiver [same bounds]`: the receiver fuzz against examples/receiver on loopback,
+ *   a self-check that must always pass.
+ * - no subcommand: `verifier`, then `example-receiver` (what `npm run fuzz` needs from this area).
+ *
+ * Exit status: 0 all properties hold, 1 a property failed, 2 misuse.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createReceiver } from '../../../examples/receiver/receiver.ts';
+import { redactValue } from '../../redact.ts';
+import {
+  formatPropertyLine,
+  formatReceiverFuzzReport,
+  type ReceiverFuzzOptions,
+  runReceiverFuzz,
+} from '../../receiver-fuzz/index.ts';
+
+const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [options]
+
+  verifier                 in-process signature properties (both header forms)
+  receiver                 black-box fuzz of a webhook receiver:
+    --url URL              receiver endpoint (http or https)            (required)
+    --secret-env NAME      env variable holding its signing secret      (required)
+    --form F               prefixed | plain | both                      (default both)
+    --cases N              cases per property                           (default 50)
+    --max-seconds N        wall-clock budget of the run                 (default 120)
+    --rate N               most requests per second                     (default 50)
+    --seed N               fast-check seed                              (default FC_SEED or fixed)
+    --only A,B             run only these properties
+    --json FILE            also write the result as JSON (secrets redacted)
+  example-receiver         the receiver fuzz against examples/receiver on 127.0.0.1
+                           (accepts --cases, --max-seconds, --rate, --seed, --json)
+  (none)                   verifier, then example-receiver
+`;
+
+const root = new URL('../../../', import.meta.url).pathname;
+
+function parseNumber(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  integer = false,
+): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new Error(
+      `--${name} must be a positive ${integer ? 'integer' : 'number'} (got '${raw}')`,
+    );
+  return n;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'secret-env': { type: 'string' },
+      form: { type: 'string', default: 'both' },
+      cases: { type: 'string' },
+      'max-seconds': { type: 'string' },
+      rate: { type: 'string' },
+      seed: { type: 'string' },
+      only: { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+function bounds(values: Values): Omit<ReceiverFuzzOptions, 'url' | 'secret'> {
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !Number.isSafeInteger(seed))
+    throw new Error(`--seed must be an integer (got '${values.seed}')`);
+  const form = values.form as string;
+  if (!['prefixed', 'plain', 'both'].includes(form))
+    throw new Error(`--form must be prefixed, plain or both (got '${form}')`);
+  return {
+    form: form as ReceiverFuzzOptions['form'],
+    cases: parseNumber('cases', values.cases, 50, true),
+    maxSeconds: parseNumber('max-seconds', values['max-seconds'], 120),
+    rate: parseNumber('rate', values.rate, 50),
+    ...(seed === undefined ? {} : { seed }),
+    ...(values.only
+      ? {
+          only: values.only
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
+  };
+}
+
+async function fuzzReceiver(
+  options: ReceiverFuzzOptions,
+  jsonFile: string | undefined,
+): Promise<number> {
+  process.stdout.write(`receiver fuzz: ${options.url} (form ${options.form ?? 'both'})\n`);
+  const result = await runReceiverFuzz({
+    ...options,
+    onResult: (r) => process.stdout.write(`${formatPropertyLine(r)}\n`),
+  });
+  process.stdout.write(`${formatReceiverFuzzReport(result)}\n`);
+  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(redactValue(result), null, 2)}\n`);
+  return result.passed ? 0 : 1;
+}
+
+async function receiver(values: Values): Promise<number> {
+  if (!values.url) throw new Error('fuzz receiver: --url URL is required');
+  if (!values['secret-env'])
+    throw new Error(
+      'fuzz receiver: --secret-env NAME is required (the secret is never taken on the command line)',
+    );
+  const secret = process.env[values['secret-env']];
+  if (!secret)
+    throw new Error(
+      `fuzz receiver: environment variable ${values['secret-env']} is not set or empty`,
+    );
+  return fuzzReceiver({ url: values.url, secret, ...bounds(values) }, values.json);
+}
+
+async function exampleReceiver(values: Values): Promise<number> {
+  const secret = randomBytes(24).toString('base64url');
+  const server = createReceiver({ secret });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const b = bounds(values);
+    return await fuzzReceiver(
+      {
+        url: `http://127.0.0.1:${port}/webhook`,
+        secret,
+        ...b,
+        rate: values.rate ? b.rate : Number.POSITIVE_INFINITY,
+      },
+      values.json,
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+function verifier(): Promise<number> {
+  const dir = join(root, 'fuzz');
+  const files = readdirSync(dir)
+    .filter((f) => f.startsWith('signature-') && f.endsWith('.test.ts'))
+    .map((f) => join(dir, f));
+  process.stdout.write(`signature verifier properties: ${files.length} files\n`);
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
+    child.on('exit', (code) => resolve(code === 0 ? 0 : 1));
+    child.on('error', () => resolve(1));
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const [sub, ...extra] = positionals;
+  if (extra.length > 0) throw new Error(`unexpected arguments: ${extra.join(' ')}`);
+  switch (sub) {
+    case 'verifier':
+      return verifier();
+    case 'receiver':
+      return receiver(values);
+    case 'example-receiver':
+      return exampleReceiver(values);
+    case undefined: {
+      const a = await verifier();
+      const b = await exampleReceiver(values);
+      return Math.max(a, b);
+    }
+    default:
+      throw new Error(`unknown fuzz subcommand '${sub}'\n\n${USAGE}`);
+  }
+}

@@ -1,0 +1,9 @@
+export { formatPropertyLine, formatReceiverFuzzReport } from './format.ts';
+export { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
+export {
+  type PropertyResult,
+  plannedRuns,
+  type ReceiverFuzzOptions,
+  type ReceiverFuzzResult,
+  runReceiverFuzz,
+} from './run-receiver-fuzz.ts';
