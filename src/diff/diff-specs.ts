@@ -130,8 +130,9 @@ function diffParams(
         `${pre}-parameter-became-${isReq ? 'required' : 'optional'}`,
         received === tighter ? 'INFO' : 'ERR',
         `${a.in} parameter \`${z.name}\` became ${isReq ? 'required' : 'optional'}`,
-        a.ptr,
-        z.ptr,
+        // The definition, so a shared parameter component is one finding for every operation.
+        e.o!.ptr,
+        e.n!.ptr,
       );
     }
     const sub: Ctx = { ...e.ctx, where: `${ctx.where} → ${z.in} parameter ${z.name}` };
