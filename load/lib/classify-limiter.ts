@@ -1,0 +1,202 @@
+/**
+ * Which limiter the deployment runs (gap U24), from the shape of the accepts after S1 drained
+ * the key. Window limiters are assumed to use 60 s windows ("requests per minute").
+ *
+ * - token bucket: accepts resume within one refill interval, S2 accepts about one request in
+ *   four (overdrive at 4r), S2b has no 429, recovery after idle d is ≈ r·d (S4 ≈ 2 × S3);
+ * - fixed window: nothing until a window boundary, then everything until the window's quota is
+ *   used (a run of accepts, capacity regained all at once);
+ * - sliding log: nothing for 60 s after S1's accepts, then the whole quota again;
+ * - sliding counter: nothing until a boundary, then a steady trickle at quota/60 s that grows
+ *   with the window's progress (partial recovery).
+ *
+ * Evidence strings give the numbers behind the decision; ambiguous shapes name alternatives.
+ */
+import { recoveredTokens } from './estimators.ts';
+import type { Aggregates, PhaseAgg } from './metrics.ts';
+import type { Schedule } from './schedule.ts';
+
+export type LimiterKind =
+  | 'token-bucket'
+  | 'fixed-window'
+  | 'sliding-log'
+  | 'sliding-counter'
+  | 'unknown';
+
+export interface LimiterClassification {
+  algorithm: LimiterKind;
+  confidence: 'high' | 'low';
+  alternatives: LimiterKind[];
+  evidence: string[];
+  features: Record<string, number | null>;
+}
+
+const WINDOW_S = 60;
+
+function fmt(v: number | undefined | null, d = 1): string {
+  return v === undefined || v === null || !Number.isFinite(v) ? 'n/a' : v.toFixed(d);
+}
+
+/** Share of requests accepted after the first accept of a paced phase. */
+function acceptShareAfterReopen(p: PhaseAgg, rate: number): number | undefined {
+  if (p.ok === 0 || p.lastSentS === undefined || !Number.isFinite(p.okTimes.min)) return undefined;
+  const sentAfter = Math.max(1, rate * Math.max(0, p.lastSentS - p.okTimes.min) + 1);
+  return Math.min(1, p.ok / sentAfter);
+}
+
+export function classifyLimiter(
+  agg: Aggregates,
+  schedule: Schedule,
+  rHat: number,
+  burstHat: number | null,
+): LimiterClassification {
+  const { S1, S2, S2b, D1, S3, S4 } = agg;
+  const evidence: string[] = [];
+  const features: Record<string, number | null> = {};
+  const phaseRate = (name: string) => schedule.phases.find((p) => p.name === name)?.rate ?? 1;
+  if (!S1 || !S2 || S1.rej === 0) {
+    return {
+      algorithm: 'unknown',
+      confidence: 'low',
+      alternatives: [],
+      evidence: ['S1 never reached a 429 (or S2 did not run): nothing to classify'],
+      features,
+    };
+  }
+  const r = Number.isFinite(rHat) && rHat > 0 ? rHat : schedule.r;
+  const quota = burstHat ?? S1.okBeforeFirstRej;
+  const s1End = S1.lastSentS ?? 0;
+
+  // Dead time after the drain: a bucket refills one token within 1/r.
+  const dead = S2.ok > 0 ? S2.okTimes.min - (S2.firstSentS ?? s1End) : Number.POSITIVE_INFINITY;
+  const deadLimit = 1.5 / r + 2 / phaseRate('S2') + 0.05 * schedule.timeScale;
+  features.deadAfterDrainS = Number.isFinite(dead) ? dead : null;
+  const share2 = acceptShareAfterReopen(S2, phaseRate('S2'));
+  features.s2AcceptShare = share2 ?? null;
+  const expectedShare2 = r / phaseRate('S2');
+
+  const recovery = (p: PhaseAgg | undefined, prevEnd: number | undefined) => {
+    if (!p || prevEnd === undefined || p.firstSentS === undefined) return undefined;
+    const idle = p.firstSentS - prevEnd;
+    const got = recoveredTokens(p, r);
+    if (got === undefined) return undefined;
+    return { idle, got, expected: Math.min(quota, r * idle) };
+  };
+  const rec3 = recovery(S3, D1?.lastSentS);
+  const rec4 = recovery(S4, S3?.lastSentS);
+  features.recoveryS3 = rec3?.got ?? null;
+  features.recoveryS4 = rec4?.got ?? null;
+  features.expectedS3 = rec3?.expected ?? null;
+  features.expectedS4 = rec4?.expected ?? null;
+  const near = (x: { got: number; expected: number } | undefined) =>
+    x !== undefined && Math.abs(x.got - x.expected) <= Math.max(2.5, 0.12 * x.expected);
+  features.s2bRejected = S2b?.rej ?? null;
+
+  const tb = {
+    resumes: dead <= deadLimit,
+    trickle: share2 !== undefined && share2 <= Math.min(0.8, 2 * expectedShare2 + 0.1),
+    underRateClean: S2b !== undefined && S2b.rej === 0,
+    proportional: near(rec3) && near(rec4),
+  };
+  evidence.push(
+    `after S1 drained the key, the first accept came ${fmt(dead, 2)} s later (a bucket: ≤ ${fmt(deadLimit, 2)} s)`,
+    `S2 at 4r accepted ${S2.ok} of ${S2.sent} (share after the first accept ${fmt(share2, 2)}; a bucket ≈ ${fmt(expectedShare2, 2)})`,
+    `S2b at 0.9r: ${S2b?.rej ?? 'n/a'} × 429 (a bucket: 0)`,
+    `recovery after ${fmt(rec3?.idle)} s idle: ${fmt(rec3?.got)} tokens (bucket ≈ ${fmt(rec3?.expected)}); after ${fmt(rec4?.idle)} s: ${fmt(rec4?.got)} (bucket ≈ ${fmt(rec4?.expected)})`,
+  );
+  const tbScore = Object.values(tb).filter(Boolean).length;
+  if (tbScore === 4)
+    return { algorithm: 'token-bucket', confidence: 'high', alternatives: [], evidence, features };
+
+  const mid = [S2, S2b, D1, S3];
+  const okMid = mid.reduce((n, p) => n + (p?.ok ?? 0), 0);
+  features.acceptedBetweenS1AndS4 = okMid;
+  if (okMid === 0) {
+    const s4 = S4?.okBeforeFirstRej ?? 0;
+    // S4 sends 2·r·d + 20: if all were accepted, the quota came back whole (a bucket would 429).
+    const whole = S4 !== undefined && S4.rej === 0 && S4.ok > 0;
+    evidence.push(
+      `no accept from the end of S1 until S4 (${fmt((S4?.firstSentS ?? 0) - (S1.firstSentS ?? 0))} s after S1); S4 regained ${s4} of ${quota}`,
+    );
+    if (whole || s4 >= 0.8 * quota)
+      return {
+        algorithm: 'sliding-log',
+        confidence: 'low',
+        alternatives: ['fixed-window'],
+        evidence: [
+          ...evidence,
+          `the whole quota came back at once only after ${WINDOW_S} s: a log of the last ${WINDOW_S} s (or a fixed window whose boundary fell in the idle time)`,
+        ],
+        features,
+      };
+    if (s4 > 0)
+      return {
+        algorithm: 'sliding-counter',
+        confidence: 'low',
+        alternatives: [],
+        evidence: [...evidence, 'only part of the quota came back: a weighted window count'],
+        features,
+      };
+    return { algorithm: 'unknown', confidence: 'low', alternatives: [], evidence, features };
+  }
+  if (tbScore === 3 && tb.resumes)
+    return {
+      algorithm: 'token-bucket',
+      confidence: 'low',
+      alternatives: [],
+      evidence: [
+        ...evidence,
+        `one bucket signature missing: ${Object.entries(tb)
+          .filter(([, v]) => !v)
+          .map(([k]) => k)
+          .join(', ')}`,
+      ],
+      features,
+    };
+
+  // A window limiter reopened somewhere between S1 and S4: how much came back, how fast?
+  const order = [S2, S2b, D1, S3, S4].filter((p): p is PhaseAgg => p !== undefined);
+  const reopenIdx = order.findIndex((p) => p.ok > 0);
+  const reopen = order[reopenIdx]!;
+  let regained = 0;
+  let until = reopen.lastSentS ?? 0;
+  for (let i = reopenIdx; i < order.length; i++) {
+    const p = order[i]!;
+    const isBurst = schedule.phases.find((x) => x.name === p.phase)?.kind === 'burst';
+    if (isBurst && p.firstRejSentS !== undefined) {
+      regained += p.okBeforeFirstRej;
+      until = p.firstRejSentS;
+      break;
+    }
+    regained += p.ok;
+    until = p.lastSentS ?? until;
+  }
+  const since = Math.max(0.001, until - s1End);
+  // A weighted window frees at most quota/W per second after its boundary, across windows.
+  const counterCap = (quota * (since + 1)) / WINDOW_S;
+  features.regainedAfterReopen = regained;
+  features.regainedOverS = since;
+  const shareReopen = acceptShareAfterReopen(reopen, phaseRate(reopen.phase));
+  features.reopenAcceptShare = shareReopen ?? null;
+  evidence.push(
+    `accepts resumed in ${reopen.phase}; ${regained} accepted within ${fmt(since)} s of S1's end (quota ${quota}; a weighted window could free at most ${fmt(counterCap)})`,
+  );
+  if (
+    regained > counterCap + 2 ||
+    (shareReopen !== undefined && shareReopen >= 0.9 && regained >= 0.5 * quota)
+  )
+    return {
+      algorithm: 'fixed-window',
+      confidence: regained > counterCap + 2 ? 'high' : 'low',
+      alternatives: [],
+      evidence: [...evidence, 'capacity came back all at once at a boundary'],
+      features,
+    };
+  return {
+    algorithm: 'sliding-counter',
+    confidence: 'low',
+    alternatives: ['fixed-window'],
+    evidence: [...evidence, 'capacity came back gradually after a dead period'],
+    features,
+  };
+}

@@ -1,0 +1,335 @@
+/**
+ * The plan-limit verdicts. Each is a small named function over the judged run; ids are stable
+ * (reports, k6 thresholds and tests refer to them). Provenance follows DESIGN §2: a documented
+ * rule fails the gate, an assumed one reports "differs from assumption".
+ */
+import type { ResetUnitReport } from './reset-unit.ts';
+import type { BurstEstimate, RateEstimate } from './estimators.ts';
+import type { LimiterClassification } from './classify-limiter.ts';
+import type { Aggregates } from './metrics.ts';
+import type { PlanLimits } from './plans.ts';
+import type { Schedule } from './schedule.ts';
+
+export type Provenance = 'documented' | 'assumed' | 'observed';
+export type VerdictStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
+
+export interface Verdict {
+  id: VerdictId;
+  title: string;
+  provenance: Provenance;
+  /** DESIGN §3 gap the assumption fills, when assumed. */
+  gap?: string;
+  status: VerdictStatus;
+  expected: string;
+  observed: string;
+}
+
+export type VerdictId =
+  | 'limit-header'
+  | 'fresh-key'
+  | 'burst'
+  | 'rate'
+  | 'no-429-below-rate'
+  | 'retry-after-present'
+  | 'retry-after-honoured'
+  | 'remaining-zero-on-429'
+  | 'remaining-never-rises'
+  | 'remaining-matches-burst'
+  | 'reset-unit'
+  | 'algorithm'
+  | 'scope'
+  | 'no-dropped-requests'
+  | 'only-200-or-429';
+
+export const VERDICT_IDS: readonly VerdictId[] = [
+  'limit-header',
+  'fresh-key',
+  'burst',
+  'rate',
+  'no-429-below-rate',
+  'retry-after-present',
+  'retry-after-honoured',
+  'remaining-zero-on-429',
+  'remaining-never-rises',
+  'remaining-matches-burst',
+  'reset-unit',
+  'algorithm',
+  'scope',
+  'no-dropped-requests',
+  'only-200-or-429',
+];
+
+export type Scope = 'per-key' | 'shared' | 'unknown';
+
+export interface ScopeReport {
+  scope: Scope;
+  evidence: string[];
+}
+
+export interface JudgedRun {
+  limits: PlanLimits;
+  schedule: Schedule;
+  agg: Aggregates;
+  burst: BurstEstimate | undefined;
+  rate: RateEstimate;
+  limiter: LimiterClassification;
+  resetUnit: ResetUnitReport;
+  scope: ScopeReport;
+  dropped: number;
+  /** Set when the budget or time limit cut the run short. */
+  truncated?: string | undefined;
+}
+
+/** B̂ tolerance: the measured uncertainty, never wider than ±3 tokens. */
+export const BURST_MAX_TOLERANCE = 3;
+/** r̂ tolerance: the measured 95 % interval, floored at the ±1 % aimed for, never wider than ±3 %. */
+export const RATE_MAX_TOLERANCE = 0.03;
+export const RATE_MIN_TOLERANCE = 0.01;
+
+const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
+const sum = (agg: Aggregates, pick: (p: NonNullable<Aggregates['S1']>) => number) =>
+  Object.values(agg).reduce((n, p) => n + (p ? pick(p) : 0), 0);
+
+/** Judges scope from S5: a fresh second key answers as a full bucket; a shared one is drained. */
+export function judgeScope(agg: Aggregates, burst: number): ScopeReport {
+  const s5 = agg.S5;
+  if (!s5) return { scope: 'unknown', evidence: ['S5 not run: only one key of the workspace'] };
+  const first = s5.firstRemaining;
+  const ev = [
+    `second key right after the first key was drained: ${s5.ok} accepted, ${s5.rej} × 429, first Remaining ${first ?? 'n/a'} (plan burst ${burst})`,
+  ];
+  if (s5.ok === 0 && s5.rej > 0)
+    return { scope: 'shared', evidence: [...ev, 'draining key A drained key B'] };
+  if (s5.rej === 0 && first !== undefined && first >= burst - 1 - s5.sent)
+    return { scope: 'per-key', evidence: [...ev, 'key B has its own full bucket'] };
+  if (s5.rej === 0) return { scope: 'per-key', evidence: ev };
+  return { scope: 'unknown', evidence: [...ev, 'mixed answers'] };
+}
+
+export function judgeVerdicts(run: JudgedRun): Verdict[] {
+  const { limits, agg, burst, rate, limiter, resetUnit, scope } = run;
+  const B = limits.burst;
+  const rPlan = limits.ratePerMin / 60;
+  const out: Verdict[] = [];
+  const v = (x: Omit<Verdict, 'status'> & { status: VerdictStatus }) => out.push(x);
+  const sent = sum(agg, (p) => p.sent);
+
+  const limitBad = sum(agg, (p) => p.limitBad);
+  const lmin = Math.min(...Object.values(agg).map((p) => p?.limitMin ?? Number.POSITIVE_INFINITY));
+  const lmax = Math.max(...Object.values(agg).map((p) => p?.limitMax ?? Number.NEGATIVE_INFINITY));
+  v({
+    id: 'limit-header',
+    title: 'X-RateLimit-Limit equals the plan rate on every response',
+    provenance: 'documented',
+    status: sent === 0 ? 'skipped' : limitBad === 0 ? 'pass' : 'fail',
+    expected: `${limits.ratePerMin} (${limits.rateSource})`,
+    observed:
+      limitBad === 0
+        ? `${limits.ratePerMin} on all ${sent}`
+        : `${limitBad} of ${sent} differ (seen ${Number.isFinite(lmin) ? lmin : 'none'}…${Number.isFinite(lmax) ? lmax : 'none'})`,
+  });
+
+  // The highest Remaining of the burst, not the first answer's: answers overtake each other.
+  const firstRem = agg.S1?.remOkMax;
+  v({
+    id: 'fresh-key',
+    title: 'the key is fresh before S1 (highest Remaining in S1 = burst − 1)',
+    provenance: 'assumed',
+    gap: 'U24',
+    status: firstRem === undefined ? 'inconclusive' : firstRem >= B - 1 ? 'pass' : 'fail',
+    expected: `${B - 1}`,
+    observed:
+      firstRem === undefined
+        ? 'no Remaining header on the first answer'
+        : `${firstRem}${firstRem < B - 1 ? ' — the bucket was not full: B̂ is biased low' : ''}`,
+  });
+
+  if (!burst || burst.value === null) {
+    v({
+      id: 'burst',
+      title: 'B̂ equals the plan burst',
+      provenance: 'documented',
+      status: 'fail',
+      expected: `${B}`,
+      observed: burst ? `no 429 in S1: burst ≥ ${burst.low}` : 'S1 did not run',
+    });
+  } else {
+    const tol = Math.min(BURST_MAX_TOLERANCE, burst.uncertainty);
+    v({
+      id: 'burst',
+      title: 'B̂ equals the plan burst',
+      provenance: 'documented',
+      status: Math.abs(burst.value - B) <= tol + 1e-9 ? 'pass' : 'fail',
+      expected: `${B} ± ${f(tol)} (${limits.burstSource})`,
+      observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
+    });
+  }
+
+  if (rate.method === 'none') {
+    v({
+      id: 'rate',
+      title: 'r̂ equals the plan rate',
+      provenance: 'documented',
+      status: 'inconclusive',
+      expected: `${limits.ratePerMin}/min`,
+      observed: `too few accepts in S2 (${rate.n})`,
+    });
+  } else {
+    const tol = Math.min(RATE_MAX_TOLERANCE, Math.max(RATE_MIN_TOLERANCE, rate.relUncertainty));
+    const rel = rate.perS / rPlan - 1;
+    v({
+      id: 'rate',
+      title: 'r̂ equals the plan rate',
+      provenance: 'documented',
+      status: Math.abs(rel) <= tol ? 'pass' : 'fail',
+      expected: `${limits.ratePerMin}/min ± ${f(tol * 100, 1)} %`,
+      observed: `r̂ = ${f(rate.perMin, 1)}/min (${rel >= 0 ? '+' : ''}${f(rel * 100, 1)} %), 95 % CI ${f(rate.ciLowPerS * 60, 1)}…${f(rate.ciHighPerS * 60, 1)}, ${rate.method} over ${rate.n} accepts`,
+    });
+  }
+
+  const s2b = agg.S2b;
+  v({
+    id: 'no-429-below-rate',
+    title: 'no 429 while sending at 0.9 × the rate',
+    provenance: 'documented',
+    status: !s2b ? 'skipped' : s2b.rej === 0 ? 'pass' : 'fail',
+    expected: '0 × 429',
+    observed: s2b ? `${s2b.rej} × 429 of ${s2b.sent}` : 'S2b not run',
+  });
+
+  const rej = sum(agg, (p) => p.rej);
+  const raMissing = sum(agg, (p) => p.retryAfterMissing);
+  v({
+    id: 'retry-after-present',
+    title: 'every 429 carries Retry-After',
+    provenance: 'assumed',
+    gap: 'U22',
+    status: rej === 0 ? 'skipped' : raMissing === 0 ? 'pass' : 'fail',
+    expected: 'Retry-After (seconds or HTTP-date) on every 429',
+    observed: `${raMissing} of ${rej} × 429 without a usable Retry-After`,
+  });
+
+  const s6 = agg.S6;
+  v({
+    id: 'retry-after-honoured',
+    title: 'a retry after waiting Retry-After succeeds',
+    provenance: 'assumed',
+    gap: 'U22',
+    status:
+      !s6 || s6.retryOk + s6.retryFail === 0
+        ? 'inconclusive'
+        : s6.retryFail === 0
+          ? 'pass'
+          : 'fail',
+    expected: 'the retry is accepted',
+    observed: !s6
+      ? 'S6 not run'
+      : s6.retryOk + s6.retryFail === 0
+        ? s6.rej === 0
+          ? 'no 429 to honour'
+          : 'no usable Retry-After to wait for'
+        : `retry ${s6.retryOk ? 'accepted' : 'rejected'} after waiting ${s6.retryAfterMax ?? 'n/a'} s`,
+  });
+
+  const nz = sum(agg, (p) => p.remainingNonZeroOn429);
+  v({
+    id: 'remaining-zero-on-429',
+    title: 'X-RateLimit-Remaining is 0 on every 429',
+    provenance: 'assumed',
+    gap: 'U22',
+    status: rej === 0 ? 'skipped' : nz === 0 ? 'pass' : 'fail',
+    expected: '0',
+    observed: `${nz} of ${rej} × 429 with another value`,
+  });
+
+  const rises = sum(agg, (p) => p.remainingRises);
+  v({
+    id: 'remaining-never-rises',
+    title: 'Remaining never rises within a burst beyond the refill',
+    provenance: 'assumed',
+    gap: 'U24',
+    status: rises === 0 ? 'pass' : 'fail',
+    expected: 'no rise between causally ordered answers other than refilled tokens',
+    observed: `${rises} rise(s)`,
+  });
+
+  const remMax = agg.S1?.remOkMax;
+  const bHat = burst?.value ?? null;
+  v({
+    id: 'remaining-matches-burst',
+    title: 'Remaining counts whole tokens: the highest Remaining in S1 is B̂ − 1',
+    provenance: 'assumed',
+    gap: 'U24',
+    status:
+      remMax === undefined || bHat === null || !burst
+        ? 'inconclusive'
+        : Math.abs(remMax + 1 - bHat) <= Math.min(BURST_MAX_TOLERANCE, burst.uncertainty) + 1e-9
+          ? 'pass'
+          : 'fail',
+    expected:
+      bHat === null ? 'n/a' : `${f(bHat - 1)} ± ${f(burst ? Math.min(3, burst.uncertainty) : 0)}`,
+    observed: `${remMax ?? 'no Remaining header'}`,
+  });
+
+  v({
+    id: 'reset-unit',
+    title: 'X-RateLimit-Reset is in epoch seconds',
+    provenance: 'assumed',
+    gap: 'U23',
+    status:
+      resetUnit.unit === 'epoch-s' && resetUnit.agreement >= 0.95
+        ? 'pass'
+        : resetUnit.unit === 'missing'
+          ? 'fail'
+          : resetUnit.unit === 'epoch-s'
+            ? 'inconclusive'
+            : 'fail',
+    expected: 'epoch-s',
+    observed: `${resetUnit.unit} (${f(resetUnit.agreement * 100, 0)} % of responses)`,
+  });
+
+  v({
+    id: 'algorithm',
+    title: 'the limiter is a token bucket',
+    provenance: 'assumed',
+    gap: 'U24',
+    status:
+      limiter.algorithm === 'token-bucket'
+        ? 'pass'
+        : limiter.algorithm === 'unknown'
+          ? 'inconclusive'
+          : 'fail',
+    expected: 'token-bucket',
+    observed: `${limiter.algorithm} (${limiter.confidence} confidence${limiter.alternatives.length ? `; or ${limiter.alternatives.join(', ')}` : ''})`,
+  });
+
+  v({
+    id: 'scope',
+    title: 'one bucket per key',
+    provenance: 'assumed',
+    gap: 'U25',
+    status: scope.scope === 'per-key' ? 'pass' : scope.scope === 'shared' ? 'fail' : 'skipped',
+    expected: 'per-key',
+    observed: scope.scope,
+  });
+
+  v({
+    id: 'no-dropped-requests',
+    title: 'every planned request was sent on schedule',
+    provenance: 'observed',
+    status: run.dropped === 0 && !run.truncated ? 'pass' : 'fail',
+    expected: '0 dropped',
+    observed: `${run.dropped} dropped${run.truncated ? `; ${run.truncated}` : ''}`,
+  });
+
+  const other = sum(agg, (p) => p.other);
+  v({
+    id: 'only-200-or-429',
+    title: 'every answer is a success or a 429',
+    provenance: 'observed',
+    status: other === 0 ? 'pass' : 'fail',
+    expected: '2xx/3xx or 429',
+    observed: `${other} other answer(s) (transport errors, 401, 5xx…)`,
+  });
+  return out;
+}
