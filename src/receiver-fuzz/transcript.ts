@@ -18,6 +18,11 @@ function isPrintableUtf8(body: Uint8Array): string | undefined {
 export function renderBody(body: Uint8Array): string[] {
   if (body.length === 0) return [];
   const text = isPrintableUtf8(body);
+  // CRs and edge whitespace would be invisible as plain lines; a JSON string shows every byte.
+  if (text !== undefined && (text.includes('\r') || /^\s|\s$/.test(text))) {
+    const shown = text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text;
+    return [`[${body.length} bytes of text, shown as a JSON string]`, JSON.stringify(shown)];
+  }
   if (text !== undefined) {
     const cut =
       text.length > MAX_BODY_CHARS

@@ -1,0 +1,152 @@
+/**
+ * A zoo of webhook receivers, each with one mistake seen in real integrations, and the named
+ * receiver-fuzz property that must catch it. Everything else about them is correct, so each
+ * one isolates its fault.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+type Verdict = 'accept' | 'reject';
+
+interface Hooks {
+  /** Bytes the HMAC is computed over. Default: the raw body. */
+  hmacInput?: (raw: Buffer) => Buffer;
+  /** Compares the received value with the canonical one. Default: strict, constant-time. */
+  matches?: (given: string, canonical: string) => boolean;
+  /** Normalises the received value before comparison. Default: none. */
+  normalise?: (given: string, form: 'prefixed' | 'plain') => string;
+  /** Header names understood. Default: both documented ones. */
+  headers?: Array<'x-service-signature' | 'service-signature'>;
+  /** Verdict when no signature header is present. Default: reject. */
+  whenMissing?: Verdict;
+  /** The 401 response body. Default: empty. */
+  rejectionBody?: string;
+}
+
+function strictEqual(given: string, canonical: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(canonical);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function verdict(secret: string, raw: Buffer, headers: IncomingHttpHeaders, hooks: Hooks): Verdict {
+  const names = hooks.headers ?? ['x-service-signature', 'service-signature'];
+  let seen = false;
+  for (const name of names) {
+    const given = headers[name];
+    if (given === undefined) continue;
+    seen = true;
+    if (typeof given !== 'string') return 'reject';
+    const form = name === 'x-service-signature' ? 'prefixed' : 'plain';
+    const hex = createHmac('sha256', secret)
+      .update(hooks.hmacInput ? hooks.hmacInput(raw) : raw)
+      .digest('hex');
+    const canonical = form === 'prefixed' ? `sha256=${hex}` : hex;
+    const value = hooks.normalise ? hooks.normalise(given, form) : given;
+    if (!(hooks.matches ?? strictEqual)(value, canonical)) return 'reject';
+  }
+  return seen ? 'accept' : (hooks.whenMissing ?? 'reject');
+}
+
+function faultyReceiver(secret: string, hooks: Hooks): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        if (verdict(secret, Buffer.concat(chunks), req.headers, hooks) === 'accept') {
+          res.writeHead(204, { 'Content-Length': '0' }).end();
+        } else {
+          const body = hooks.rejectionBody ?? '';
+          res
+            .writeHead(401, {
+              'Content-Type': 'application/json',
+              'Content-Length': String(Buffer.byteLength(body)),
+            })
+            .end(body);
+        }
+      } catch {
+        res.writeHead(500, { 'Content-Length': '0' }).end();
+      }
+    });
+  });
+}
+
+export interface ZooEntry {
+  /** What is wrong with it. */
+  fault: string;
+  /** The receiver-fuzz property that must fail against it. */
+  caughtBy: string;
+  create: (secret: string) => Server;
+}
+
+const withPrefix = (form: 'prefixed' | 'plain', hex: string) =>
+  form === 'prefixed' ? `sha256=${hex}` : hex;
+
+export const ZOO: readonly ZooEntry[] = [
+  {
+    fault: 'accepts uppercase hex',
+    caughtBy: 'uppercase-hex-rejected',
+    create: (s) => faultyReceiver(s, { matches: (g, c) => strictEqual(g.toLowerCase(), c) }),
+  },
+  {
+    fault: 'accepts the prefixed form without its sha256= prefix',
+    caughtBy: 'prefix-mismatch-rejected',
+    create: (s) =>
+      faultyReceiver(s, { normalise: (g, form) => withPrefix(form, g.replace(/^sha256=/, '')) }),
+  },
+  {
+    fault: 're-serialises the JSON before the HMAC',
+    caughtBy: 'non-canonical-json-authenticates',
+    create: (s) =>
+      faultyReceiver(s, {
+        hmacInput: (raw) => {
+          try {
+            return Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8'))));
+          } catch {
+            return raw;
+          }
+        },
+      }),
+  },
+  {
+    fault: 'decodes the body as UTF-8 before the HMAC',
+    caughtBy: 'invalid-utf8-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, { hmacInput: (raw) => Buffer.from(raw.toString('utf8'), 'utf8') }),
+  },
+  {
+    fault: 'compares only as many characters as were sent',
+    caughtBy: 'truncated-signature-rejected',
+    create: (s) =>
+      faultyReceiver(s, {
+        matches: (g, c) => g.length > 0 && strictEqual(g, c.slice(0, g.length)),
+      }),
+  },
+  {
+    fault: 'calls timingSafeEqual without a length check (500 on a length mismatch)',
+    caughtBy: 'bad-signature-never-5xx',
+    create: (s) =>
+      faultyReceiver(s, { matches: (g, c) => timingSafeEqual(Buffer.from(g), Buffer.from(c)) }),
+  },
+  {
+    fault: 'answers 401 with a body',
+    caughtBy: 'rejection-body-empty',
+    create: (s) => faultyReceiver(s, { rejectionBody: '{"error":"invalid signature"}' }),
+  },
+  {
+    fault: 'accepts a request without any signature header',
+    caughtBy: 'missing-signature-rejected',
+    create: (s) => faultyReceiver(s, { whenMissing: 'accept' }),
+  },
+  {
+    fault: 'understands only the prefixed form',
+    caughtBy: 'valid-signature-accepted',
+    create: (s) => faultyReceiver(s, { headers: ['x-service-signature'] }),
+  },
+  {
+    fault: 'understands only the plain form',
+    caughtBy: 'valid-signature-accepted',
+    create: (s) => faultyReceiver(s, { headers: ['service-signature'] }),
+  },
+];
