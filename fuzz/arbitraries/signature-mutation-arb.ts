@@ -152,7 +152,10 @@ export function applySignatureMutation(
 }
 
 /** One line for a transcript: what was done to the signature, never the value itself. */
-export function describeSignatureMutation(mutation: SignatureMutation): string {
+export function describeSignatureMutation(
+  mutation: SignatureMutation,
+  form?: SignatureForm,
+): string {
   switch (mutation.kind) {
     case 'flip-bit':
       return `one bit flipped in the header value (bit ${mutation.bit} mod length)`;
@@ -167,7 +170,11 @@ export function describeSignatureMutation(mutation: SignatureMutation): string {
         ? 'valid value in uppercase'
         : 'valid hex digits in uppercase';
     case 'prefix-mismatch':
-      return `prefix wrong for the form (${JSON.stringify(mutation.prefix)} instead of the documented one)`;
+      if (form === 'plain')
+        return `valid hex behind an undocumented prefix ${JSON.stringify(mutation.prefix || SIGNATURE_PREFIX)}`;
+      return mutation.prefix === ''
+        ? 'valid hex without the sha256= prefix'
+        : `valid hex behind ${JSON.stringify(mutation.prefix)} instead of sha256=`;
     case 'sha1':
       return 'HMAC-SHA1 of the body instead of HMAC-SHA256';
     case 'whitespace':

@@ -121,7 +121,10 @@ function spoiled(
   return request(ctx, {
     body,
     signatures: [[SIGNATURE_HEADER[ctx.form], wire]],
-    notes: [`${SIGNATURE_HEADER[ctx.form]}: ${describeSignatureMutation(mutation)}`, ...notes],
+    notes: [
+      `${SIGNATURE_HEADER[ctx.form]}: ${describeSignatureMutation(mutation, ctx.form)}`,
+      ...notes,
+    ],
   });
 }
 
@@ -177,7 +180,7 @@ function duplicated(
   base.headers = base.headers.filter(([n]) => n !== name);
   base.headers.push(...(spoiledFirst ? [bad, good] : [good, bad]));
   base.notes = [
-    `${name} sent twice: the valid value and one where ${describeSignatureMutation(m)}`,
+    `${name} sent twice: the valid value and a spoiled one (${describeSignatureMutation(m, ctx.form)})`,
   ];
   return base;
 }

@@ -104,6 +104,7 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
     );
 
   const seed = options.seed ?? fuzzSeed();
+  const startedAt = new Date().toISOString();
   const started = performance.now();
   const deadline = started + maxSeconds * 1000;
   const pace = createPacer(rate);
@@ -113,6 +114,17 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
   let totalRequests = 0;
 
   try {
+    // An unreachable receiver is misuse (wrong URL, not started), not forty failed properties.
+    const probe = await client.send({
+      method: 'POST',
+      headers: [['Content-Type', 'application/json']],
+      body: new TextEncoder().encode('{}'),
+      framing: { kind: 'content-length' },
+      notes: [],
+    });
+    if ('error' in probe)
+      throw new Error(`cannot reach the receiver at ${url.origin}: ${probe.error}`);
+    totalRequests++;
     for (const [i, { property, form }] of runs.entries()) {
       const remaining = deadline - performance.now();
       const base = { name: property.name, form, rule: property.rule };
@@ -177,8 +189,12 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
         ...(failed ? { reason: lastFailure!.reason, counterexample: lastFailure!.transcript } : {}),
         ...(details.interrupted ? { interrupted: true } : {}),
       };
-      // A thrown error in the harness itself is misuse or a bug, not a receiver failure.
-      if (details.failed && !lastFailure && details.errorInstance) throw details.errorInstance;
+      // A failure without a failing response is the harness's own (a bug, or every drawn case
+      // unsendable), never something to blame on the receiver.
+      if (details.failed && !lastFailure)
+        throw new Error(
+          `receiver fuzz: property ${property.name} could not run: ${fc.defaultReportMessage(details)}`,
+        );
       results.push(result);
       options.onResult?.(result);
     }
@@ -194,7 +210,7 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
     forms,
     seed,
     passed: results.every((r) => r.passed),
-    startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(),
+    startedAt,
     durationMs: Math.round(performance.now() - started),
     requests: totalRequests,
     properties: results,

@@ -66,6 +66,10 @@ describe('planning and bounds', () => {
       runReceiverFuzz({ url: 'http://127.0.0.1:9/', secret, only: ['nope'] }),
       /unknown receiver property: nope/,
     );
+    await assert.rejects(
+      runReceiverFuzz({ url: 'http://127.0.0.1:1/', secret }),
+      /cannot reach the receiver/,
+    );
     await assert.rejects(fuzzCommand(['receiver', '--url', 'http://127.0.0.1:9/']), /--secret-env/);
     await assert.rejects(
       fuzzCommand([
