@@ -113,7 +113,7 @@ export function classifyLimiter(
   features.acceptedBetweenS1AndS4 = okMid;
   if (okMid === 0) {
     const s4 = S4?.okBeforeFirstRej ?? 0;
-    // S4 sends 2·r·d + 20: if all were accepted, the quota came back whole (a bucket would 429).
+    // S4 sends past B: all accepted means at least the whole quota came back.
     const whole = S4 !== undefined && S4.rej === 0 && S4.ok > 0;
     evidence.push(
       `no accept from the end of S1 until S4 (${fmt((S4?.firstSentS ?? 0) - (S1.firstSentS ?? 0))} s after S1); S4 regained ${s4} of ${quota}`,

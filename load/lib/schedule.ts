@@ -11,7 +11,8 @@
  * - S2b  0.9r after a short refill pause: a bucket never answers 429 here.
  * - D1   a short drain so the idle periods start from an empty bucket.
  * - S3   idle 20 s, then a burst: a bucket recovers ≈ r·20.
- * - S4   idle 40 s, then a burst: a bucket recovers ≈ r·40 (twice S3; windows do not scale so).
+ * - S4   idle 40 s, then a burst past B: a bucket recovers ≈ r·40 (twice S3); a sliding log
+ *        its whole quota, a sliding counter a part of it.
  * - S6   one request until 429, wait `Retry-After`, retry once: honouring it must work.
  */
 import type { PlanLimits } from './plans.ts';
@@ -149,8 +150,8 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
     'S4',
     'burst',
     0,
-    // 2·r·d: a window limiter's full quota must show up as "no 429 at all" here.
-    Math.ceil(Math.min(2 * r * idle4, 1.2 * B)) + 20,
+    // Past B: a window limiter's whole quota (sliding log) must be told from a part (counter).
+    Math.ceil(1.2 * B) + 20,
     burstRate,
     t,
     idle4,

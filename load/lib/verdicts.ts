@@ -133,7 +133,7 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
   const firstRem = agg.S1?.remOkMax;
   v({
     id: 'fresh-key',
-    title: 'the key is fresh before S1 (highest Remaining in S1 = burst − 1)',
+    title: 'a fresh key announces the plan burst (highest Remaining in S1 = burst − 1)',
     provenance: 'assumed',
     gap: 'U24',
     status: firstRem === undefined ? 'inconclusive' : firstRem >= B - 1 ? 'pass' : 'fail',
