@@ -111,6 +111,9 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   });
   app.decorate('svc', ctx);
 
+  // The API is JSON only (docs: "All API traffic is JSON"); Fastify's text/plain parser would
+  // hand a string to the validators and turn a wrong media type into a 422.
+  app.removeContentTypeParser('text/plain');
   // RFC 7396 merge patches are JSON documents: parse them with the same parser.
   app.addContentTypeParser(
     'application/merge-patch+json',

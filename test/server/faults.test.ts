@@ -1,0 +1,186 @@
+/**
+ * Each contract fault changes exactly the behaviour it names: a battery of probes is run against
+ * the correct deployment and against each fault; the set of probes whose observation differs must
+ * equal the fault's declared set. (Limiter faults: rate-limit.test.ts; webhook faults:
+ * webhooks-*.test.ts and the wiring test below.)
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FAULTS } from '../../server/faults.ts';
+import { makeService, newTicket } from './harness.ts';
+
+type Svc = ReturnType<typeof makeService>;
+const hours = (t: { created_at: string; sla?: { first_response_due: string } }) =>
+  t.sla
+    ? (Date.parse(t.sla.first_response_due) - Date.parse(`${t.created_at.replace(/Z?$/, 'Z')}`)) /
+      3.6e6
+    : null;
+
+const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
+  createStatus: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.status,
+  createCode: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).status,
+  createdAtUtc: async (s) =>
+    /Z$/.test(
+      (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.created_at,
+    ),
+  slaPresent: async (s) =>
+    'sla' in (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json,
+  slaHours: async (s) => {
+    const out = [];
+    for (const priority of ['low', 'normal', 'high']) {
+      out.push(
+        hours(
+          (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ priority }))).json,
+        ),
+      );
+    }
+    return out;
+  },
+  priorityEcho: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ priority: 'low' }))).json
+      .priority,
+  requesterEcho: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.requester,
+  missingRequester: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { subject: 'x' })).status,
+  wrongType: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ subject: 7 }))).status,
+  listShape: async (s) => {
+    const j = (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).json;
+    return Array.isArray(j) ? 'array' : Object.keys(j).sort();
+  },
+  paginationDuplicates: async (s) => {
+    const key = s.ws.growth.keys.full;
+    for (let i = 0; i < 5; i++) await s.call('POST', '/v1/tickets', key, newTicket());
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const j = (
+        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+      ).json;
+      if (!j || Array.isArray(j)) return 'no-envelope';
+      ids.push(...j.data.map((t: { id: string }) => t.id));
+      cursor = j.next_cursor;
+      if (!cursor) break;
+    }
+    return ids.length - new Set(ids).size;
+  },
+  closeStatus: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    return (await s.call('POST', `/v1/tickets/${t.id}/close`, s.ws.team.keys.full)).json.status;
+  },
+  notFoundType: async (s) =>
+    String(
+      (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).headers['content-type'],
+    ).split(';')[0],
+  missingKey: async (s) => (await s.call('GET', '/v1/tickets')).status,
+  invalidKey: async (s) => (await s.call('GET', '/v1/tickets', 'stk_full_not_a_key')).status,
+  wwwAuthOnInvalid: async (s) => {
+    const r = await s.call('GET', '/v1/tickets', 'stk_full_not_a_key');
+    return r.status === 401 ? String(r.headers['www-authenticate'] ?? 'none').split(' ')[0] : 'n/a';
+  },
+  readOnlyWrite: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.readOnly, newTicket())).status,
+  rotatedOldKey: async (s) => {
+    const old = s.ws.enterprise.keys.full2;
+    await s.admin('POST', `/admin/keys/${s.ws.enterprise.keyIds.full2}/rotate`);
+    return (await s.call('GET', '/v1/tickets', old)).status;
+  },
+  crossWorkspaceGet: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
+  },
+  crossWorkspaceList: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const j = (await s.call('GET', '/v1/tickets?limit=100', s.ws.other.keys.full)).json;
+    const data = Array.isArray(j) ? j : j.data;
+    return data.some((x: { id: string }) => x.id === t.id);
+  },
+  headersOn404: async (s) =>
+    'x-ratelimit-limit' in
+    (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).headers,
+  headersOn200: async (s) =>
+    'x-ratelimit-limit' in (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers,
+};
+
+/** fault → the probes it must change (and no other). */
+const EXPECTED: Record<string, string[]> = {
+  'create-status-new': ['createStatus'],
+  'created-at-no-utc': ['createdAtUtc'],
+  'sla-missing': ['slaPresent', 'slaHours'],
+  'sla-ignores-priority': ['slaHours'],
+  'priority-ignored': ['priorityEcho', 'slaHours'],
+  'requester-not-echoed': ['requesterEcho'],
+  'missing-requester-500': ['missingRequester'],
+  'create-200': ['createCode'],
+  'list-bare-array': ['listShape', 'paginationDuplicates'],
+  'pagination-overlap': ['paginationDuplicates'],
+  'close-keeps-status': ['closeStatus'],
+  'errors-plain-text': ['notFoundType'],
+  'validation-400': ['missingRequester', 'wrongType'],
+  'missing-key-accepted': ['missingKey'],
+  // A rotated key is just an invalid key to a deployment that accepts any key.
+  'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
+  'no-www-authenticate': ['wwwAuthOnInvalid'],
+  'readonly-can-write': ['readOnlyWrite'],
+  'rotated-key-works': ['rotatedOldKey'],
+  'cross-workspace-read': ['crossWorkspaceGet'],
+  'list-leaks-workspaces': ['crossWorkspaceList'],
+  'ratelimit-headers-missing-on-4xx': ['headersOn404'],
+};
+
+async function observe(faults: string[]): Promise<Record<string, string>> {
+  const s = makeService({ faults });
+  try {
+    const out: Record<string, string> = {};
+    for (const [name, probe] of Object.entries(PROBES)) out[name] = JSON.stringify(await probe(s));
+    return out;
+  } finally {
+    await s.close();
+  }
+}
+
+describe('contract faults change exactly what they name', async () => {
+  const baseline = await observe([]);
+
+  test('every contract fault of the catalogue has an expectation here', () => {
+    const contractFaults = FAULTS.filter((f) => f.area === 'contracts')
+      .map((f) => f.name)
+      .sort();
+    assert.deepEqual(Object.keys(EXPECTED).sort(), contractFaults);
+  });
+
+  for (const [fault, expected] of Object.entries(EXPECTED)) {
+    test(fault, async () => {
+      const seen = await observe([fault]);
+      const changed = Object.keys(PROBES).filter((p) => seen[p] !== baseline[p]);
+      assert.deepEqual(
+        changed.sort(),
+        [...expected].sort(),
+        JSON.stringify({ baseline, seen }, null, 1),
+      );
+    });
+  }
+});
+
+describe('the catalogue', () => {
+  test('at least 25 faults, unique names, each naming a rule and a check', () => {
+    assert.ok(FAULTS.length >= 25, `only ${FAULTS.length} faults`);
+    assert.equal(new Set(FAULTS.map((f) => f.name)).size, FAULTS.length, 'duplicate fault names');
+    for (const f of FAULTS) {
+      assert.ok(
+        f.breaks.length > 5 && f.check.length > 3 && f.does.length > 5,
+        `${f.name} is underspecified`,
+      );
+    }
+  });
+
+  test('an unknown fault name is an error, not a silent no-op', () => {
+    assert.throws(
+      () => makeService({ faults: ['no-such-fault'] }),
+      /unknown fault 'no-such-fault'/,
+    );
+  });
+});
