@@ -57,11 +57,11 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const j = (
+      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
         await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
       ).json;
       if (!j || Array.isArray(j)) return 'no-envelope';
-      ids.push(...j.data.map((t: { id: string }) => t.id));
+      ids.push(...j.data.map((t) => t.id));
       cursor = j.next_cursor;
       if (!cursor) break;
     }
