@@ -39,6 +39,8 @@ export function aggregateSamples(samples: readonly Sample[], ctx: FactContext): 
       .map((s) => (s.sentS + s.recvS) / 2)
       .sort((x, y) => x - y);
     a.remainingRises = countRises(ordered, r);
+    a.minRecvS = Math.min(...ordered.map((x) => x.recvS));
+    a.rejBrackets = rejectBrackets(ordered);
   }
   return agg;
 }
@@ -66,4 +68,42 @@ export function countRises(samples: readonly Sample[], ratePerS: number): number
     }
   }
   return rises;
+}
+
+const isOk = (s: Sample) => s.status >= 200 && s.status < 400;
+
+function countBelow(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * For each 429 j: the accepted requests that arrived before it number at least those answered
+ * before j was sent and at most those sent before j was answered.
+ */
+export function rejectBrackets(
+  samples: readonly Sample[],
+): Array<{ lowCount: number; highCount: number; sentS: number; recvS: number }> {
+  const okSent = samples
+    .filter(isOk)
+    .map((s) => s.sentS)
+    .sort((a, b) => a - b);
+  const okRecv = samples
+    .filter(isOk)
+    .map((s) => s.recvS)
+    .sort((a, b) => a - b);
+  return samples
+    .filter((s) => s.status === 429)
+    .map((j) => ({
+      lowCount: countBelow(okRecv, j.sentS),
+      highCount: countBelow(okSent, j.recvS),
+      sentS: j.sentS,
+      recvS: j.recvS,
+    }));
 }

@@ -125,8 +125,25 @@ export function estimateBurst(
   const dHi = Math.max(dLo, s1.lastRecvS - s1.firstSentS);
   const rLo = Math.max(0, rate.lowPerS);
   const rHi = Math.max(rLo, rate.highPerS);
-  const low = N - rHi * dHi;
-  const high = N + 1 - rLo * dLo;
+  let low = N - rHi * dHi;
+  let high = N + 1 - rLo * dLo;
+  const brackets = s1.rejBrackets;
+  if (brackets && brackets.length > 0) {
+    // Exact per-429 bounds (Node): a 429 at a_j means fewer than one token then, and tokens
+    // never go below zero: Acc(a_j) − r·(a_j − a₀) ≤ B < Acc(a_j) + 1 − r·(a_j − a₀).
+    // The tightest 429s (short round trip, no accept in flight) decide.
+    const e0 = Math.min(s1.firstRecvS, s1.minRecvS ?? s1.firstRecvS);
+    let lo = low;
+    let hi = Number.POSITIVE_INFINITY;
+    for (const j of brackets) {
+      lo = Math.max(lo, j.lowCount - rHi * Math.max(0, j.recvS - s1.firstSentS));
+      hi = Math.min(hi, j.highCount + 1 - rLo * Math.max(0, j.sentS - e0));
+    }
+    if (lo <= hi) {
+      low = lo;
+      high = hi;
+    }
+  }
   return {
     ...base,
     value: (low + high) / 2,

@@ -148,6 +148,15 @@ export interface PhaseAgg {
   okBeforeFirstRej: number;
   /** Moments of the accepted requests' mid times (send+receive)/2. */
   okTimes: Moments;
+  /**
+   * Exact (Node): per 429 of the phase, the accepted requests that surely arrived before it
+   * (answered before it was sent… counted from the other side) and its send/receive times.
+   */
+  rejBrackets?:
+    | Array<{ lowCount: number; highCount: number; sentS: number; recvS: number }>
+    | undefined;
+  /** Exact (Node): earliest answer of the phase (bounds the first arrival). */
+  minRecvS?: number | undefined;
   /** Exact (Node): sorted accepted mid times, for the regression. */
   okTimesRaw?: number[] | undefined;
   remOkMin?: number | undefined;

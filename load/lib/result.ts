@@ -52,6 +52,8 @@ export interface LoadResult {
     dropped: number;
     budget: number | null;
     truncated: string | null;
+    /** Send time minus scheduled time (Node engine; k6 reports dropped iterations instead). */
+    pacing?: { p50Ms: number; p99Ms: number; maxMs: number } | null;
   };
   phases: PhaseSummary[];
   estimates: { burst: BurstEstimate | null; rate: RateEstimate };

@@ -60,6 +60,11 @@ export interface ScheduleOptions {
   keys?: number;
   /** Burst arrival rate, requests per server second. Default min(2000, max(200, 2·B·r)). */
   burstRate?: number;
+  /**
+   * Highest wall-clock send rate, requests per real second. Default 4000: beyond what a server
+   * answers, requests queue inside it and the arrival times (hence B̂) blur. Caps burstRate.
+   */
+  maxRealRate?: number;
   /** Overdrive duration (S2), server s. Default 15. */
   overdriveS?: number;
   /** Under-rate duration (S2b), server s. Default 15. */
@@ -89,7 +94,10 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
   if (!(timeScale > 0)) throw new Error(`timeScale must be > 0, got ${timeScale}`);
   const B = limits.burst;
   const r = limits.ratePerMin / 60;
-  const burstRate = opts.burstRate ?? Math.min(2000, Math.max(200, 2 * B * r));
+  const burstRate = Math.min(
+    opts.burstRate ?? Math.min(2000, Math.max(200, 2 * B * r)),
+    (opts.maxRealRate ?? 4000) / timeScale,
+  );
   const overdriveS = opts.overdriveS ?? 15;
   const underRateS = opts.underRateS ?? 15;
   const [idle3, idle4] = opts.idleS ?? [20, 40];
@@ -128,7 +136,8 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
   // The probe took one token; give the bucket time to be full again before S1.
   t = Math.max(1, 2 / r);
   const s1 = add('S1', 'burst', 0, Math.ceil(1.2 * B) + 20, burstRate, t);
-  t = s1.startS + s1.durationS;
+  // Half a token of pause: S2 must not overlap S1's last answers on the key.
+  t = s1.startS + s1.durationS + 0.5 / r;
   if (keys >= 2) add('S5', 'burst', 1, 10, burstRate, t);
   const s2 = add('S2', 'steady', 0, Math.max(8, Math.round(4 * r * overdriveS)), 4 * r, t);
   t = s2.startS + s2.durationS + 2 / r;

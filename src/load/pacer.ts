@@ -1,0 +1,20 @@
+/**
+ * Open-loop pacing: request i of a phase is due at t0 + i/λ on `performance.now()`. Waiting
+ * uses a coarse timer until ~2 ms before the due time and then yields to the event loop until
+ * it is reached — never `setInterval`, whose drift accumulates. A sender that falls behind sends
+ * the overdue requests at once (the schedule, not the previous send, defines the next).
+ */
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldNow, setTimeout as sleep } from 'node:timers/promises';
+
+export async function waitUntil(dueMs: number, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    if (signal?.aborted) return;
+    const left = dueMs - performance.now();
+    if (left <= 0) return;
+    if (left > 2) await sleep(left - 1.5, undefined, { signal }).catch(() => undefined);
+    else await yieldNow();
+  }
+}
+
+export { performance };

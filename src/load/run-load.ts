@@ -1,0 +1,167 @@
+/**
+ * `runLoad(options)`: the plan-limit load checks, programmatic entry point (the CLI and
+ * `npm start` call it). Plans run in parallel, each on the Node engine or k6, under one request
+ * budget and one time limit that no plan can exceed; results go to
+ * `reports/latest/load-<plan>.json` and `.svg`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  buildSchedule,
+  type LoadResult,
+  type PlanName,
+  type PlanOverrides,
+  resolvePlan,
+  type ScheduleOptions,
+} from '../../load/lib/index.ts';
+import { redact, redactValue, registerSecret } from '../redact.ts';
+import { renderLoadChart } from './chart-svg.ts';
+import { findK6, runPlanK6 } from './k6-engine.ts';
+import { type Progress, RequestBudget, runPlanNode } from './node-engine.ts';
+import { assertSafeTarget } from './target-guard.ts';
+
+export type EngineChoice = 'auto' | 'node' | 'k6';
+
+export interface LoadOptions {
+  plans: readonly PlanName[];
+  baseUrl: string;
+  /** Keys per plan; the second key of a plan (same workspace) enables the scope phase S5. */
+  keys: Partial<Record<PlanName, readonly string[]>>;
+  /** Default 'auto': k6 when on PATH, else Node. */
+  engine?: EngineChoice;
+  /** Server clock speed relative to wall time. Default 1. */
+  timeScale?: number;
+  /** Total requests all plans together may send. Default 10 000. */
+  budget?: number;
+  /** Wall-clock limit for the whole run, seconds. Default 180. */
+  maxSeconds?: number;
+  /** Allow plain HTTP to a non-loopback host. Default false. */
+  allowInsecureRemote?: boolean;
+  /** Enterprise numbers; unset ones come from the deployment's headers. */
+  enterprise?: PlanOverrides;
+  /** Report directory; null writes nothing. Default `reports/latest`. */
+  outDir?: string | null;
+  /** Progress line on this stream (stderr in the CLI). Default none. */
+  progress?: NodeJS.WriteStream | null;
+  /** Schedule overrides (tests shorten phases). */
+  schedule?: ScheduleOptions;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
+  const url = assertSafeTarget(o.baseUrl, o.allowInsecureRemote ?? false);
+  const timeScale = o.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error(`--time-scale must be > 0, got ${timeScale}`);
+  const maxSeconds = o.maxSeconds ?? 180;
+  const budget = new RequestBudget(o.budget ?? 10_000);
+  for (const plan of o.plans) {
+    const keys = o.keys[plan] ?? [];
+    if (keys.length === 0)
+      throw new Error(`plan ${plan}: no keys (set HARNESS_${plan.toUpperCase()}_KEYS)`);
+    for (const k of keys) registerSecret(k);
+    // Pre-flight: refuse a run the limits cannot hold, before the first request.
+    if (plan !== 'enterprise' || (o.enterprise?.burst && o.enterprise.ratePerMin)) {
+      const s = buildSchedule(resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}), {
+        timeScale,
+        keys: keys.length,
+        ...o.schedule,
+      });
+      if (s.totalMs / 1000 > maxSeconds)
+        throw new Error(
+          `plan ${plan} needs ~${Math.ceil(s.totalMs / 1000)} s but --max-seconds is ${maxSeconds}`,
+        );
+    }
+  }
+  const engine = o.engine ?? 'auto';
+  const k6 = engine === 'node' ? undefined : findK6();
+  if (engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH (see load/README.md)');
+
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), maxSeconds * 1000);
+  const progress = new Map<PlanName, Progress>();
+  const ticker = o.progress ? startTicker(o.progress, progress) : undefined;
+  try {
+    const results = await Promise.all(
+      o.plans.map(async (plan) => {
+        const keys = o.keys[plan] ?? [];
+        if (k6) {
+          o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
+          return runPlanK6({
+            k6,
+            plan,
+            baseUrl: url.href.replace(/\/$/, ''),
+            keys,
+            timeScale,
+            maxSeconds,
+            script: join(root, 'load', 'plan-limits.ts'),
+            ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+          });
+        }
+        const run = await runPlanNode({
+          plan,
+          baseUrl: url,
+          keys,
+          timeScale,
+          budget,
+          signal: abort.signal,
+          ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+          ...(o.schedule ? { schedule: o.schedule } : {}),
+          onProgress: (p) => progress.set(plan, p),
+        });
+        return run.result;
+      }),
+    );
+    const clean = results.map((r) => redactValue(r));
+    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
+    return clean;
+  } finally {
+    clearTimeout(timer);
+    if (ticker) {
+      clearInterval(ticker);
+      o.progress?.write('\n');
+    }
+  }
+}
+
+function writeReports(results: readonly LoadResult[], dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const r of results) {
+    writeFileSync(join(dir, `load-${r.plan}.json`), `${JSON.stringify(r, null, 2)}\n`);
+    writeFileSync(join(dir, `load-${r.plan}.svg`), redact(renderLoadChart(r)));
+  }
+}
+
+function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>) {
+  const t0 = Date.now();
+  let last = 0;
+  return setInterval(() => {
+    const line = [...progress.values()]
+      .map((p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`)
+      .join(' · ');
+    const text = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · ${line}`;
+    if (out.isTTY)
+      out.write(
+        `\r${text.slice(0, (out.columns ?? 120) - 1).padEnd(Math.min(out.columns ?? 120, 160) - 1)}`,
+      );
+    else if (Date.now() - last >= 5000) {
+      last = Date.now();
+      out.write(`${text}\n`);
+    }
+  }, 250);
+}
+
+/** One line per plan for summaries (npm start, CLI). */
+export function summaryLine(r: LoadResult): string {
+  const b = r.estimates.burst;
+  const rate = r.estimates.rate;
+  const failed = r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  return `${r.plan.padEnd(10)} B̂ ${b?.value != null ? `${b.value.toFixed(1)} ± ${b.uncertainty.toFixed(1)}` : 'n/a'} (plan ${r.limits.burst}) · r̂ ${
+    Number.isFinite(rate.perMin)
+      ? `${rate.perMin.toFixed(1)}/min ± ${(rate.relUncertainty * 100).toFixed(1)} %`
+      : 'n/a'
+  } (plan ${r.limits.ratePerMin}) · ${r.limiter.algorithm} · Reset ${r.resetUnit.unit} · scope ${r.scope.scope} · ${
+    failed.length ? `FAIL: ${failed.join(', ')}` : 'pass'
+  } [${r.engine}, ${r.wallSeconds.toFixed(0)} s]`;
+}
