@@ -1,0 +1,236 @@
+/*
+ * Plan-limit load check — k6 ≥ 1.0 (runs TypeScript natively).
+ *
+ *   k6 run -e PLAN=team -e BASE_URL=https://staging.example.com load/plan-limits.ts
+ *
+ * Keys come from the environment, never the command line: PLAN_KEYS, else HARNESS_<PLAN>_KEYS
+ * (comma-separated; a second key of the same workspace enables the scope phase S5).
+ * Enterprise needs ENTERPRISE_RATE and ENTERPRISE_BURST (k6 cannot probe in its init context).
+ * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
+ * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
+ * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
+ *
+ * This file only schedules and records. Phases, estimators and verdicts live in load/lib;
+ * the thresholds below are coarse guards, the precise verdicts are in the JSON.
+ * Schedules are fixed startTime offsets here (the Node driver shifts a late phase instead).
+ */
+import { check, sleep } from 'k6';
+import exec from 'k6/execution';
+import http from 'k6/http';
+import { Counter, Trend } from 'k6/metrics';
+import type { Options, Scenario } from 'k6/options';
+import {
+  buildSchedule,
+  isPlanName,
+  judgeRun,
+  type MetricReader,
+  metricSpecs,
+  parseIntStrict,
+  type Phase,
+  type PhaseName,
+  RETRY_PROBES,
+  rateHeaders,
+  readAggregates,
+  recordSample,
+  resolvePlan,
+  retryAfterSeconds,
+  type Sample,
+} from './lib/index.ts';
+
+const PLAN = __ENV.PLAN ?? 'team';
+if (!isPlanName(PLAN)) throw new Error(`PLAN must be team, growth or enterprise, got ${PLAN}`);
+const BASE_URL = (__ENV.BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+const TIME_SCALE = Number(__ENV.TIME_SCALE ?? '1');
+const KEYS = (__ENV.PLAN_KEYS ?? __ENV[`HARNESS_${PLAN.toUpperCase()}_KEYS`] ?? '')
+  .split(',')
+  .map((k) => k.trim())
+  .filter((k) => k !== '');
+const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/latest/load-${PLAN}.json`;
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+
+const limits = resolvePlan(PLAN, {
+  ratePerMin: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_RATE) : undefined,
+  burst: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_BURST) : undefined,
+});
+const schedule = buildSchedule(limits, { timeScale: TIME_SCALE, keys: KEYS.length });
+const factCtx = {
+  ratePerMin: limits.ratePerMin,
+  resetHorizonS: Math.max(limits.burst / schedule.r, 60) * 2 + 5,
+};
+
+function scenarioFor(p: Phase): Scenario {
+  const startTime = `${Math.round(p.startMs)}ms`;
+  if (p.kind === 'probe' || p.kind === 'retry') {
+    return {
+      executor: 'shared-iterations',
+      vus: 1,
+      iterations: 1,
+      startTime,
+      exec: p.kind === 'probe' ? 'probe' : 'retry',
+      env: { PHASE: p.name },
+      maxDuration: '120s',
+    };
+  }
+  const ms = Math.max(1, Math.round(p.durationMs));
+  // Enough VUs for the arrival rate at ~50 ms per request, so no iteration is dropped.
+  const pre = Math.min(p.count, Math.ceil(p.ratePerRealS * 0.05) + 5);
+  return {
+    executor: 'constant-arrival-rate',
+    rate: p.count,
+    timeUnit: `${ms}ms`,
+    duration: `${ms}ms`,
+    preAllocatedVUs: pre,
+    maxVUs: Math.min(p.count, pre * 4),
+    startTime,
+    exec: 'paced',
+    env: { PHASE: p.name },
+  };
+}
+
+const B = limits.burst;
+const s1 = schedule.phases.find((p) => p.name === 'S1')!;
+
+export const options: Options = {
+  scenarios: Object.fromEntries(schedule.phases.map((p) => [p.name, scenarioFor(p)])),
+  summaryTrendStats: ['avg', 'min', 'max', 'count'],
+  thresholds: {
+    // 429 is an expected status (see setResponseCallback): any other failure is a finding.
+    http_req_failed: ['rate==0'],
+    dropped_iterations: ['count==0'],
+    'checks{check:X-RateLimit-Limit equals the plan}': ['rate==1'],
+    'checks{check:Retry-After on every 429}': ['rate==1'],
+    'checks{check:Remaining is 0 on 429}': ['rate==1'],
+    lim_S2b_rej: ['count==0'],
+    lim_S6_retry_fail: ['count==0'],
+    // Coarse burst guard: B ± 3 plus what can refill while S1 runs; the JSON has B̂ ± u.
+    lim_S1_ok: [
+      `count>=${B - 3}`,
+      `count<=${B + 3 + Math.ceil(schedule.r * (s1.durationS + 1) * 1.5)}`,
+    ],
+  },
+};
+
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
+
+const sinks = new Map<string, Counter | Trend>(
+  metricSpecs().map((m) => [
+    m.name,
+    m.kind === 'counter' ? new Counter(m.name) : new Trend(m.name),
+  ]),
+);
+const sink = { add: (name: string, v: number) => sinks.get(name)?.add(v) };
+
+interface SetupData {
+  t0: number;
+}
+
+export function setup(): SetupData {
+  if (KEYS.length === 0)
+    throw new Error(`no keys: set PLAN_KEYS or HARNESS_${PLAN.toUpperCase()}_KEYS`);
+  return { t0: Date.now() };
+}
+
+// Per VU: a VU's requests are sequential, so a rise between two of its answers is causal.
+const lastByPhase = new Map<string, { rem: number; sentS: number }>();
+
+function send(data: SetupData, phaseName: PhaseName, index: number, retry = false): Sample {
+  const phase = schedule.phases.find((p) => p.name === phaseName)!;
+  const key = KEYS[phase.key] ?? KEYS[0]!;
+  const sent = Date.now();
+  const res = http.get(`${BASE_URL}/v1/tickets?limit=1`, {
+    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+    tags: { phase: phaseName },
+  });
+  const recv = Date.now();
+  const toServer = (ms: number) => ((ms - data.t0) / 1000) * TIME_SCALE;
+  const headers = rateHeaders(res.headers);
+  const sample: Sample = {
+    phase: phaseName,
+    key: phase.key,
+    index,
+    sentS: toServer(sent),
+    recvS: toServer(recv),
+    status: res.status,
+    headers,
+    ...(retry ? { retry: true } : {}),
+  };
+  recordSample(sample, factCtx, sink);
+  check(res, {
+    'X-RateLimit-Limit equals the plan': () => parseIntStrict(headers.limit) === limits.ratePerMin,
+    'status is 2xx or 429': (r) => (r.status >= 200 && r.status < 400) || r.status === 429,
+  });
+  if (res.status === 429) {
+    check(res, {
+      'Retry-After on every 429': () => retryAfterSeconds(headers) !== undefined,
+      'Remaining is 0 on 429': () => parseIntStrict(headers.remaining) === 0,
+    });
+  } else {
+    const rem = parseIntStrict(headers.remaining);
+    const last = lastByPhase.get(phaseName);
+    if (rem !== undefined) {
+      if (last && rem > last.rem + Math.ceil(schedule.r * (sample.recvS - last.sentS)))
+        sink.add(`lim_${phaseName}_rem_rise`, 1);
+      lastByPhase.set(phaseName, { rem, sentS: sample.sentS });
+    }
+  }
+  return sample;
+}
+
+export function probe(data: SetupData): void {
+  send(data, 'S0', 0);
+}
+
+export function paced(data: SetupData): void {
+  const phase = (__ENV.PHASE ?? exec.scenario.name) as PhaseName;
+  send(data, phase, exec.scenario.iterationInTest);
+}
+
+export function retry(data: SetupData): void {
+  for (let i = 0; i < RETRY_PROBES; i++) {
+    const s = send(data, 'S6', i);
+    if (s.status !== 429) continue;
+    const ra = retryAfterSeconds(s.headers);
+    if (ra !== undefined) {
+      sleep(ra / TIME_SCALE);
+      send(data, 'S6', i + 1, true);
+    }
+    return;
+  }
+}
+
+interface SummaryMetric {
+  type: string;
+  values: Record<string, number>;
+}
+
+interface SummaryData {
+  metrics: Record<string, SummaryMetric | undefined>;
+  setup_data?: SetupData;
+  state?: { testRunDurationMs?: number };
+}
+
+export function handleSummary(data: SummaryData): Record<string, string> {
+  const read: MetricReader = (name) => {
+    const m = data.metrics[name];
+    if (!m) return undefined;
+    const v = m.values;
+    return m.type === 'counter'
+      ? { count: v.count ?? 0 }
+      : { count: v.count, min: v.min, max: v.max, avg: v.avg };
+  };
+  const result = judgeRun({
+    engine: 'k6',
+    schedule,
+    aggregates: readAggregates(read),
+    baseUrl: BASE_URL,
+    keys: KEYS.length,
+    startedAt: new Date(data.setup_data?.t0 ?? Date.now()).toISOString(),
+    wallSeconds: (data.state?.testRunDurationMs ?? 0) / 1000,
+    dropped: data.metrics.dropped_iterations?.values.count ?? 0,
+  });
+  const lines = result.verdicts.map((v) => `${v.status.padEnd(12)} ${v.id}: ${v.observed}`);
+  return {
+    [SUMMARY_PATH]: `${JSON.stringify(result, null, 2)}\n`,
+    stdout: `plan ${PLAN}: ${result.passed ? 'pass' : 'FAIL'}\n${lines.join('\n')}\n`,
+  };
+}
