@@ -88,6 +88,15 @@ export function registerAdminRoutes(app: FastifyInstance): void {
       return reply.code(201).send({ id: k.id, scope, key: k.secret });
     });
 
+    /** Which workspace and key id a secret belongs to (the harness needs it to subscribe and rotate). */
+    admin.post('/admin/keys/lookup', async (req, reply) => {
+      const secret = ((req.body ?? {}) as { key?: string }).key;
+      const k = typeof secret === 'string' ? ctx.store.keysBySecret.get(secret) : undefined;
+      if (!k || k.revoked)
+        return sendProblem(reply, 404, 'not_found', 'No active key with this secret.');
+      return { id: k.id, workspace_id: k.workspaceId, scope: k.scope };
+    });
+
     admin.post('/admin/keys/:id/rotate', async (req, reply) => {
       const k = ctx.store.rotateKey((req.params as { id: string }).id);
       if (!k) return sendProblem(reply, 404, 'not_found', 'No active key with this id.');

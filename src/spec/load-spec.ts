@@ -15,7 +15,6 @@ export const GENERATED_TYPES_PATH = fileURLToPath(
 /** `$id` prefix of the standalone schemas; the name after it is the kebab-cased component name. */
 export const SCHEMA_ID_BASE = 'https://support-ticketing.example/schemas/v1/';
 
-// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked structurally
 export type OpenApiDoc = Record<string, any>;
 
 let cached: OpenApiDoc | undefined;

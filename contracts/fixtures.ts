@@ -1,0 +1,291 @@
+/**
+ * Playwright fixtures of the contract suite, in one file:
+ *   target    (worker)  the deployment under test: the URL given by the environment, or an embedded
+ *                       reference deployment started for this worker (with HARNESS_FAULTS / the
+ *                       project's `faults` option), plus the capture receiver for webhooks
+ *   api       (test)    typed, recording client with the full-access key of workspace A
+ *   verdict   (test)    named checks; at the end every exchange gets the suite-wide checks, and a
+ *                       broken documented rule fails the test (assumed ones: only in strict mode)
+ *   needs     (test)    declares credentials; skips the test with a reason when one is absent
+ *   probe     (test)    records an observed gap value (U-table) for snapshot.json
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { type RunningService, startService } from '../server/start.ts';
+import { checks } from '../src/checks/index.ts';
+import type { Exchange } from '../src/checks/types.ts';
+import { Verdict } from '../src/checks/verdict.ts';
+import { ApiClient } from '../src/client/api-client.ts';
+import {
+  type Credential,
+  type HarnessConfig,
+  loadConfig,
+  missingCredential,
+} from '../src/config.ts';
+import { redact, redactValue, registerSecret } from '../src/redact.ts';
+import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
+
+export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
+const RAW_DIR = join(OUT_DIR, 'raw');
+export const RUN_ID = process.env.HARNESS_RUN_ID ?? randomBytes(4).toString('hex');
+
+export interface Subscription {
+  endpointId?: string;
+  path: string;
+  secret: string;
+  events: string[];
+  deliveries(): CapturedDelivery[];
+  waitFor(
+    pred: (d: CapturedDelivery[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<CapturedDelivery[]>;
+}
+
+export interface Target {
+  cfg: HarnessConfig;
+  baseUrl: string;
+  embedded?: RunningService;
+  receiver: CaptureReceiver;
+  receiverUrl: string;
+  /** Admin surface call (reference deployments only). */
+  admin(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: any }>;
+  /** Subscribes the capture receiver to `events` (admin surface), or uses the user's endpoint. */
+  subscribe(opts: {
+    events: string[];
+    form?: 'prefixed' | 'plain' | 'both';
+    respond?: (d: Omit<CapturedDelivery, 'answered'>) => number;
+  }): Promise<Subscription>;
+  /** Workspace id and key id of a key (reference deployments only). */
+  lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
+}
+
+type WorkerFixtures = { faults: string[]; target: Target };
+type TestFixtures = {
+  api: ApiClient;
+  exchanges: Exchange[];
+  verdict: Verdict;
+  needs: (...creds: Credential[]) => void;
+  probe: (gap: string, name: string, value: unknown) => void;
+  /** Subject prefix and tags that mark every object the harness creates (shared staging). */
+  tag: { subject: (s: string) => string; tags: string[] };
+};
+
+function appendJsonl(file: string, rows: unknown[]): void {
+  if (rows.length === 0) return;
+  mkdirSync(RAW_DIR, { recursive: true });
+  appendFileSync(
+    join(RAW_DIR, file),
+    `${rows.map((r) => JSON.stringify(redactValue(r))).join('\n')}\n`,
+  );
+}
+
+/** What goes into the raw exchange log: bounded bodies, redacted. */
+function loggable(ex: Exchange) {
+  return {
+    method: ex.request.method,
+    url: redact(ex.request.url),
+    operation: ex.operation ? `${ex.operation.method} ${ex.operation.template}` : undefined,
+    requestBody: ex.request.body?.slice(0, 300),
+    status: ex.response?.status,
+    headers: ex.response?.headers,
+    json: ex.response?.json,
+    bodyPrefix:
+      ex.response && ex.response.json === undefined
+        ? ex.response.bodyText.slice(0, 200)
+        : undefined,
+    error: ex.error,
+    durationMs: Math.round(ex.durationMs * 10) / 10,
+  };
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  faults: [
+    (process.env.HARNESS_FAULTS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    { option: true, scope: 'worker' },
+  ],
+
+  target: [
+    async ({ faults, playwright }, use) => {
+      const cfg = loadConfig({ ...process.env, HARNESS_FAULTS: faults.join(',') });
+      const receiver = new CaptureReceiver();
+      const receiverUrl = cfg.webhookUrl ?? (await receiver.start());
+      let embedded: RunningService | undefined;
+      if (!cfg.baseUrl) {
+        embedded = await startService({
+          faults,
+          // Short retry schedule so retry checks finish in seconds on the embedded deployment.
+          webhookRetryDelaysMs: [100, 200, 400, 800, 1600],
+          webhookTimeoutMs: 3000,
+        });
+        const w = embedded.credentials.workspaces;
+        // The growth workspace has room for the whole suite without throttling (burst 1000).
+        cfg.baseUrl = embedded.baseUrl;
+        cfg.apiKey = w.growth.keys.full;
+        cfg.readOnlyKey = w.growth.keys.readOnly;
+        cfg.otherWorkspaceKey = w.other.keys.full;
+        cfg.adminToken = embedded.credentials.adminToken;
+        for (const s of [cfg.apiKey, cfg.readOnlyKey, cfg.otherWorkspaceKey, cfg.adminToken])
+          registerSecret(s);
+        for (const ws of Object.values(w))
+          for (const k of Object.values(ws.keys)) registerSecret(k);
+      }
+      const adminCtx = await playwright.request.newContext();
+      const admin: Target['admin'] = async (method, path, body) => {
+        if (!cfg.adminToken)
+          throw new Error(
+            'no admin token: the admin surface exists only on the reference deployment',
+          );
+        const res = await adminCtx.fetch(`${cfg.baseUrl}${path}`, {
+          method,
+          headers: { 'x-admin-token': cfg.adminToken, 'content-type': 'application/json' },
+          data: body === undefined ? undefined : JSON.stringify(body),
+          failOnStatusCode: false,
+          timeout: 20_000,
+        });
+        let json: any;
+        try {
+          json = await res.json();
+        } catch {
+          json = undefined;
+        }
+        return { status: res.status(), json };
+      };
+      const lookupKey: Target['lookupKey'] = async (key) => {
+        const r = await admin('POST', '/admin/keys/lookup', { key });
+        return r.status === 200 ? r.json : undefined;
+      };
+      let n = 0;
+      const subscribe: Target['subscribe'] = async ({ events, form = 'both', respond }) => {
+        const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
+        let secret = cfg.webhookSecret ?? `whsec_${randomBytes(18).toString('base64url')}`;
+        let endpointId: string | undefined;
+        if (cfg.adminToken) {
+          const ws = await lookupKey(cfg.apiKey!);
+          if (!ws)
+            throw new Error(
+              'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
+            );
+          secret = `whsec_${randomBytes(18).toString('base64url')}`;
+          registerSecret(secret);
+          const r = await admin('POST', '/admin/webhooks', {
+            workspace_id: ws.workspace_id,
+            url: `${receiverUrl}${path}`,
+            events,
+            secret,
+            form,
+          });
+          if (r.status !== 201)
+            throw new Error(`subscribing the capture receiver failed: ${r.status}`);
+          endpointId = r.json.id;
+        }
+        const mine = (d: CapturedDelivery) => !cfg.adminToken || d.path.startsWith(path);
+        if (respond) {
+          const previous = receiver.respond;
+          receiver.respond = (d) => (mine(d as CapturedDelivery) ? respond(d) : previous(d));
+        }
+        return {
+          endpointId,
+          path,
+          secret,
+          events,
+          deliveries: () => receiver.deliveries.filter(mine),
+          waitFor: async (pred, timeoutMs = 5000) => {
+            await receiver.waitFor((all) => pred(all.filter(mine)), timeoutMs);
+            return receiver.deliveries.filter(mine);
+          },
+        };
+      };
+      await use({
+        cfg,
+        baseUrl: cfg.baseUrl!,
+        embedded,
+        receiver,
+        receiverUrl,
+        admin,
+        subscribe,
+        lookupKey,
+      });
+      await adminCtx.dispose();
+      await receiver.close();
+      await embedded?.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  exchanges: async ({}, use) => {
+    await use([]);
+  },
+
+  api: async ({ target, request, exchanges }, use) => {
+    const client = new ApiClient(
+      request,
+      target.baseUrl,
+      target.cfg.apiKey,
+      (ex) => exchanges.push(ex),
+      {
+        timeoutMs: target.cfg.timeoutMs,
+      },
+    );
+    await use(client);
+  },
+
+  verdict: [
+    async ({ target, exchanges }, use, testInfo) => {
+      const title = testInfo.titlePath.slice(1).join(' › ');
+      const v = new Verdict(checks, title, join(RAW_DIR, `checks-${testInfo.parallelIndex}.jsonl`));
+      await use(v);
+      if (testInfo.status === 'skipped') return;
+      v.checkExchanges(exchanges);
+      v.flush();
+      appendJsonl(
+        `exchanges-${testInfo.parallelIndex}.jsonl`,
+        exchanges.map((ex) => ({ test: title, ...loggable(ex) })),
+      );
+      for (const f of v.failures('assumed')) {
+        testInfo.annotations.push({
+          type: 'assumption-mismatch',
+          description: `${f.check}: ${f.received}`,
+        });
+      }
+      const fatal = v.fatalMessage(target.cfg.strict);
+      if (fatal) {
+        await testInfo.attach('exchanges', {
+          body: JSON.stringify(exchanges.map(loggable), null, 2),
+          contentType: 'application/json',
+        });
+        throw new Error(fatal);
+      }
+    },
+    { auto: true },
+  ],
+
+  needs: async ({ target }, use) => {
+    await use((...creds) => {
+      const reason = missingCredential(target.cfg, creds);
+      base.skip(Boolean(reason), reason);
+    });
+  },
+
+  probe: async ({}, use, testInfo) => {
+    await use((gap, name, value) => {
+      appendJsonl(`probes-${testInfo.parallelIndex}.jsonl`, [
+        { gap, name, value, test: testInfo.title },
+      ]);
+    });
+  },
+
+  tag: async ({}, use) => {
+    await use({ subject: (s) => `[harness ${RUN_ID}] ${s}`, tags: ['harness', `run-${RUN_ID}`] });
+  },
+});
+
+export { expect };

@@ -1,0 +1,86 @@
+/** Ticket creation: documented status, timestamps, SLA, echoed fields; U2/U3/U5 probes. */
+import { expect, test } from './fixtures.ts';
+
+const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
+
+test.describe('create ticket', () => {
+  test('a new ticket is open, echoes priority and requester, has UTC timestamps and an SLA', {
+    tag: [
+      '@ticket.created-status-open',
+      '@ticket.timestamps-utc',
+      '@ticket.sla-present',
+      '@ticket.priority-echoed',
+      '@ticket.requester-echoed',
+      '@exchange.documented-status',
+      '@exchange.ratelimit-headers',
+      '@exchange.content-type',
+    ],
+  }, async ({ api, verdict, tag, probe }) => {
+    const ex = await api.call('post', '/v1/tickets', {
+      body: {
+        subject: tag.subject('Printer on fire'),
+        requester,
+        priority: 'high',
+        tags: tag.tags,
+      },
+    });
+    probe('U5', 'create status', ex.status);
+    probe('U5', 'Location header', ex.response?.headers.location !== undefined);
+    verdict.check('tickets.status-code', ex, { expected: [201], what: 'POST /v1/tickets' });
+    verdict.check('ticket.created-status-open', ex);
+    verdict.check('ticket.timestamps-utc', ex);
+    verdict.check('ticket.sla-present', ex);
+    verdict.check('ticket.priority-echoed', ex, { sent: 'high' });
+    verdict.check('ticket.requester-echoed', ex, { sent: requester });
+    expect(ex.status, 'creation answered').toBeDefined();
+  });
+
+  test('due times are ordered by priority (high < normal < low)', {
+    tag: ['@ticket.sla-by-priority'],
+  }, async ({ api, verdict, tag, probe }) => {
+    const make = (priority: 'low' | 'normal' | 'high') =>
+      api.call('post', '/v1/tickets', {
+        body: { subject: tag.subject(`SLA ${priority}`), requester, priority, tags: tag.tags },
+      });
+    const [high, normal, low] = [await make('high'), await make('normal'), await make('low')];
+    const hours = (e: typeof high) =>
+      e.json?.sla
+        ? (Date.parse(e.json.sla.first_response_due) - Date.parse(e.json.created_at)) / 3.6e6
+        : null;
+    probe('SLA', 'first response target hours (high, normal, low)', [
+      hours(high),
+      hours(normal),
+      hours(low),
+    ]);
+    verdict.check('ticket.sla-by-priority', undefined, { high, normal, low });
+    expect(high.status).toBeDefined();
+  });
+
+  test('default priority (U2) and which requester key is required (U3)', async ({
+    api,
+    tag,
+    probe,
+    verdict,
+  }) => {
+    const none = await api.call('post', '/v1/tickets', {
+      body: { subject: tag.subject('no priority'), requester },
+    });
+    probe('U2', 'default priority', none.json?.priority ?? null);
+    const emailOnly = await api.send('POST', '/v1/tickets', {
+      body: { subject: tag.subject('email only'), requester: { email: 'e@example.com' } },
+    });
+    const nameOnly = await api.send('POST', '/v1/tickets', {
+      body: { subject: tag.subject('name only'), requester: { name: 'Nameless' } },
+    });
+    probe('U3', 'email-only requester status', emailOnly.status);
+    probe('U3', 'name-only requester status', nameOnly.status);
+    verdict.check('tickets.status-code', emailOnly, {
+      expected: [201],
+      what: 'creation with an email-only requester',
+    });
+    verdict.check('validation.status-422', nameOnly, {
+      what: 'creation with a name-only requester',
+    });
+    expect(none.status).toBeDefined();
+  });
+});

@@ -1,0 +1,171 @@
+/** Authentication, scopes, rotation and isolation. */
+import { show } from '../failure.ts';
+import { defineCheck } from '../registry.ts';
+import type { Exchange } from '../types.ts';
+
+const status = (ex: Exchange) => ex.response?.status;
+const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
+
+const rejected = (name: string, what: string) =>
+  defineCheck({
+    name,
+    provenance: 'documented',
+    rule: 'Every API request is authenticated with a workspace API key (Authorization: Bearer).',
+    kind: 'scenario',
+    run(ex) {
+      const s = status(ex);
+      return s !== undefined && !ok(s)
+        ? undefined
+        : { received: `${s ?? ex.error} for ${what}`, expected: 'rejected (4xx)' };
+    },
+  });
+
+export const missingKeyRejected = rejected('auth.missing-key-rejected', 'a request without a key');
+export const invalidKeyRejected = rejected(
+  'auth.invalid-key-rejected',
+  'a request with an unknown key',
+);
+
+const is401 = (name: string, gap: string) =>
+  defineCheck({
+    name,
+    provenance: 'assumed',
+    rule: `${gap}: answered 401 with a problem body.`,
+    kind: 'scenario',
+    run(ex) {
+      const s = status(ex);
+      return s === 401 ? undefined : { received: `${s ?? ex.error}`, expected: '401' };
+    },
+  });
+
+export const missingKey401 = is401('auth.missing-key-401', 'U17 missing key');
+export const invalidKey401 = is401('auth.invalid-key-401', 'U18 invalid key');
+
+export const wwwAuthenticate = defineCheck({
+  name: 'auth.www-authenticate',
+  provenance: 'assumed',
+  rule: 'U17: a 401 carries WWW-Authenticate: Bearer (RFC 6750).',
+  kind: 'scenario',
+  run(ex) {
+    const h = ex.response?.headers['www-authenticate'];
+    return h && /^Bearer\b/i.test(h)
+      ? undefined
+      : {
+          received: `WWW-Authenticate ${show(h ?? '(absent)')}`,
+          expected: 'WWW-Authenticate: Bearer …',
+        };
+  },
+});
+
+export const readOnlyForbidden = defineCheck<{ operation: string }>({
+  name: 'auth.readonly-forbidden',
+  provenance: 'documented',
+  rule: 'A key is scoped either to read-only or to full access: a read-only key cannot write.',
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    return s !== undefined && !ok(s)
+      ? undefined
+      : {
+          received: `${s ?? ex.error} for ${a.operation} with a read-only key`,
+          expected: 'rejected (4xx)',
+        };
+  },
+});
+
+export const readOnly403 = defineCheck<{ operation: string }>({
+  name: 'auth.readonly-403',
+  provenance: 'assumed',
+  rule: 'U19: a write with a read-only key is 403 with code insufficient_scope.',
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    const code = (ex.response?.json as any)?.code;
+    return s === 403 && code === 'insufficient_scope'
+      ? undefined
+      : {
+          received: `${s ?? ex.error} code ${show(code)} for ${a.operation}`,
+          expected: '403, code "insufficient_scope"',
+        };
+  },
+});
+
+export const readOnlyCanRead = defineCheck<{ operation: string }>({
+  name: 'auth.readonly-can-read',
+  provenance: 'documented',
+  rule: 'A read-only key can read.',
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    return ok(s) ? undefined : { received: `${s ?? ex.error} for ${a.operation}`, expected: '2xx' };
+  },
+});
+
+export const rotatedKeyRejected = defineCheck({
+  name: 'auth.rotated-key-rejected',
+  provenance: 'documented',
+  rule: 'Keys can be rotated at any time: after rotation the old key no longer works.',
+  kind: 'scenario',
+  run(ex) {
+    const s = status(ex);
+    return s !== undefined && !ok(s)
+      ? undefined
+      : {
+          received: `${s ?? ex.error} with the old key after rotation`,
+          expected: 'rejected (401)',
+        };
+  },
+});
+
+/** args: the exchange for a truly unknown id, to compare with the foreign one (ex). */
+export const otherWorkspaceGet = defineCheck<{ unknown: Exchange }>({
+  name: 'isolation.get-other-workspace',
+  provenance: 'documented',
+  rule: "Data is isolated per workspace: another workspace's ticket is indistinguishable from an unknown one.",
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    const u = status(a.unknown);
+    const shape = (e: Exchange) => {
+      const j = { ...((e.response?.json ?? {}) as Record<string, unknown>) };
+      delete j.request_id;
+      delete j.detail;
+      return JSON.stringify(j);
+    };
+    if (!ok(s) && s === u && shape(ex) === shape(a.unknown)) return undefined;
+    return {
+      received: `foreign ticket → ${s}, unknown ticket → ${u}${ok(s) ? ' (the foreign ticket was served)' : ''}`,
+      expected: 'the same 4xx answer for both (assumed 404)',
+    };
+  },
+});
+
+export const otherWorkspaceList = defineCheck<{ foreignIds: string[]; seen: string[] }>({
+  name: 'isolation.list',
+  provenance: 'documented',
+  rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
+  kind: 'scenario',
+  run(_ex, a) {
+    const leaked = a.seen.filter((id) => a.foreignIds.includes(id));
+    return leaked.length === 0
+      ? undefined
+      : {
+          received: `${leaked.length} ticket(s) of workspace A listed to workspace B`,
+          expected: 'none',
+        };
+  },
+});
+
+export const AUTH_CHECKS = [
+  missingKeyRejected,
+  invalidKeyRejected,
+  missingKey401,
+  invalidKey401,
+  wwwAuthenticate,
+  readOnlyForbidden,
+  readOnly403,
+  readOnlyCanRead,
+  rotatedKeyRejected,
+  otherWorkspaceGet,
+  otherWorkspaceList,
+];

@@ -1,0 +1,119 @@
+/**
+ * Checks applied to EVERY exchange of the suite (not to one test): rate-limit headers, media
+ * types, documented status codes, no 5xx, transport security, response schema.
+ */
+import { isLoopbackHost } from '../../config.ts';
+import { validate } from '../../schemas/registry.ts';
+import { show } from '../failure.ts';
+import { defineCheck } from '../registry.ts';
+
+const INT = /^\d+$/;
+
+export const rateLimitHeaders = defineCheck({
+  name: 'exchange.ratelimit-headers',
+  provenance: 'documented',
+  rule: 'Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (integers).',
+  kind: 'exchange',
+  run(ex) {
+    const h = ex.response?.headers;
+    if (!h) return undefined;
+    const bad = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
+      (n) => h[n] === undefined || !INT.test(h[n]!.trim()),
+    );
+    if (bad.length === 0) return undefined;
+    return {
+      received: `${ex.response!.status} with ${bad.map((n) => `${n}: ${h[n] === undefined ? '(absent)' : show(h[n])}`).join(', ')}`,
+      expected:
+        'all three X-RateLimit headers present as integers on every response, 2xx and 4xx alike',
+    };
+  },
+});
+
+export const contentType = defineCheck({
+  name: 'exchange.content-type',
+  provenance: 'assumed',
+  rule: 'JSON bodies are application/json; errors are application/problem+json (U16).',
+  kind: 'exchange',
+  run(ex) {
+    const r = ex.response;
+    if (!r || r.status === 204 || r.bodyText.length === 0) return undefined;
+    const ct = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const want = r.status >= 400 ? 'application/problem+json' : 'application/json';
+    if (ct === want) return undefined;
+    return {
+      received: `${r.status} with Content-Type ${ct || '(absent)'}`,
+      expected: `Content-Type ${want}`,
+    };
+  },
+});
+
+export const documentedStatus = defineCheck({
+  name: 'exchange.documented-status',
+  provenance: 'assumed',
+  rule: 'Every status code is one the spec lists for the operation (U5–U10, U16–U22).',
+  kind: 'exchange',
+  run(ex) {
+    const r = ex.response;
+    const op = ex.operation;
+    if (!r || !op || r.status >= 500) return undefined; // 5xx is exchange.no-5xx's verdict
+    if (op.responses.has(String(r.status))) return undefined;
+    return {
+      received: `${r.status} from ${op.method} ${op.template}`,
+      expected: `one of ${[...op.responses.keys()].join(', ')}`,
+    };
+  },
+});
+
+export const no5xx = defineCheck({
+  name: 'exchange.no-5xx',
+  provenance: 'documented',
+  rule: 'The API uses standard HTTP status codes: a client mistake is a 4xx, never a server error.',
+  kind: 'exchange',
+  run(ex) {
+    const r = ex.response;
+    if (!r || r.status < 500) return undefined;
+    return { received: `${r.status} ${show(r.bodyText, 120)}`, expected: 'a 2xx or a 4xx problem' };
+  },
+});
+
+export const secureTransport = defineCheck({
+  name: 'exchange.transport-secure',
+  provenance: 'documented',
+  rule: 'All API traffic is JSON over HTTPS.',
+  kind: 'exchange',
+  run(ex) {
+    const u = new URL(ex.request.url);
+    if (u.protocol === 'https:' || isLoopbackHost(u.hostname)) return undefined;
+    return { received: `plain HTTP to ${u.host}`, expected: 'HTTPS for every non-loopback target' };
+  },
+});
+
+export const responseSchema = defineCheck({
+  name: 'exchange.response-schema',
+  provenance: 'assumed',
+  rule: "Every response body validates against the spec's schema for its operation and status.",
+  kind: 'exchange',
+  run(ex) {
+    const r = ex.response;
+    const spec = r && ex.operation?.responses.get(String(r.status));
+    if (!r || !spec?.schema || r.json === undefined) return undefined;
+    const issues = validate(spec.schema, r.json);
+    if (issues.length === 0) return undefined;
+    return {
+      received: `${r.status} body: ${issues
+        .slice(0, 3)
+        .map((i) => `${i.pointer || '/'} ${i.message}`)
+        .join('; ')}`,
+      expected: `a valid ${spec.schema}`,
+    };
+  },
+});
+
+export const EXCHANGE_CHECKS = [
+  rateLimitHeaders,
+  contentType,
+  documentedStatus,
+  no5xx,
+  secureTransport,
+  responseSchema,
+];

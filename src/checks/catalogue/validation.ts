@@ -1,0 +1,85 @@
+/** Request validation: invalid input is rejected with a 4xx problem, with the assumed statuses. */
+import { validate } from '../../schemas/registry.ts';
+import { show } from '../failure.ts';
+import { defineCheck } from '../registry.ts';
+import type { Exchange } from '../types.ts';
+
+const s = (ex: Exchange) => ex.response?.status;
+
+export const invalidRejected = defineCheck<{ what: string }>({
+  name: 'validation.invalid-rejected',
+  provenance: 'documented',
+  rule: 'Creation input: subject and requester are required; priority is one of low, normal, high.',
+  kind: 'scenario',
+  run(ex, a) {
+    const st = s(ex);
+    return st !== undefined && st >= 400 && st < 500
+      ? undefined
+      : { received: `${st ?? ex.error} for ${a.what}`, expected: 'a 4xx rejection' };
+  },
+});
+
+const statusCheck = (name: string, want: number, rule: string) =>
+  defineCheck<{ what: string }>({
+    name,
+    provenance: 'assumed',
+    rule,
+    kind: 'scenario',
+    run(ex, a) {
+      const st = s(ex);
+      return st === want
+        ? undefined
+        : { received: `${st ?? ex.error} for ${a.what}`, expected: String(want) };
+    },
+  });
+
+export const status422 = statusCheck(
+  'validation.status-422',
+  422,
+  'U20: a body that violates the schema → 422.',
+);
+export const malformed400 = statusCheck(
+  'validation.malformed-400',
+  400,
+  'U20: malformed JSON → 400.',
+);
+export const tooLarge413 = statusCheck(
+  'validation.too-large-413',
+  413,
+  'U26: a body over 1 MiB → 413.',
+);
+export const unknown404 = statusCheck(
+  'validation.unknown-404',
+  404,
+  'U21: an unknown ticket → 404.',
+);
+
+export const problemBody = defineCheck({
+  name: 'validation.problem-body',
+  provenance: 'assumed',
+  rule: 'U16: every 4xx carries an RFC 9457 problem body {type, title, status, code, request_id}.',
+  kind: 'scenario',
+  run(ex) {
+    const r = ex.response;
+    if (!r || r.status < 400) return undefined;
+    const issues =
+      r.json === undefined
+        ? [{ pointer: '', message: 'body is not JSON' }]
+        : validate('Problem', r.json);
+    const mismatch = r.json && (r.json as { status?: unknown }).status !== r.status;
+    if (issues.length === 0 && !mismatch) return undefined;
+    return {
+      received: `${r.status} body ${show(r.bodyText, 120)}${issues.length ? ` (${issues[0]!.pointer || '/'} ${issues[0]!.message})` : ''}`,
+      expected: 'a problem body whose status equals the HTTP status',
+    };
+  },
+});
+
+export const VALIDATION_CHECKS = [
+  invalidRejected,
+  status422,
+  malformed400,
+  tooLarge413,
+  unknown404,
+  problemBody,
+];

@@ -1,0 +1,144 @@
+/**
+ * Checks of webhook deliveries as captured by the receiver. The exchange is the delivery: the
+ * request the service sent, and the receiver's answer.
+ */
+import { validate } from '../../schemas/registry.ts';
+import { SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
+import { show } from '../failure.ts';
+import { defineCheck } from '../registry.ts';
+
+/** Webhook payload schema per event (spec `webhooks:`). */
+export const EVENT_SCHEMAS: Record<string, string> = {
+  'ticket.created': 'TicketCreatedEvent',
+  'ticket.replied': 'TicketRepliedEvent',
+  'ticket.closed': 'TicketClosedEvent',
+  'sla.at_risk': 'SlaAtRiskEvent',
+  'customer.replied': 'CustomerRepliedEvent',
+  'agent.replied': 'AgentRepliedEvent',
+  'ticket.status_changed': 'TicketStatusChangedEvent',
+  'ticket.note_added': 'TicketNoteAddedEvent',
+  'macro.applied': 'MacroAppliedEvent',
+};
+
+export const signatureValid = defineCheck<{ raw: Uint8Array; secret: string }>({
+  name: 'webhook.signature-valid',
+  provenance: 'documented',
+  rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
+  kind: 'scenario',
+  run(ex, a) {
+    const h = ex.request.headers;
+    const present = (['prefixed', 'plain'] as const).filter(
+      (f) => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined,
+    );
+    if (present.length === 0)
+      return {
+        received: 'no signature header',
+        expected: 'X-Service-Signature and/or service-signature',
+      };
+    const bad = present.filter(
+      (f) => !verifySignature(f, a.secret, a.raw, h[SIGNATURE_HEADER[f].toLowerCase()]),
+    );
+    if (bad.length === 0) return undefined;
+    return {
+      received: bad
+        .map(
+          (f) => `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes`,
+        )
+        .join('; '),
+      expected: 'lowercase hex HMAC-SHA256 of the exact bytes sent, with the endpoint secret',
+    };
+  },
+});
+
+export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
+  name: 'webhook.payload-schema',
+  provenance: 'documented',
+  rule: 'Payload: event, ticket {id, subject, status, priority, url}, customer {name, email}.',
+  kind: 'scenario',
+  run(_ex, a) {
+    const schema = EVENT_SCHEMAS[a.event];
+    if (!schema)
+      return {
+        received: `event ${show(a.event)}`,
+        expected: `one of ${Object.keys(EVENT_SCHEMAS).join(', ')}`,
+      };
+    const issues = validate(schema, a.payload);
+    if (issues.length === 0) return undefined;
+    return {
+      received: issues
+        .slice(0, 3)
+        .map((i) => `${i.pointer || '/'} ${i.message}`)
+        .join('; '),
+      expected: `a valid ${schema}`,
+    };
+  },
+});
+
+export const eventDelivered = defineCheck<{ event: string; got: string[] }>({
+  name: 'webhook.event-delivered',
+  provenance: 'documented',
+  rule: 'The service sends the POST as the event happens.',
+  kind: 'scenario',
+  run(_ex, a) {
+    return a.got.includes(a.event)
+      ? undefined
+      : {
+          received: `deliveries: ${a.got.join(', ') || 'none'}`,
+          expected: `a ${a.event} delivery`,
+        };
+  },
+});
+
+export const onlyChosenEvents = defineCheck<{ chosen: string[]; got: string[] }>({
+  name: 'webhook.only-chosen-events',
+  provenance: 'documented',
+  rule: 'An endpoint receives only the events chosen for it.',
+  kind: 'scenario',
+  run(_ex, a) {
+    const extra = a.got.filter((e) => !a.chosen.includes(e));
+    return extra.length === 0
+      ? undefined
+      : {
+          received: `unchosen events delivered: ${[...new Set(extra)].join(', ')}`,
+          expected: `only ${a.chosen.join(', ')}`,
+        };
+  },
+});
+
+export const slaAtRiskFired = defineCheck<{ got: string[] }>({
+  name: 'webhook.sla-at-risk-fired',
+  provenance: 'documented',
+  rule: 'sla.at_risk: a ticket crosses its at-risk threshold.',
+  kind: 'scenario',
+  run(_ex, a) {
+    return a.got.includes('sla.at_risk')
+      ? undefined
+      : {
+          received: `no sla.at_risk after the threshold (got ${a.got.join(', ') || 'nothing'})`,
+          expected: 'one sla.at_risk delivery',
+        };
+  },
+});
+
+export const retriedAfter5xx = defineCheck<{ attempts: number; deliveryIds: string[] }>({
+  name: 'webhook.retried-after-5xx',
+  provenance: 'assumed',
+  rule: 'U14: a 5xx from the receiver is retried with backoff, with the same delivery id.',
+  kind: 'scenario',
+  run(_ex, a) {
+    if (a.attempts >= 2 && new Set(a.deliveryIds).size === 1) return undefined;
+    return {
+      received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}`,
+      expected: 'at least 2 attempts with one stable X-Service-Delivery id',
+    };
+  },
+});
+
+export const WEBHOOK_CHECKS = [
+  signatureValid,
+  payloadSchema,
+  eventDelivered,
+  onlyChosenEvents,
+  slaAtRiskFired,
+  retriedAfter5xx,
+];

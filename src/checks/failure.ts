@@ -1,0 +1,33 @@
+/** Turning a Violation into a Failure, and a Failure into the text people read. */
+import { redact } from '../redact.ts';
+import { curlRepro } from './repro.ts';
+import type { Check, Exchange, Failure, Violation } from './types.ts';
+
+export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failure {
+  return {
+    check: check.name,
+    provenance: check.provenance,
+    rule: check.rule,
+    received: redact(v.received),
+    expected: redact(v.expected),
+    repro: ex?.request ? curlRepro(ex) : undefined,
+  };
+}
+
+export function formatFailure(f: Failure): string {
+  const label = f.provenance === 'documented' ? 'Documented' : 'Assumed';
+  const lines = [
+    `[${f.check}] ${f.provenance === 'documented' ? 'documented rule broken' : 'differs from assumption'}`,
+    `  Received:   ${f.received}`,
+    `  ${label}:${' '.repeat(Math.max(1, 11 - label.length))}${f.expected}`,
+    `  Rule:       ${f.rule}`,
+  ];
+  if (f.repro) lines.push(`  Repro:      ${f.repro}`);
+  return redact(lines.join('\n'));
+}
+
+/** Short one-line summary of a value for "Received …" texts. */
+export function show(v: unknown, max = 200): string {
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

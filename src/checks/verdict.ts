@@ -1,0 +1,102 @@
+/**
+ * The verdict of one test: every check it applied, passed or failed, with provenance. At the end
+ * of the test a documented failure fails it; an assumed failure fails it only in strict mode and
+ * is otherwise reported as "differs from assumption". Results are appended to a JSONL file that
+ * `harness run` aggregates into summary.json.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { redactValue } from '../redact.ts';
+import { formatFailure, toFailure } from './failure.ts';
+import type { CheckRegistry } from './registry.ts';
+import type { Exchange, Failure } from './types.ts';
+
+export interface CheckResult {
+  test: string;
+  check: string;
+  provenance: 'documented' | 'assumed';
+  passed: boolean;
+  failure?: Failure;
+}
+
+export class Verdict {
+  readonly results: CheckResult[] = [];
+
+  constructor(
+    private readonly registry: CheckRegistry,
+    private readonly test: string,
+    private readonly sink?: string,
+  ) {}
+
+  /** Applies the named check; returns true when it held. Unknown names throw (misuse). */
+  check<A>(name: string, ex: Exchange | undefined, args?: A): boolean {
+    const c = this.registry.get<A>(name);
+    const pseudo: Exchange = ex ?? {
+      request: { method: '-', url: 'about:blank', headers: {} },
+      durationMs: 0,
+    };
+    let v: ReturnType<typeof c.run>;
+    try {
+      v = c.run(pseudo, args as A);
+    } catch (e) {
+      v = {
+        received: `check could not evaluate: ${(e as Error).message}`,
+        expected: 'an evaluable response',
+      };
+    }
+    // A missing response is never a pass: say what happened instead.
+    if (!v && ex && !ex.response && c.kind === 'scenario') {
+      v = {
+        received: `no response (${ex.error ?? 'unknown transport error'})`,
+        expected: 'a response',
+      };
+    }
+    const result: CheckResult = {
+      test: this.test,
+      check: name,
+      provenance: c.provenance,
+      passed: !v,
+    };
+    if (v) result.failure = toFailure(c, v, ex);
+    this.results.push(result);
+    return !v;
+  }
+
+  /** Runs every exchange-kind check on each exchange (the suite-wide checks). */
+  checkExchanges(exchanges: Exchange[]): void {
+    for (const ex of exchanges) {
+      if (!ex.response) continue;
+      for (const c of this.registry.ofKind('exchange')) this.check(c.name, ex);
+    }
+  }
+
+  failures(provenance?: 'documented' | 'assumed'): Failure[] {
+    return this.results
+      .filter((r) => !r.passed && (!provenance || r.provenance === provenance))
+      .map((r) => r.failure!);
+  }
+
+  /** Appends results to the JSONL sink (redacted). */
+  flush(): void {
+    if (!this.sink || this.results.length === 0) return;
+    mkdirSync(dirname(this.sink), { recursive: true });
+    appendFileSync(
+      this.sink,
+      this.results.map((r) => JSON.stringify(redactValue(r))).join('\n') + '\n',
+    );
+  }
+
+  /** Error text for the failures that fail the test (documented; assumed too when strict). */
+  fatalMessage(strict: boolean): string | undefined {
+    const fatal = this.failures().filter((f) => f.provenance === 'documented' || strict);
+    if (fatal.length === 0) return undefined;
+    const seen = new Set<string>();
+    const unique = fatal.filter((f) => {
+      const k = `${f.check}|${f.received}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return unique.map(formatFailure).join('\n\n');
+  }
+}

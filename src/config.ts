@@ -1,0 +1,186 @@
+/**
+ * The one configuration module: environment variables, optionally preceded by an `--env-file`.
+ * With `HARNESS_BASE_URL` unset the harness targets the embedded reference deployment and fills
+ * in the credentials itself. Every secret read here is registered for redaction.
+ *
+ * Variables (all optional):
+ *   HARNESS_BASE_URL             target deployment, e.g. https://staging.example.com (default: embedded)
+ *   HARNESS_API_KEY              full-access key of workspace A
+ *   HARNESS_READONLY_KEY         read-only key of workspace A
+ *   HARNESS_OTHER_WORKSPACE_KEY  full-access key of a second workspace B (isolation checks)
+ *   HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS / HARNESS_ENTERPRISE_KEYS
+ *                                comma-separated keys of one workspace per plan (load checks)
+ *   HARNESS_WEBHOOK_URL          public URL that reaches the capture receiver (real deployments)
+ *   HARNESS_WEBHOOK_SECRET       signing secret configured for that endpoint
+ *   HARNESS_ADMIN_TOKEN          admin token (reference deployment only: rotation, clock control)
+ *   HARNESS_FAULTS               faults for the embedded deployment (comma-separated)
+ *   HARNESS_STRICT               1 = an assumption mismatch also fails the gate
+ *   HARNESS_READ_ONLY            1 = only checks that write nothing (production)
+ *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host
+ *   HARNESS_TIMEOUT_MS           per-request timeout (default 10000)
+ */
+import { readFileSync } from 'node:fs';
+import { registerSecret } from './redact.ts';
+
+export interface HarnessConfig {
+  /** undefined = the embedded reference deployment. */
+  baseUrl?: string;
+  apiKey?: string;
+  readOnlyKey?: string;
+  otherWorkspaceKey?: string;
+  planKeys: { team: string[]; growth: string[]; enterprise: string[] };
+  webhookUrl?: string;
+  webhookSecret?: string;
+  adminToken?: string;
+  faults: string[];
+  strict: boolean;
+  readOnly: boolean;
+  allowInsecure: boolean;
+  timeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses KEY=VALUE lines (# comments, optional quotes, optional `export `). */
+export function parseEnvFile(text: string, path = 'env file'): Record<string, string> {
+  const out: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) throw new ConfigError(`${path}:${i + 1}: expected KEY=VALUE`);
+    let value = m[2]!;
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    out[m[1]!] = value;
+  });
+  return out;
+}
+
+export function readEnvFile(path: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read --env-file ${path}: ${(e as Error).message}`);
+  }
+  return parseEnvFile(text, path);
+}
+
+const flag = (v: string | undefined, name: string): boolean => {
+  if (v === undefined || v === '') return false;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(`${name} must be 1/0 (or true/false), got '${v}'`);
+};
+
+const list = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function checkUrl(v: string, name: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigError(
+      `${name} is not a URL: '${v}' (expected e.g. https://staging.example.com)`,
+    );
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be http(s), got '${u.protocol}'`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Builds the config from an environment (default `process.env`), validating every variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): HarnessConfig {
+  const baseUrl = env.HARNESS_BASE_URL
+    ? checkUrl(env.HARNESS_BASE_URL, 'HARNESS_BASE_URL')
+    : undefined;
+  const timeoutMs = env.HARNESS_TIMEOUT_MS ? Number(env.HARNESS_TIMEOUT_MS) : 10_000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
+    throw new ConfigError(
+      `HARNESS_TIMEOUT_MS must be an integer from 100 to 600000, got '${env.HARNESS_TIMEOUT_MS}'`,
+    );
+  }
+  const cfg: HarnessConfig = {
+    baseUrl,
+    apiKey: env.HARNESS_API_KEY || undefined,
+    readOnlyKey: env.HARNESS_READONLY_KEY || undefined,
+    otherWorkspaceKey: env.HARNESS_OTHER_WORKSPACE_KEY || undefined,
+    planKeys: {
+      team: list(env.HARNESS_TEAM_KEYS ?? env.HARNESS_TEAM_KEY),
+      growth: list(env.HARNESS_GROWTH_KEYS ?? env.HARNESS_GROWTH_KEY),
+      enterprise: list(env.HARNESS_ENTERPRISE_KEYS ?? env.HARNESS_ENTERPRISE_KEY),
+    },
+    webhookUrl: env.HARNESS_WEBHOOK_URL
+      ? checkUrl(env.HARNESS_WEBHOOK_URL, 'HARNESS_WEBHOOK_URL')
+      : undefined,
+    webhookSecret: env.HARNESS_WEBHOOK_SECRET || undefined,
+    adminToken: env.HARNESS_ADMIN_TOKEN || undefined,
+    faults: list(env.HARNESS_FAULTS),
+    strict: flag(env.HARNESS_STRICT, 'HARNESS_STRICT'),
+    readOnly: flag(env.HARNESS_READ_ONLY, 'HARNESS_READ_ONLY'),
+    allowInsecure: flag(env.HARNESS_ALLOW_INSECURE, 'HARNESS_ALLOW_INSECURE'),
+    timeoutMs,
+  };
+  if (baseUrl && cfg.faults.length > 0) {
+    throw new ConfigError(
+      'HARNESS_FAULTS only applies to the embedded deployment; unset HARNESS_BASE_URL',
+    );
+  }
+  if (baseUrl && !cfg.apiKey) {
+    throw new ConfigError(
+      'HARNESS_BASE_URL is set but HARNESS_API_KEY is missing: every v1 request needs a key',
+    );
+  }
+  for (const s of [
+    cfg.apiKey,
+    cfg.readOnlyKey,
+    cfg.otherWorkspaceKey,
+    cfg.webhookSecret,
+    cfg.adminToken,
+    ...cfg.planKeys.team,
+    ...cfg.planKeys.growth,
+    ...cfg.planKeys.enterprise,
+  ]) {
+    registerSecret(s);
+  }
+  return cfg;
+}
+
+/** Names of the credentials a test can require; see `missingCredential`. */
+export type Credential = 'apiKey' | 'readOnlyKey' | 'otherWorkspaceKey' | 'adminToken' | 'webhook';
+
+const CREDENTIAL_HINT: Record<Credential, string> = {
+  apiKey: 'HARNESS_API_KEY (a full-access key)',
+  readOnlyKey: 'HARNESS_READONLY_KEY (a read-only key of the same workspace)',
+  otherWorkspaceKey: 'HARNESS_OTHER_WORKSPACE_KEY (a key of a second workspace)',
+  adminToken: 'HARNESS_ADMIN_TOKEN (reference deployment admin surface)',
+  webhook:
+    'HARNESS_WEBHOOK_URL and HARNESS_WEBHOOK_SECRET (a public URL reaching the capture receiver)',
+};
+
+/** The reason a test cannot run, or undefined when every credential it needs is configured. */
+export function missingCredential(
+  cfg: HarnessConfig,
+  needs: readonly Credential[],
+): string | undefined {
+  // Webhooks are reachable through the admin surface (reference) or a user-given public URL.
+  const has = (n: Credential) =>
+    n === 'webhook'
+      ? Boolean(cfg.adminToken || (cfg.webhookUrl && cfg.webhookSecret))
+      : Boolean(cfg[n]);
+  const missing = needs.filter((n) => !has(n));
+  if (missing.length === 0) return undefined;
+  return `not run: needs ${missing.map((m) => CREDENTIAL_HINT[m]).join(', ')}`;
+}

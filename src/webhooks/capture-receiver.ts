@@ -1,0 +1,118 @@
+/**
+ * The capture receiver: a loopback HTTP(S) server that records every webhook delivery exactly
+ * as received (raw bytes, headers) and answers with a programmable status, so tests can check
+ * signatures over the received bytes, event selection, payloads and retries.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+export interface CapturedDelivery {
+  receivedAt: number;
+  method: string;
+  path: string;
+  /** Lower-case names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  raw: Buffer;
+  /** The status the receiver answered. */
+  answered: number;
+}
+
+export interface CaptureReceiverOptions {
+  /** PEM key and certificate: serve HTTPS instead of HTTP. */
+  tls?: { key: string; cert: string };
+  /** Status to answer for a delivery; default 204. Called per delivery (retries included). */
+  respond?: (d: Omit<CapturedDelivery, 'answered'>) => number;
+}
+
+export class CaptureReceiver {
+  readonly deliveries: CapturedDelivery[] = [];
+  private server?: Server;
+  private waiters: Array<() => void> = [];
+  respond: NonNullable<CaptureReceiverOptions['respond']>;
+
+  constructor(private readonly opts: CaptureReceiverOptions = {}) {
+    this.respond = opts.respond ?? (() => 204);
+  }
+
+  async start(host = '127.0.0.1'): Promise<string> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (let i = 0; i < req.rawHeaders.length; i += 2) {
+          const k = req.rawHeaders[i]!.toLowerCase();
+          const v = req.rawHeaders[i + 1]!;
+          headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
+        }
+        const d = {
+          receivedAt: Date.now(),
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers,
+          raw: Buffer.concat(chunks),
+        };
+        let answered = 500;
+        try {
+          answered = this.respond(d);
+        } catch {
+          answered = 500;
+        }
+        this.deliveries.push({ ...d, answered });
+        res.writeHead(answered, { 'content-length': '0' }).end();
+        const w = this.waiters;
+        this.waiters = [];
+        for (const f of w) f();
+      });
+    };
+    this.server = this.opts.tls ? createHttpsServer(this.opts.tls, handler) : createServer(handler);
+    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
+    const { port } = this.server.address() as AddressInfo;
+    return `${this.opts.tls ? 'https' : 'http'}://${host}:${port}`;
+  }
+
+  /** Resolves once `pred` holds over the captured deliveries, or rejects after `timeoutMs`. */
+  async waitFor(
+    pred: (all: CapturedDelivery[]) => boolean,
+    timeoutMs = 5000,
+  ): Promise<CapturedDelivery[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred(this.deliveries)) {
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(
+          `capture receiver: condition not met within ${timeoutMs} ms (${this.deliveries.length} deliveries)`,
+        );
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return this.deliveries;
+  }
+
+  /** Deliveries whose path starts with `prefix` (one receiver serves several endpoints by path). */
+  at(prefix: string): CapturedDelivery[] {
+    return this.deliveries.filter((d) => d.path.startsWith(prefix));
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    s.closeAllConnections?.();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+}
+
+/** Parsed JSON of a delivery, or undefined. */
+export function deliveryJson(d: CapturedDelivery): any {
+  try {
+    return JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
