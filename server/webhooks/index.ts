@@ -1,0 +1,21 @@
+export { DEFAULT_JITTER, DEFAULT_RETRY_DELAYS_MS, retryDelay } from './backoff.ts';
+export { USER_AGENT, WebhookDispatcher } from './dispatcher.ts';
+export { ASSUMED_EVENTS, DOCUMENTED_EVENTS, isWebhookEvent, WEBHOOK_EVENTS } from './events.ts';
+export { type AttemptVerdict, classifyAttempt } from './outcome.ts';
+export {
+  hmacHex,
+  PLAIN_HEADER,
+  PREFIXED_HEADER,
+  SIGNATURE_PREFIX,
+  signatureHeaders,
+} from './sign.ts';
+export { createDeliveryAgent, generateSelfSignedCert } from './tls.ts';
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  DispatcherOptions,
+  SignatureForm,
+  WebhookEndpoint,
+  WebhookFaults,
+} from './types.ts';

@@ -1,0 +1,36 @@
+import { createHmac } from 'node:crypto';
+import type { SignatureForm, WebhookFaults } from './types.ts';
+
+export const PREFIXED_HEADER = 'X-Service-Signature';
+export const PLAIN_HEADER = 'service-signature';
+export const SIGNATURE_PREFIX = 'sha256=';
+
+/** Lowercase hex HMAC-SHA256 of the UTF-8 bytes of `body`. */
+export function hmacHex(secret: string, body: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/**
+ * The signature header(s) of one delivery. The contract: HMAC-SHA256 over the exact bytes sent,
+ * keyed by the endpoint secret, lowercase hex; no header at all without a secret. Each fault
+ * bends exactly one of those rules.
+ */
+export function signatureHeaders(
+  form: SignatureForm,
+  secret: string | undefined,
+  body: string,
+  faults: WebhookFaults = {},
+): Record<string, string> {
+  if (!secret) return {};
+  // The reserialised form is what a service signing a parsed object instead of its wire bytes
+  // would produce: same JSON value, different bytes.
+  const signed = faults.signatureReserialized ? JSON.stringify(JSON.parse(body), null, 1) : body;
+  const key = faults.signatureWrongSecret ? `${secret}:rotated-out` : secret;
+  let hex = hmacHex(key, signed);
+  if (faults.signatureUppercase) hex = hex.toUpperCase();
+  const out: Record<string, string> = {};
+  if (form === 'prefixed' || form === 'both')
+    out[PREFIXED_HEADER] = faults.prefixMissing ? hex : SIGNATURE_PREFIX + hex;
+  if (form === 'plain' || form === 'both') out[PLAIN_HEADER] = hex;
+  return out;
+}

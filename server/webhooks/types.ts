@@ -1,0 +1,94 @@
+/**
+ * The data model of outbound webhooks in the reference deployment: endpoints set up in the
+ * dashboard stand-in (U11), deliveries with their attempt log, and the switches that make the
+ * dispatcher deviate from the contract on purpose (the fault catalogue).
+ */
+
+/**
+ * Which signature header(s) an endpoint receives (U15): `prefixed` sends
+ * `X-Service-Signature: sha256=<hex>`, `plain` sends `service-signature: <hex>`, `both` sends both.
+ */
+export type SignatureForm = 'prefixed' | 'plain' | 'both';
+
+export interface WebhookEndpoint {
+  id: string;
+  workspaceId: string;
+  /** `http:` or `https:` URL receiving the POSTs. */
+  url: string;
+  /** Exactly these events are delivered (docs, "Delivery rules" 2). */
+  events: string[];
+  /** Signing secret; without one (or with an empty one) no signature header is sent. */
+  secret?: string;
+  form: SignatureForm;
+  /** ISO 8601 UTC, from the service clock. */
+  createdAt: string;
+}
+
+export interface DeliveryAttempt {
+  /** ISO 8601 UTC start of the attempt, from the service clock. */
+  at: string;
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  /** Timeout, connection or TLS error, when no response arrived (never contains the secret). */
+  error?: string;
+  /** Wall time of the attempt, measured on the monotonic clock (not the injectable one). */
+  durationMs: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone';
+
+export interface Delivery {
+  /** Sent as `X-Service-Delivery`; the same on every retry. */
+  id: string;
+  endpointId: string;
+  workspaceId: string;
+  event: string;
+  /** The exact bytes sent (and signed), as UTF-8 text. */
+  body: string;
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+}
+
+/** Each `true` is one deviation from the contract, used by the fault catalogue. */
+export interface WebhookFaults {
+  /** Signs `JSON.stringify(JSON.parse(body), null, 1)` but sends the original bytes. */
+  signatureReserialized?: boolean;
+  /** Signs with a secret other than the endpoint's. */
+  signatureWrongSecret?: boolean;
+  /** Uppercase hex in the signature header(s). */
+  signatureUppercase?: boolean;
+  /** `X-Service-Signature` carries the bare hex, without `sha256=`. */
+  prefixMissing?: boolean;
+  /** Delivers every event of the workspace to every endpoint, chosen or not. */
+  unsubscribedDelivered?: boolean;
+  /** Treats 503 as final instead of retrying it (U14). */
+  noRetryOn503?: boolean;
+}
+
+export interface DispatcherOptions {
+  /** The service clock in ms since the epoch, used for every timestamp. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * Base delay before each retry, in order; attempts = length + 1. Default
+   * `[1000, 5000, 30000, 120000, 600000]` (6 attempts). Retry timers run on real time.
+   */
+  retryDelaysMs?: number[];
+  /**
+   * Fraction of full jitter in 0..1: each delay is drawn uniformly from
+   * `(base * (1 - jitter), base]`. Default 0.2.
+   */
+  jitter?: number;
+  /** A 2xx must arrive (headers and body) within this many ms. Default 10_000. */
+  timeoutMs?: number;
+  /**
+   * PEM certificates trusted for HTTPS deliveries, in addition to Node's bundled roots. TLS
+   * verification is never switched off. Default: bundled roots only.
+   */
+  trustedCa?: string[];
+  /** Deviations to apply (fault catalogue). Default: none. */
+  faults?: WebhookFaults;
+  /** Base URL of the dashboard stand-in, for links in payloads. Default `http://127.0.0.1`. */
+  dashboardBaseUrl?: string;
+  /** Source of randomness for jitter, in [0, 1). Default `Math.random`. */
+  random?: () => number;
+}
