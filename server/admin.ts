@@ -132,13 +132,18 @@ export function registerAdminRoutes(app: FastifyInstance): void {
       if (!['prefixed', 'plain', 'both'].includes(form))
         errors.push('form: prefixed, plain or both');
       if (errors.length > 0) return sendProblem(reply, 422, 'validation_failed', errors.join('; '));
-      const e = ctx.dispatcher.addEndpoint({
-        workspaceId: b.workspace_id!,
-        url: b.url!,
-        events: b.events!,
-        secret: b.secret,
-        form: form as 'prefixed' | 'plain' | 'both',
-      });
+      let e: ReturnType<typeof ctx.dispatcher.addEndpoint>;
+      try {
+        e = ctx.dispatcher.addEndpoint({
+          workspaceId: b.workspace_id!,
+          url: b.url!,
+          events: b.events!,
+          secret: b.secret,
+          form: form as 'prefixed' | 'plain' | 'both',
+        });
+      } catch (err) {
+        return sendProblem(reply, 422, 'validation_failed', (err as Error).message);
+      }
       return reply.code(201).send(publicEndpoint(e));
     });
 

@@ -1,0 +1,109 @@
+/**
+ * The reference deployment's events end to end: API actions → payloads → dispatcher → a real
+ * loopback receiver. Payload schemas come from the spec; the wiring faults change what they name.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startService } from '../../server/start.ts';
+import { validate } from '../../src/schemas/registry.ts';
+import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
+import { CaptureReceiver, deliveryJson } from '../../src/webhooks/capture-receiver.ts';
+
+const ALL = Object.keys(EVENT_SCHEMAS);
+
+async function scenario(faults: string[] = []) {
+  const svc = await startService({ faults, webhookRetryDelaysMs: [20, 40] });
+  const rx = new CaptureReceiver();
+  const url = await rx.start();
+  const w = svc.credentials.workspaces.team;
+  const h = { authorization: `Bearer ${w.keys.full}`, 'content-type': 'application/json' };
+  const admin = { 'x-admin-token': svc.credentials.adminToken, 'content-type': 'application/json' };
+  try {
+    const sub = await fetch(`${svc.baseUrl}/admin/webhooks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        workspace_id: w.id,
+        url: `${url}/all`,
+        events: ALL,
+        secret: 'whsec_test_secret',
+        form: 'both',
+      }),
+    });
+    assert.equal(sub.status, 201);
+    const post = (path: string, body?: unknown) =>
+      fetch(`${svc.baseUrl}${path}`, {
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify(body ?? {}),
+      }).then((r) => r.json());
+    const t = await post('/v1/tickets', {
+      subject: 'Ünïcode 🎫',
+      requester: { email: 'c@x.io' },
+      priority: 'high',
+    });
+    await post(`/v1/tickets/${t.id}/messages`, { body: 'hello', author: 'customer' });
+    await post(`/v1/tickets/${t.id}/messages`, { body: 'hi!', author: 'agent' });
+    await post(`/v1/tickets/${t.id}/messages`, { body: 'note', author: 'agent', internal: true });
+    const macros = await fetch(`${svc.baseUrl}/v1/macros`, { headers: h }).then((r) => r.json());
+    const escalate = macros.data.find((m: { name: string }) => m.name === 'Escalate');
+    await post(`/v1/macros/${escalate.id}/apply`, { ticket_id: t.id });
+    const t2 = await post('/v1/tickets', {
+      subject: 'at risk',
+      requester: { email: 'd@x.io', name: 'D' },
+      priority: 'high',
+    });
+    await fetch(`${svc.baseUrl}/admin/clock/advance`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ seconds: 46 * 60 }),
+    });
+    await post(`/v1/tickets/${t.id}/close`);
+    await fetch(`${svc.baseUrl}/admin/deliveries/flush`, {
+      method: 'POST',
+      headers: admin,
+      body: '{}',
+    });
+    return { deliveries: rx.deliveries.map((d) => ({ d, json: deliveryJson(d) })), t2 };
+  } finally {
+    await rx.close();
+    await svc.close();
+  }
+}
+
+describe('events of the reference deployment', () => {
+  test('every event fires through the API with a payload valid against the spec', async () => {
+    const { deliveries, t2 } = await scenario();
+    const events = deliveries.map((x) => x.json.event);
+    for (const e of ALL)
+      assert.ok(events.includes(e), `no ${e} delivered (got ${events.join(', ')})`);
+    for (const { json } of deliveries) {
+      assert.deepEqual(validate(EVENT_SCHEMAS[json.event]!, json), [], `${json.event} payload`);
+    }
+    const atRisk = deliveries.filter((x) => x.json.event === 'sla.at_risk');
+    assert.deepEqual(
+      atRisk.map((x) => x.json.ticket.id),
+      [t2.id],
+      'sla.at_risk once, for the unanswered ticket only',
+    );
+    const customer = deliveries.find((x) => x.json.event === 'customer.replied')!.json;
+    assert.equal(customer.customer.email, 'c@x.io');
+    assert.equal(customer.customer.name, 'c@x.io', 'a nameless requester is named by email (U3)');
+  });
+
+  test('fault payload-customer-missing removes customer from payloads, nothing else', async () => {
+    const { deliveries } = await scenario(['payload-customer-missing']);
+    assert.ok(deliveries.length > 5, 'events still delivered');
+    assert.ok(
+      deliveries.every((x) => !('customer' in x.json) && 'ticket' in x.json),
+      'customer absent, ticket present',
+    );
+  });
+
+  test('fault sla-at-risk-never suppresses sla.at_risk only', async () => {
+    const { deliveries } = await scenario(['sla-at-risk-never']);
+    const events = new Set(deliveries.map((x) => x.json.event));
+    assert.equal(events.has('sla.at_risk'), false, 'sla.at_risk must not fire');
+    assert.equal(events.size, ALL.length - 1, `other events still fire: ${[...events].join(', ')}`);
+  });
+});
