@@ -3,8 +3,8 @@
  * rule it breaks and the harness check that must catch it. `--fault a,b` (serve / npm start) and
  * `startService({ faults })` turn them on. The harness's detection self-tests run every entry.
  *
- * `check` names are the ids of the contract checks (contracts/), of the load verdicts
- * (load/lib) and of the webhook checks; a fault whose check does not exist is a test failure.
+ * `check` names a contract or webhook check of src/checks (area `contracts` / `webhooks`) or a
+ * load verdict id of load/lib/verdicts.ts (area `limits`); a test fails when one does not exist.
  */
 export type FaultArea = 'contracts' | 'limits' | 'webhooks';
 
@@ -205,7 +205,7 @@ export const FAULTS: readonly Fault[] = [
     'burst-201',
     'limits',
     'documented',
-    'burst-matches-plan',
+    'burst',
     'bucket capacity one above the plan',
     'Team burst 200, Growth burst 1000.',
   ),
@@ -213,7 +213,7 @@ export const FAULTS: readonly Fault[] = [
     'burst-150',
     'limits',
     'documented',
-    'burst-matches-plan',
+    'burst',
     'bucket capacity at 75 % of the plan',
     'Team burst 200, Growth burst 1000.',
   ),
@@ -221,7 +221,7 @@ export const FAULTS: readonly Fault[] = [
     'rate-130',
     'limits',
     'documented',
-    'rate-matches-plan',
+    'rate',
     'refills at 130/120 of the plan rate',
     'Team 120/min, Growth 600/min.',
   ),
@@ -229,7 +229,7 @@ export const FAULTS: readonly Fault[] = [
     'rate-100',
     'limits',
     'documented',
-    'rate-matches-plan',
+    'rate',
     'refills at 100/120 of the plan rate',
     'Team 120/min, Growth 600/min.',
   ),
@@ -237,7 +237,7 @@ export const FAULTS: readonly Fault[] = [
     'fixed-window',
     'limits',
     'assumed',
-    'algorithm-token-bucket',
+    'algorithm',
     '`burst` requests per fixed window of burst/rate minutes',
     'U24: token bucket.',
   ),
@@ -245,7 +245,7 @@ export const FAULTS: readonly Fault[] = [
     'sliding-window',
     'limits',
     'assumed',
-    'algorithm-token-bucket',
+    'algorithm',
     '`burst` requests per sliding window of burst/rate minutes',
     'U24: token bucket.',
   ),
@@ -261,7 +261,7 @@ export const FAULTS: readonly Fault[] = [
     'reset-ms',
     'limits',
     'assumed',
-    'reset-unit-epoch-seconds',
+    'reset-unit',
     'X-RateLimit-Reset in epoch milliseconds',
     'U23: Reset in epoch seconds.',
   ),
@@ -269,7 +269,7 @@ export const FAULTS: readonly Fault[] = [
     'no-retry-after',
     'limits',
     'assumed',
-    'retry-after-on-429',
+    'retry-after-present',
     '429 without Retry-After',
     'U22: 429 + Retry-After.',
   ),
@@ -277,7 +277,7 @@ export const FAULTS: readonly Fault[] = [
     'shared-bucket',
     'limits',
     'documented',
-    'scope-per-key',
+    'scope',
     'one bucket per workspace instead of per key',
     'Limits apply per workspace, per API key.',
   ),

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { FAULTS } from '../../server/faults.ts';
+import { checks } from '../../src/checks/index.ts';
 import { makeService, newTicket } from './harness.ts';
 
 type Svc = ReturnType<typeof makeService>;
@@ -177,6 +179,20 @@ describe('the catalogue', () => {
         f.breaks.length > 5 && f.check.length > 3 && f.does.length > 5,
         `${f.name} is underspecified`,
       );
+    }
+  });
+
+  test('every fault names a check that exists (contract/webhook checks, or a load verdict id)', () => {
+    const verdictIds = new Set(
+      [
+        ...readFileSync(new URL('../../load/lib/verdicts.ts', import.meta.url), 'utf8').matchAll(
+          /id: '([a-z0-9-]+)'/g,
+        ),
+      ].map((m) => m[1]),
+    );
+    for (const f of FAULTS) {
+      const known = f.area === 'limits' ? verdictIds.has(f.check) : checks.has(f.check);
+      assert.ok(known, `${f.name} names unknown check '${f.check}'`);
     }
   });
 
