@@ -1,0 +1,46 @@
+/**
+ * `harness run` — what `npm start` does. Options:
+ *   --env-file FILE   read HARNESS_* variables from FILE (the environment wins on conflicts)
+ *   --fault a,b       faults of the embedded reference deployment (see `npm run serve -- --list-faults`)
+ *   --strict          an assumption mismatch fails the gate too
+ *   --skip AREA       contracts | load | fuzz (repeatable)
+ *   --out DIR         report directory (default reports/latest)
+ */
+import { parseArgs } from 'node:util';
+import { readEnvFile } from '../../config.ts';
+import { type Area, runAll } from '../../run/run-all.ts';
+
+const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'env-file': { type: 'string' },
+      fault: { type: 'string', multiple: true, default: [] },
+      strict: { type: 'boolean', default: false },
+      skip: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--skip contracts|load|fuzz] [--out DIR]\n',
+    );
+    return 0;
+  }
+  if (values['env-file']) {
+    for (const [k, v] of Object.entries(readEnvFile(values['env-file']))) process.env[k] ??= v;
+  }
+  const skip = values.skip.flatMap((s) => s.split(',')) as Area[];
+  const bad = skip.filter((s) => !AREAS.includes(s));
+  if (bad.length) throw new Error(`--skip takes ${AREAS.join(', ')}; got ${bad.join(', ')}`);
+  const faults = values.fault.flatMap((f) => f.split(',')).filter(Boolean);
+  if (faults.length) {
+    const { FaultSet } = await import('../../../server/faults.ts');
+    new FaultSet(faults); // unknown names fail here, with the list of known ones
+  }
+  const { exitCode } = await runAll({ outDir: values.out, skip, faults, strict: values.strict });
+  return exitCode;
+}

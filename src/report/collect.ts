@@ -1,0 +1,88 @@
+/**
+ * Reads what the contract suite left in `<out>/raw/` (check results, probes, exchanges, one
+ * JSONL file per worker) and Playwright's JSON report, for the summary and the snapshot.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckResult } from '../checks/verdict.ts';
+
+export interface ProbeRow {
+  gap: string;
+  name: string;
+  value: unknown;
+  test: string;
+}
+
+export interface ExchangeRow {
+  test: string;
+  method: string;
+  url: string;
+  operation?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  error?: string;
+  durationMs: number;
+}
+
+export interface TestRow {
+  title: string;
+  file: string;
+  project: string;
+  status: 'passed' | 'failed' | 'skipped' | 'timedOut' | 'interrupted';
+  durationMs: number;
+  /** Skip reason, or the first line of the error. */
+  reason?: string;
+  error?: string;
+  tags: string[];
+}
+
+function readJsonl<T>(dir: string, prefix: string): T[] {
+  if (!existsSync(dir)) return [];
+  const rows: T[] = [];
+  for (const f of readdirSync(dir)
+    .filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl'))
+    .sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (line.trim()) rows.push(JSON.parse(line) as T);
+    }
+  }
+  return rows;
+}
+
+export const readChecks = (out: string) => readJsonl<CheckResult>(join(out, 'raw'), 'checks-');
+export const readProbes = (out: string) => readJsonl<ProbeRow>(join(out, 'raw'), 'probes-');
+export const readExchanges = (out: string) =>
+  readJsonl<ExchangeRow>(join(out, 'raw'), 'exchanges-');
+
+/** Flattens Playwright's JSON report into one row per test × project. */
+export function readPlaywrightTests(file: string): TestRow[] {
+  if (!existsSync(file)) return [];
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites?: any[] };
+  const rows: TestRow[] = [];
+  const walk = (suite: any, path: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const last = t.results?.[t.results.length - 1];
+        const skip = (t.annotations ?? []).find((a: any) => a.type === 'skip');
+        const status = (
+          t.status === 'skipped' ? 'skipped' : (last?.status ?? 'skipped')
+        ) as TestRow['status'];
+        const error = last?.error?.message as string | undefined;
+        rows.push({
+          title: [...path, spec.title].filter(Boolean).join(' › '),
+          file: spec.file,
+          project: t.projectName,
+          status: status === 'passed' && t.status === 'unexpected' ? 'failed' : status,
+          durationMs: last?.duration ?? 0,
+          reason: skip?.description ?? error?.split('\n')[0],
+          error,
+          tags: spec.tags ?? [],
+        });
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, [...path, s.title]);
+  };
+  for (const s of report.suites ?? []) walk(s, []);
+  return rows;
+}

@@ -1,0 +1,63 @@
+/** The verdict table printed at the end of `harness run`. */
+import { formatFailure } from '../checks/failure.ts';
+import { redact } from '../redact.ts';
+import type { Summary } from './summary.ts';
+
+const MARK: Record<string, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  warn: 'WARN',
+  'not-run': 'NOT RUN',
+};
+
+export function renderConsole(s: Summary, outDir: string): string {
+  const lines: string[] = [
+    '',
+    '=== Support Ticketing Service v1 — contract and limits verdict ===',
+  ];
+  lines.push(
+    `target: ${s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl}${s.target.faults.length ? ` (faults: ${s.target.faults.join(', ')})` : ''}`,
+  );
+  lines.push('');
+  lines.push(
+    `${'area'.padEnd(10)} ${'verdict'.padEnd(8)} ${'documented'.padStart(10)} ${'assumed'.padStart(8)} ${'not run'.padStart(8)}`,
+  );
+  for (const [name, a] of Object.entries(s.areas)) {
+    lines.push(
+      `${name.padEnd(10)} ${MARK[a.verdict]!.padEnd(8)} ${String(a.documentedFailures.length).padStart(10)} ${String(a.assumptionMismatches.length).padStart(8)} ${String(a.notRun.length).padStart(8)}   ${a.headline}`,
+    );
+  }
+  const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
+  const assumed = Object.values(s.areas).flatMap((a) => a.assumptionMismatches);
+  if (documented.length) {
+    lines.push('', `--- documented rules broken (${documented.length}) — these fail the gate ---`);
+    for (const f of documented.slice(0, 20)) lines.push(formatFailure(f), '');
+    if (documented.length > 20) lines.push(`… and ${documented.length - 20} more in summary.json`);
+  }
+  if (assumed.length) {
+    lines.push(
+      '',
+      `--- differs from assumption (${assumed.length})${s.strict ? ' — fatal (--strict)' : ' — reported, not fatal'} ---`,
+    );
+    for (const f of assumed.slice(0, 12))
+      lines.push(`[${f.check}] Received: ${f.received} / Assumed: ${f.expected}`);
+    if (assumed.length > 12) lines.push(`… and ${assumed.length - 12} more in summary.json`);
+  }
+  const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
+    a.notRun.map((n) => `${area}: ${n.name} — ${n.reason}`),
+  );
+  if (notRun.length) {
+    lines.push('', `--- not run (${notRun.length}) ---`);
+    for (const n of notRun.slice(0, 15)) lines.push(n);
+    if (notRun.length > 15) lines.push(`… and ${notRun.length - 15} more in summary.json`);
+  }
+  lines.push(
+    '',
+    `reports: ${outDir}/index.html, summary.json, snapshot.json, junit.xml, playwright-html/`,
+  );
+  lines.push(
+    `verdict: ${s.verdict.toUpperCase()} (exit ${s.exitCode}) in ${(s.durationMs / 1000).toFixed(1)} s`,
+    '',
+  );
+  return redact(lines.join('\n'));
+}

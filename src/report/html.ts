@@ -1,0 +1,167 @@
+/**
+ * index.html: one self-contained page rendered from summary.json (and the snapshot): verdict per
+ * area, failures with their repro, the gaps table (assumption vs observed), plan-limit charts as
+ * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
+ */
+import type { Failure } from '../checks/types.ts';
+import type { LoadResult } from '../../load/lib/result.ts';
+import { renderLoadChart } from '../load/chart-svg.ts';
+import { redact } from '../redact.ts';
+import type { BehaviourSnapshot } from './snapshot.ts';
+import type { Summary } from './summary.ts';
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** DESIGN §3: the assumption of each gap, for the gaps table. */
+export const GAP_ASSUMPTIONS: Record<string, string> = {
+  U1: 'open, pending, on_hold, closed; a customer reply re-opens pending',
+  U2: 'default priority normal',
+  U3: 'email required, name optional',
+  U4: '{data, has_more, next_cursor}; limit 1–100 (default 25); Link rel="next"',
+  U5: 'POST /v1/tickets → 201 + Location',
+  U6: 'PATCH /v1/tickets/{id} (merge patch) → 200',
+  U7: 'POST /v1/tickets/{id}/close → 200, idempotent',
+  U8: 'GET /v1/tickets/{id}',
+  U9: 'POST /v1/tickets/{id}/messages → 201',
+  U10: 'contacts CRUD, macros list + apply, rules list/create, reports summary',
+  U12: 'ticket.status_changed, agent.replied, ticket.note_added, macro.applied',
+  U13: 'same envelope {event, ticket, customer} plus extras',
+  U14: 'retry on timeout/5xx/408/429 with backoff, stable delivery id',
+  U15: 'per endpoint: prefixed, plain or both',
+  U16: 'RFC 9457 problem+json',
+  U17: '401 + WWW-Authenticate: Bearer',
+  U18: '401',
+  U19: '403 insufficient_scope',
+  U20: '422 (400 for malformed JSON)',
+  U21: '404, identical for another workspace',
+  U22: '429 + Retry-After, Remaining 0',
+  U23: 'Reset in epoch seconds',
+  U24: 'token bucket (capacity burst, refill rate/60 per s)',
+  U25: 'one bucket per key',
+  U26: 'subject ≤ 255, body ≤ 1 MiB → 413, page ≤ 100',
+  U27: 'Deprecation / Sunset headers when used',
+  SLA: 'high 1 h, normal 4 h, low 24 h',
+};
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
+header{background:#24292f;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
+main{max-width:1200px;margin:0 auto;padding:16px 24px}section{background:#fff;border:1px solid #d0d7de;border-radius:8px;margin:16px 0;padding:12px 18px}
+h2{font-size:17px;margin:4px 0 10px}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}
+th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}.not-run{color:#57606a;font-weight:600}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;border-radius:6px;font-size:12px;margin:4px 0}
+.failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}
+.charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
+small{color:#57606a}code{font-size:12px}`;
+
+function failureBlock(f: Failure): string {
+  const label = f.provenance === 'documented' ? 'Documented' : 'Assumed';
+  return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
+<div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
+}
+
+export function renderHtml(
+  s: Summary,
+  snap?: BehaviourSnapshot,
+  compatibility?: { markdown?: string; findings?: unknown[] },
+): string {
+  const areas = Object.entries(s.areas)
+    .map(
+      ([n, a]) =>
+        `<tr><td>${esc(n)}</td><td class="${a.verdict}">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
+    )
+    .join('\n');
+  const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
+  const assumed = Object.values(s.areas).flatMap((a) => a.assumptionMismatches);
+  const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
+    a.notRun.map((n) => ({ area, ...n })),
+  );
+
+  const gapRows = Object.entries(GAP_ASSUMPTIONS)
+    .map(([gap, assumption]) => {
+      const obs = snap?.gaps[gap];
+      const observed = obs
+        ? Object.entries(obs)
+            .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+            .join('; ')
+        : '';
+      return `<tr><td>${esc(gap)}</td><td>${esc(assumption)}</td><td>${observed ? esc(observed) : '<small>not observed in this run</small>'}</td></tr>`;
+    })
+    .join('\n');
+
+  const loadResults = (s.areas.load?.details as LoadResult[] | undefined) ?? [];
+  const charts =
+    Array.isArray(loadResults) && loadResults.length
+      ? `<div class="charts">${loadResults.map((r) => safeChart(r)).join('\n')}</div>
+<table><tr><th>plan</th><th>B̂</th><th>r̂ (/min)</th><th>algorithm</th><th>Reset unit</th><th>scope</th></tr>
+${loadResults
+  .map(
+    (r) =>
+      `<tr><td>${esc(r.plan)}</td><td>${r.estimates.burst?.value != null ? `${r.estimates.burst.value.toFixed(1)} ± ${r.estimates.burst.uncertainty.toFixed(1)}` : 'n/a'} <small>(plan ${r.limits.burst})</small></td><td>${Number.isFinite(r.estimates.rate.perMin) ? r.estimates.rate.perMin.toFixed(1) : 'n/a'} <small>(plan ${r.limits.ratePerMin})</small></td><td>${esc(r.limiter.algorithm)}</td><td>${esc(r.resetUnit.unit)}</td><td>${esc(r.scope.scope)}</td></tr>`,
+  )
+  .join('\n')}</table>`
+      : `<p><small>${esc(s.areas.load?.headline ?? 'no plan-limit run in this summary')}</small></p>`;
+
+  const fuzz = s.areas.fuzz;
+  const fuzzDetails = (
+    fuzz?.details as
+      | {
+          receiver?: {
+            properties: Array<{
+              name: string;
+              form: string | null;
+              status: string;
+              cases: number;
+              requests: number;
+            }>;
+            seed: number;
+          };
+        }
+      | undefined
+  )?.receiver;
+  const fuzzTable = fuzzDetails
+    ? `<p>seed ${fuzzDetails.seed}</p><table><tr><th>property</th><th>form</th><th>status</th><th>cases</th><th>requests</th></tr>${fuzzDetails.properties
+        .map(
+          (p) =>
+            `<tr><td>${esc(p.name)}</td><td>${esc(p.form ?? 'both')}</td><td class="${p.status === 'passed' ? 'pass' : p.status === 'failed' ? 'fail' : 'not-run'}">${esc(p.status)}</td><td>${p.cases}</td><td>${p.requests}</td></tr>`,
+        )
+        .join('\n')}</table>`
+    : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
+
+  const compat = compatibility?.markdown
+    ? `<pre>${esc(compatibility.markdown)}</pre>`
+    : `<p><small>No compatibility comparison in this run. Use <code>harness diff-spec OLD NEW</code> and <code>harness compare BASELINE CURRENT</code>.</small></p>`;
+
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Harness report — ${esc(s.verdict.toUpperCase())}</title><style>${CSS}</style></head>
+<body><header><h1>Support Ticketing Service v1 — harness report</h1>
+<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}</div></header>
+<main>
+<section id="verdict"><h2>Verdict per area</h2><table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
+<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
+<section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
+${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
+${assumed.length ? `<h3>Differs from assumption</h3>${assumed.map(failureBlock).join('\n')}` : ''}
+${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
+<section id="gaps"><h2>Gaps: assumption vs observed</h2><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
+<section id="limits"><h2>Plan limits</h2>${charts}</section>
+<section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
+<section id="checks"><h2>Checks</h2><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></section>
+<section id="compatibility"><h2>Compatibility</h2>${compat}</section>
+</main></body></html>
+`;
+  return redact(html);
+}
+
+function safeChart(r: LoadResult): string {
+  try {
+    return renderLoadChart(r);
+  } catch {
+    return `<p><small>chart for ${esc(r.plan)} unavailable</small></p>`;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * summary.json: the verdict of one run, per area, with every failure (Received / Documented or
+ * Assumed, and a repro), assumption mismatches, and what did not run and why. Everything the
+ * HTML page and the console table show comes from here.
+ */
+import type { Failure } from '../checks/types.ts';
+import type { CheckResult } from '../checks/verdict.ts';
+import type { TestRow } from './collect.ts';
+
+export const SUMMARY_SCHEMA = 'harness/summary';
+export const SUMMARY_VERSION = 1;
+
+export type AreaVerdict = 'pass' | 'fail' | 'warn' | 'not-run';
+
+export interface AreaSummary {
+  verdict: AreaVerdict;
+  /** One line for the table. */
+  headline: string;
+  documentedFailures: Failure[];
+  assumptionMismatches: Failure[];
+  notRun: Array<{ name: string; reason: string }>;
+  /** Area-specific data (load results, fuzz statistics, …). */
+  details?: unknown;
+}
+
+export interface Summary {
+  schema: typeof SUMMARY_SCHEMA;
+  version: typeof SUMMARY_VERSION;
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  target: { baseUrl: string; embedded: boolean; faults: string[] };
+  strict: boolean;
+  verdict: 'pass' | 'fail';
+  exitCode: number;
+  areas: Record<string, AreaSummary>;
+  checks: Array<{ name: string; provenance: string; passed: number; failed: number }>;
+  tests: { passed: number; failed: number; skipped: number; total: number };
+  /** Objects created on the target (shared staging hygiene). */
+  created?: string[];
+  compatibility?: unknown;
+}
+
+/** Dedupes failures by check + received text (the same rule broken by many exchanges reads once). */
+export function uniqueFailures(fs: Failure[]): Failure[] {
+  const seen = new Set<string>();
+  return fs.filter((f) => {
+    const k = `${f.check}\u0000${f.received}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function contractsArea(results: CheckResult[], tests: TestRow[]): AreaSummary {
+  const failures = results.filter((r) => !r.passed).map((r) => r.failure!);
+  const documented = uniqueFailures(failures.filter((f) => f.provenance === 'documented'));
+  const assumed = uniqueFailures(failures.filter((f) => f.provenance === 'assumed'));
+  const notRun = tests
+    .filter((t) => t.status === 'skipped')
+    .map((t) => ({ name: t.title, reason: t.reason ?? 'skipped' }));
+  // A test that failed without any check failure (a crash, a timeout) is a documented failure
+  // of the harness run itself: never let it pass silently.
+  const crashed = tests.filter(
+    (t) =>
+      (t.status === 'failed' || t.status === 'timedOut') &&
+      !/\[[a-z0-9-]+\.[a-z0-9.-]+\]/.test(t.error ?? ''),
+  );
+  for (const t of crashed) {
+    documented.push({
+      check: 'harness.test-completed',
+      provenance: 'documented',
+      rule: 'Every contract test runs to completion against the target.',
+      received: `${t.status}: ${(t.error ?? '').split('\n')[0]}`,
+      expected: `${t.title} completes`,
+    });
+  }
+  const ran = tests.filter((t) => t.status !== 'skipped').length;
+  const verdict: AreaVerdict =
+    tests.length === 0
+      ? 'not-run'
+      : documented.length > 0
+        ? 'fail'
+        : assumed.length > 0
+          ? 'warn'
+          : 'pass';
+  return {
+    verdict,
+    headline: `${ran} tests, ${results.length} check evaluations: ${documented.length} documented failures, ${assumed.length} assumption mismatches, ${notRun.length} not run`,
+    documentedFailures: documented,
+    assumptionMismatches: assumed,
+    notRun,
+  };
+}
+
+export function checkTable(results: CheckResult[]): Summary['checks'] {
+  const m = new Map<string, { name: string; provenance: string; passed: number; failed: number }>();
+  for (const r of results) {
+    const row = m.get(r.check) ?? { name: r.check, provenance: r.provenance, passed: 0, failed: 0 };
+    if (r.passed) row.passed++;
+    else row.failed++;
+    m.set(r.check, row);
+  }
+  return [...m.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Exit status: 1 iff a documented rule failed (or, strict, any assumption). */
+export function exitCodeOf(areas: Record<string, AreaSummary>, strict: boolean): number {
+  for (const a of Object.values(areas)) {
+    if (a.documentedFailures.length > 0) return 1;
+    if (strict && a.assumptionMismatches.length > 0) return 1;
+  }
+  return 0;
+}
