@@ -17,6 +17,7 @@ export function runContracts(
   env: NodeJS.ProcessEnv,
   timeoutMs = 10 * 60_000,
   extraArgs: string[] = [],
+  inherit = true,
 ): Promise<ContractsRun> {
   const t0 = Date.now();
   return new Promise((resolve) => {
@@ -25,8 +26,8 @@ export function runContracts(
       [`${root}node_modules/@playwright/test/cli.js`, 'test', ...extraArgs],
       {
         cwd: root,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'inherit', 'inherit'],
+        env,
+        stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
       },
     );
     let timedOut = false;

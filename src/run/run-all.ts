@@ -42,6 +42,12 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Contract-suite time limit, ms. Default 10 min. */
   contractsTimeoutMs?: number;
+  /** Environment to read the configuration from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Only contract tests whose title or tags match (Playwright --grep). */
+  grep?: string;
+  /** Show the Playwright child's output and the verdict table. Default true. */
+  verbose?: boolean;
 }
 
 const MARKER = '.harness-output';
@@ -72,7 +78,7 @@ export async function runAll(
   const skip = new Set(opts.skip ?? []);
   const started = Date.now();
   const runId = randomBytes(4).toString('hex');
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   if (opts.faults?.length) env.HARNESS_FAULTS = opts.faults.join(',');
   if (opts.strict) env.HARNESS_STRICT = '1';
   const cfg: HarnessConfig = loadConfig(env);
@@ -105,6 +111,8 @@ export async function runAll(
         FORCE_COLOR: '0',
       },
       opts.contractsTimeoutMs,
+      opts.grep ? ['--grep', opts.grep] : [],
+      opts.verbose !== false,
     );
     tests = readPlaywrightTests(jsonFile);
     areas.contracts = contractsArea(readChecks(out), tests);
@@ -177,7 +185,7 @@ export async function runAll(
     write(out, 'junit.xml', junitXml(junitSuites(summary, results))),
     write(out, 'index.html', renderHtml(summary, snapshot)),
   ];
-  process.stdout.write(renderConsole(summary, out));
+  if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
   return { summary, exitCode, files };
 }
 

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { checks } from '../../src/checks/index.ts';
+import { CheckRegistry, defineCheck } from '../../src/checks/registry.ts';
+import type { Exchange } from '../../src/checks/types.ts';
+import { Verdict } from '../../src/checks/verdict.ts';
+import { registerSecret } from '../../src/redact.ts';
+import { matchOperation } from '../../src/spec/operations.ts';
+
+const SECRET = 'stk_full_supersecretvalue123';
+registerSecret(SECRET);
+
+function ex(
+  status: number,
+  headers: Record<string, string>,
+  json?: unknown,
+  method = 'POST',
+  path = '/v1/tickets',
+): Exchange {
+  const url = `http://127.0.0.1:9/${path.replace(/^\//, '')}`;
+  return {
+    request: {
+      method,
+      url,
+      headers: { authorization: `Bearer ${SECRET}` },
+      body: '{"subject":"x"}',
+    },
+    response: { status, headers, bodyText: JSON.stringify(json ?? {}), json },
+    durationMs: 1,
+    operation: matchOperation(method, url),
+  };
+}
+
+const RL = {
+  'x-ratelimit-limit': '120',
+  'x-ratelimit-remaining': '5',
+  'x-ratelimit-reset': '1795338000',
+};
+
+describe('checks registry', () => {
+  test('duplicate and unknown names are errors', () => {
+    const c = defineCheck({
+      name: 'a.b',
+      provenance: 'assumed',
+      rule: 'r',
+      kind: 'scenario',
+      run: () => undefined,
+    });
+    assert.throws(() => new CheckRegistry().register(c, c), /duplicate check name 'a.b'/);
+    assert.throws(() => checks.get('ticket.no-such-check'), /unknown check 'ticket.no-such-check'/);
+    const v = new Verdict(checks, 't');
+    assert.throws(() => v.check('nope.nope', undefined), /unknown check/);
+  });
+
+  test('every check has a provenance, a rule and a well-formed name', () => {
+    for (const c of checks.all()) {
+      assert.ok(['documented', 'assumed'].includes(c.provenance), c.name);
+      assert.ok(c.rule.length > 10, `${c.name} rule`);
+    }
+  });
+
+  test('a failure reads Received / Documented and carries a redacted curl repro', () => {
+    const v = new Verdict(checks, 'demo');
+    assert.equal(v.check('ticket.created-status-open', ex(201, RL, { status: 'new' })), false);
+    const msg = v.fatalMessage(false) ?? '';
+    assert.match(msg, /Received: {3}status "new"/);
+    assert.match(msg, /Documented: status "open"/);
+    assert.match(msg, /curl -i -X POST .*\$HARNESS_API_KEY/);
+    assert.equal(msg.includes(SECRET), false, 'the key must not appear');
+  });
+
+  test('assumed failures are fatal only in strict mode', () => {
+    const v = new Verdict(checks, 'demo');
+    v.check('auth.www-authenticate', ex(401, RL, {}));
+    assert.equal(v.fatalMessage(false), undefined);
+    assert.match(v.fatalMessage(true) ?? '', /Assumed:/);
+  });
+
+  test('the every-exchange checks each catch their deviation and pass the correct exchange', () => {
+    const good = ex(201, { ...RL, 'content-type': 'application/json' }, undefined);
+    const cases: Array<[string, Exchange]> = [
+      ['exchange.ratelimit-headers', ex(404, { 'content-type': 'application/problem+json' }, {})],
+      ['exchange.content-type', ex(404, { ...RL, 'content-type': 'text/plain' }, {})],
+      ['exchange.documented-status', ex(200, { ...RL, 'content-type': 'application/json' }, {})],
+      ['exchange.no-5xx', ex(500, RL, {})],
+      [
+        'exchange.response-schema',
+        ex(201, { ...RL, 'content-type': 'application/json' }, { id: 1 }),
+      ],
+    ];
+    for (const [name, bad] of cases) {
+      const v = new Verdict(checks, 't');
+      assert.equal(v.check(name, bad), false, `${name} must fail`);
+      assert.equal(v.check(name, good), true, `${name} must pass the correct exchange`);
+    }
+    const insecure: Exchange = {
+      ...good,
+      request: { ...good.request, url: 'http://api.example.com/v1/tickets' },
+    };
+    assert.equal(new Verdict(checks, 't').check('exchange.transport-secure', insecure), false);
+  });
+
+  test('a missing response never passes a scenario check', () => {
+    const v = new Verdict(checks, 't');
+    const dead: Exchange = {
+      request: { method: 'GET', url: 'http://127.0.0.1:9/v1/tickets', headers: {} },
+      durationMs: 1,
+      error: 'connect ECONNREFUSED',
+    };
+    assert.equal(v.check('auth.missing-key-rejected', dead), false);
+    assert.match(v.failures()[0]!.received, /ECONNREFUSED/);
+  });
+});
