@@ -22,6 +22,10 @@ const commands: Record<string, { file: string; summary: string }> = {
     summary: 'breaking-change report between two OpenAPI specs',
   },
   compare: { file: './commands/compare.ts', summary: 'diff two behaviour snapshots' },
+  detect: {
+    file: './commands/detect.ts',
+    summary: 'detection matrix: each fault of the catalogue vs its named check',
+  },
 };
 
 function usage(): string {
