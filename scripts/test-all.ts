@@ -62,7 +62,11 @@ async function whole(name: string, cmd: string, args: string[]): Promise<Counts>
 }
 
 async function nodeTests(): Promise<Counts> {
-  const files = [...findFiles('test', '.test.ts'), ...findFiles('fuzz', '.test.ts')];
+  const files = [
+    ...findFiles('test', '.test.ts'),
+    ...findFiles('fuzz', '.test.ts'),
+    ...findFiles('examples', '.test.ts'),
+  ];
   console.log(`\n=== unit, integration and property tests (node:test, ${files.length} files)`);
   if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
   const tap = join(outDir, 'node-test.tap');
