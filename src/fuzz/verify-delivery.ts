@@ -1,0 +1,161 @@
+/**
+ * Judges one captured webhook delivery: every signature header present is verified over the exact
+ * bytes received (never a re-encoding), the headers the endpoint's form promises are present, and
+ * the payload is valid UTF-8 JSON matching the spec schema of its event. A failed signature gets a
+ * diagnosis (uppercase hex, missing prefix, re-serialised JSON, wrong key) so a report says what
+ * the sender got wrong, not only that it did.
+ */
+import { createHmac } from 'node:crypto';
+import { EVENT_SCHEMAS } from '../checks/catalogue/webhooks.ts';
+import { validate } from '../schemas/registry.ts';
+import {
+  SIGNATURE_FORMS,
+  SIGNATURE_HEADER,
+  SIGNATURE_PREFIX,
+  type SignatureForm,
+  verifySignature,
+} from '../signature/index.ts';
+import type { CapturedDelivery } from '../webhooks/capture-receiver.ts';
+
+/** What an endpoint was configured to receive: one header form, or both. */
+export type EndpointForm = SignatureForm | 'both';
+
+export const ENDPOINT_FORMS: readonly EndpointForm[] = ['prefixed', 'plain', 'both'];
+
+/** The header forms a delivery to an endpoint of `form` must carry. */
+export function promisedForms(form: EndpointForm): SignatureForm[] {
+  return form === 'both' ? [...SIGNATURE_FORMS] : [form];
+}
+
+export interface HeaderVerdict {
+  form: SignatureForm;
+  /** The endpoint's form promises this header. */
+  expected: boolean;
+  present: boolean;
+  verified: boolean;
+  /** Why it did not verify (absent when it verified or was neither present nor expected). */
+  diagnosis?: string;
+}
+
+export interface DeliveryVerdict {
+  ok: boolean;
+  event?: string;
+  ticketId?: string;
+  headers: HeaderVerdict[];
+  /** Every problem, one line each ("X-Service-Signature: uppercase hex …", "payload: …"). */
+  problems: string[];
+}
+
+const hmacHex = (secret: string, bytes: Uint8Array | string) =>
+  createHmac('sha256', secret).update(bytes).digest('hex');
+
+/** Byte strings a sender that signs a parsed-and-reserialised body would have signed. */
+function reserialisations(raw: Buffer): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return [];
+  }
+  return [
+    JSON.stringify(value),
+    JSON.stringify(value, null, 1),
+    JSON.stringify(value, null, 2),
+    JSON.stringify(value, null, '\t'),
+  ];
+}
+
+/** Why `value` is not the canonical `form` signature of `raw` under `secret`. */
+export function diagnoseSignature(
+  form: SignatureForm,
+  secret: string,
+  raw: Buffer,
+  value: string,
+): string {
+  const hex = hmacHex(secret, raw);
+  const canonical = form === 'prefixed' ? SIGNATURE_PREFIX + hex : hex;
+  const lower = value.toLowerCase();
+  if (value.includes(', '))
+    return 'the header is present more than once (or holds a list of values)';
+  if (lower === canonical) return 'uppercase hex; the documented value is lowercase hex';
+  if (form === 'prefixed' && lower === hex)
+    return 'the sha256= prefix is missing; the hex itself is right';
+  if (form === 'plain' && lower.endsWith(hex) && lower !== hex)
+    return `a prefix ${JSON.stringify(value.slice(0, value.length - hex.length))} before the hex; the plain form has none`;
+  const bare = form === 'prefixed' && lower.startsWith(SIGNATURE_PREFIX) ? lower.slice(7) : lower;
+  for (const text of reserialisations(raw)) {
+    if (text !== raw.toString('utf8') && hmacHex(secret, text) === bare)
+      return 'it signs a re-serialisation of the JSON, not the bytes that were sent';
+  }
+  if (/^[0-9a-f]{64}$/.test(bare))
+    return 'well-formed, but not the HMAC-SHA256 of the received bytes under the endpoint secret (a wrong secret, or other bytes signed)';
+  return `malformed: ${value.length} characters, not ${form === 'prefixed' ? 'sha256= followed by ' : ''}64 lowercase hex digits`;
+}
+
+function payloadProblems(raw: Buffer): { problems: string[]; event?: string; ticketId?: string } {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    return { problems: ['payload: the body is not valid UTF-8'] };
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return { problems: ['payload: the body is not JSON'] };
+  }
+  const p = payload as { event?: unknown; ticket?: { id?: unknown } } | null;
+  const event = typeof p?.event === 'string' ? p.event : undefined;
+  const ticketId = typeof p?.ticket?.id === 'string' ? p.ticket.id : undefined;
+  const found = { ...(event ? { event } : {}), ...(ticketId ? { ticketId } : {}) };
+  const schema = event ? EVENT_SCHEMAS[event] : undefined;
+  if (!schema)
+    return {
+      ...found,
+      problems: [`payload: event ${JSON.stringify(p?.event)} has no schema in the spec`],
+    };
+  const issues = validate(schema, payload);
+  return {
+    ...found,
+    problems: issues
+      .slice(0, 5)
+      .map((i) => `payload: not a valid ${schema}: ${i.pointer || '/'} ${i.message}`),
+  };
+}
+
+/** Judges one delivery to an endpoint of `endpointForm` signed with `secret`. */
+export function verifyDelivery(
+  d: CapturedDelivery,
+  endpointForm: EndpointForm,
+  secret: string,
+): DeliveryVerdict {
+  const promised = promisedForms(endpointForm);
+  const headers: HeaderVerdict[] = [];
+  const problems: string[] = [];
+  for (const form of SIGNATURE_FORMS) {
+    const name = SIGNATURE_HEADER[form];
+    const value = d.headers[name.toLowerCase()];
+    const expected = promised.includes(form);
+    const present = value !== undefined;
+    // A header of a form the endpoint did not ask for must still verify: receivers check both.
+    const verified = present && verifySignature(form, secret, d.raw, value);
+    const verdict: HeaderVerdict = { form, expected, present, verified };
+    if (!present && expected) {
+      verdict.diagnosis = `absent; an endpoint of form ${endpointForm} gets ${promised.map((f) => SIGNATURE_HEADER[f]).join(' and ')}`;
+    } else if (present && !verified) {
+      verdict.diagnosis = diagnoseSignature(form, secret, d.raw, value);
+    }
+    if (verdict.diagnosis) problems.push(`${name}: ${verdict.diagnosis}`);
+    headers.push(verdict);
+  }
+  const payload = payloadProblems(d.raw);
+  problems.push(...payload.problems);
+  return {
+    ok: problems.length === 0,
+    ...(payload.event ? { event: payload.event } : {}),
+    ...(payload.ticketId ? { ticketId: payload.ticketId } : {}),
+    headers,
+    problems,
+  };
+}
