@@ -56,8 +56,10 @@ export function buildSnapshot(
   for (const ex of exchanges) {
     if (ex.status === undefined) continue;
     const op = ex.operation ?? `${ex.method} (no operation of the spec)`;
-    const o = (operations[op] ??= { statuses: {} });
-    const s = (o.statuses[String(ex.status)] ??= { count: 0, headers: [], contentTypes: [] });
+    operations[op] ??= { statuses: {} };
+    const o = operations[op];
+    o.statuses[String(ex.status)] ??= { count: 0, headers: [], contentTypes: [] };
+    const s = o.statuses[String(ex.status)]!;
     s.count++;
     for (const h of Object.keys(ex.headers ?? {})) {
       if (!VOLATILE.has(h) && !s.headers.includes(h)) s.headers.push(h);
@@ -75,7 +77,8 @@ export function buildSnapshot(
   }
   const gaps: Record<string, Record<string, unknown>> = {};
   for (const p of probes) {
-    const g = (gaps[p.gap] ??= {});
+    gaps[p.gap] ??= {};
+    const g = gaps[p.gap]!;
     const prev = g[p.name];
     if (prev === undefined) g[p.name] = p.value;
     else if (JSON.stringify(prev) !== JSON.stringify(p.value)) {

@@ -7,7 +7,6 @@ import { type ServiceOptions, buildService } from '../../server/app.ts';
 export interface Reply {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
   json: any;
   text: string;
 }
