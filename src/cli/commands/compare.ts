@@ -1,0 +1,56 @@
+/**
+ * `harness compare BASELINE CURRENT [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO]`
+ *
+ * BASELINE and CURRENT are `snapshot.json` files written by `harness run` (or report directories
+ * holding one). Prints (or writes) what the current deployment does differently — statuses,
+ * headers, content types, body shapes, gap values, plan limits — and exits 1 when a finding at
+ * or above `--fail-on` (default ERR) exists, 0 otherwise.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  compareSnapshots,
+  type Format,
+  failing,
+  type Level,
+  loadSnapshot,
+  render,
+} from '../../compare/index.ts';
+
+const FORMATS: readonly Format[] = ['md', 'json', 'junit'];
+const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', default: 'md' },
+      out: { type: 'string' },
+      'fail-on': { type: 'string', default: 'ERR' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'usage: harness compare BASELINE CURRENT [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO]\n' +
+        '  BASELINE/CURRENT: snapshot.json files from harness run (or their report directories),\n' +
+        '  e.g. harness compare reports/baselines/reference.snapshot.json reports/latest\n',
+    );
+    return 0;
+  }
+  if (positionals.length !== 2)
+    throw new Error('expected two snapshots: harness compare BASELINE CURRENT');
+  const format = values.format as Format;
+  if (!FORMATS.includes(format))
+    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${values.format}')`);
+  const failOn = String(values['fail-on']).toUpperCase() as Level;
+  if (!LEVELS.includes(failOn))
+    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${values['fail-on']}')`);
+  const [baseSrc, curSrc] = positionals as [string, string];
+  const findings = compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc));
+  const text = render(format, findings, { baseline: baseSrc, current: curSrc, failOn });
+  if (values.out) writeFileSync(values.out, text);
+  else process.stdout.write(text);
+  return failing(findings, failOn).length > 0 ? 1 : 0;
+}

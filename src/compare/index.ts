@@ -1,0 +1,17 @@
+export { type CompatibilityReport, compareWithBaseline, REFERENCE_BASELINE } from './baseline.ts';
+export { compareSnapshots, normalizeVolatile, RULES, type RuleId } from './compare-snapshots.ts';
+export {
+  type CompareMeta,
+  countByLevel,
+  type Format,
+  failing,
+  render,
+  toJson,
+  toJunit,
+  toMarkdown,
+  valueText,
+  whereText,
+} from './format.ts';
+export { asSnapshot, loadSnapshot } from './load-snapshot.ts';
+export type { CompareFinding, CompareLocation, CompareOptions, Level } from './types.ts';
+export { LEVEL_RANK } from './types.ts';

@@ -1,0 +1,46 @@
+/** Severity of a behaviour change for existing clients (same scale as `harness diff-spec`). */
+export type Level = 'ERR' | 'WARN' | 'INFO';
+
+/** Ordering used by `--fail-on`: a finding fails the run when its rank is at least the threshold's. */
+export const LEVEL_RANK: Record<Level, number> = { INFO: 0, WARN: 1, ERR: 2 };
+
+/**
+ * Where a finding sits in the snapshots. Only the members that apply are set: an operation
+ * finding has `operation`, a status finding adds `status`, a field finding adds `field` (a
+ * pointer from `flattenShape`, `*` for array items), a gap finding has `gap` and `probe`, a
+ * limit finding `plan` and `property`.
+ */
+export interface CompareLocation {
+  operation?: string;
+  status?: string;
+  header?: string;
+  contentType?: string;
+  field?: string;
+  gap?: string;
+  probe?: string;
+  plan?: string;
+  property?: string;
+}
+
+/** One difference between what two deployments (or two runs) were observed to do. */
+export interface CompareFinding {
+  /** Stable rule id, e.g. `response-field-removed`. Safe to match on in CI. */
+  rule: string;
+  level: Level;
+  /** Always `observed`: a snapshot records behaviour, never a documented promise. */
+  provenance: 'observed';
+  message: string;
+  pointer: CompareLocation;
+  /** The baseline's value, when it had one. */
+  baseline?: unknown;
+  /** The current value, when it has one. */
+  current?: unknown;
+}
+
+/** Knobs for `compareSnapshots`. */
+export interface CompareOptions {
+  /** Burst estimates closer than this many tokens are the same limit. Default 3. */
+  burstTolerance?: number;
+  /** Rate estimates closer than this fraction of the baseline are the same limit. Default 0.03. */
+  rateTolerance?: number;
+}

@@ -1,0 +1,102 @@
+/** `harness compare`: formats, exit status by --fail-on, clear misuse errors. */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { run } from '../../src/cli/commands/compare.ts';
+import { SNAPSHOT_SCHEMA, SNAPSHOT_VERSION } from '../../src/report/snapshot.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'harness-compare-cli-'));
+const file = (name: string) => join(dir, name);
+
+function snapshot(createStatus: string, gapValue: number) {
+  return {
+    schema: SNAPSHOT_SCHEMA,
+    version: SNAPSHOT_VERSION,
+    takenAt: new Date().toISOString(),
+    target: 'embedded reference deployment',
+    operations: {
+      'POST /v1/tickets': {
+        statuses: {
+          [createStatus]: {
+            count: 1,
+            headers: ['content-type', 'x-ratelimit-limit'],
+            contentTypes: ['application/json'],
+            shape: { object: { id: 'string' } },
+          },
+        },
+      },
+    },
+    gaps: { U5: { 'create status': gapValue } },
+    limits: [],
+  };
+}
+
+describe('harness compare', () => {
+  before(() => {
+    writeFileSync(file('base.json'), JSON.stringify(snapshot('201', 201)));
+    writeFileSync(file('warn.json'), JSON.stringify(snapshot('201', 200)));
+    mkdirSync(file('run'));
+    writeFileSync(file('run/snapshot.json'), JSON.stringify(snapshot('200', 200)));
+    writeFileSync(file('other.json'), JSON.stringify({ schema: 'harness/summary' }));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a removed status fails (exit 1); a report directory stands for its snapshot.json', async () => {
+    const out = file('report.md');
+    assert.equal(await run([file('base.json'), file('run'), '--out', out]), 1);
+    const md = readFileSync(out, 'utf8');
+    assert.match(md, /^## Behaviour compatibility report/, md);
+    assert.match(md, /`status-removed` \| POST \/v1\/tickets no longer answers 201/, md);
+    assert.match(md, /ERR 1 · WARN 1 · INFO 1/, md);
+  });
+
+  test('a gap value change passes by default and fails with --fail-on WARN', async () => {
+    const out = file('warn.json.out');
+    assert.equal(await run([file('base.json'), file('warn.json'), '--out', out]), 0);
+    assert.equal(
+      await run([file('base.json'), file('warn.json'), '--fail-on', 'warn', '--out', out]),
+      1,
+    );
+  });
+
+  test('JSON and JUnit carry the same findings', async () => {
+    const json = file('r.json');
+    const junit = file('r.xml');
+    await run([file('base.json'), file('run'), '--format', 'json', '--out', json]);
+    await run([file('base.json'), file('run'), '--format', 'junit', '--out', junit]);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      changed: boolean;
+      counts: Record<string, number>;
+      findings: Array<{ rule: string; provenance: string; pointer: Record<string, string> }>;
+    };
+    assert.equal(report.changed, true);
+    assert.deepEqual(report.counts, { ERR: 1, WARN: 1, INFO: 1 });
+    assert.deepEqual(report.findings.find((f) => f.rule === 'status-removed')?.pointer, {
+      operation: 'POST /v1/tickets',
+      status: '201',
+    });
+    assert.ok(
+      report.findings.every((f) => f.provenance === 'observed'),
+      'every finding is observed',
+    );
+    const xml = readFileSync(junit, 'utf8');
+    assert.match(xml, /<testsuites name="compare" tests="3" failures="1">/, xml);
+    assert.match(xml, /<failure type="ERR"/, xml);
+  });
+
+  test('misuse is a clear error', async () => {
+    await assert.rejects(run([file('base.json')]), /expected two snapshots/);
+    await assert.rejects(
+      run([file('base.json'), file('base.json'), '--format', 'html']),
+      /--format/,
+    );
+    await assert.rejects(
+      run([file('base.json'), file('base.json'), '--fail-on', 'X']),
+      /--fail-on/,
+    );
+    await assert.rejects(run([file('base.json'), file('other.json')]), /not a behaviour snapshot/);
+    await assert.rejects(run([file('base.json'), file('missing.json')]), /no snapshot at/);
+  });
+});
