@@ -13,6 +13,8 @@ import type { Exchange, Failure } from './types.ts';
 
 export interface CheckResult {
   test: string;
+  /** Playwright project (one per fault in the detection matrix). */
+  project?: string;
   check: string;
   provenance: 'documented' | 'assumed';
   passed: boolean;
@@ -26,6 +28,7 @@ export class Verdict {
     private readonly registry: CheckRegistry,
     private readonly test: string,
     private readonly sink?: string,
+    private readonly project?: string,
   ) {}
 
   /** Applies the named check; returns true when it held. Unknown names throw (misuse). */
@@ -53,6 +56,7 @@ export class Verdict {
     }
     const result: CheckResult = {
       test: this.test,
+      project: this.project,
       check: name,
       provenance: c.provenance,
       passed: !v,
