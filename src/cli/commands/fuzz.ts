@@ -6,7 +6,11 @@
  *   [--rate N] [--seed N] [--only a,b] [--json FILE]`: black-box fuzz of any webhook receiver.
  * - `example-receiver [same bounds]`: the receiver fuzz against examples/receiver on loopback,
  *   a self-check that must always pass.
- * - no subcommand: `verifier`, then `example-receiver` (what `npm run fuzz` needs from this area).
+ * - `deliveries [--url URL] [--cases N] [--max-seconds N] [--seed N] [--json FILE]`: the webhook
+ *   delivery check (src/fuzz/delivery-check.ts); without `--url`, the embedded deployment.
+ * - `api-input [--url URL] [same bounds]`: the API input fuzz (src/fuzz/api-input.ts).
+ * - no subcommand: `verifier`, `example-receiver`, then `deliveries` and `api-input` against the
+ *   embedded deployment (what `npm run fuzz` needs from this area).
  *
  * Exit status: 0 all properties hold, 1 a property failed, 2 misuse.
  */
@@ -17,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createReceiver } from '../../../examples/receiver/receiver.ts';
+import { apiInputCommand, deliveriesCommand } from '../../fuzz/commands.ts';
 import { redactValue } from '../../redact.ts';
 import {
   formatPropertyLine,
@@ -40,7 +45,19 @@ const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [opt
     --json FILE            also write the result as JSON (secrets redacted)
   example-receiver         the receiver fuzz against examples/receiver on 127.0.0.1
                            (accepts --cases, --max-seconds, --rate, --seed, --json)
-  (none)                   verifier, then example-receiver
+  deliveries               webhook deliveries verified over the received bytes, per form:
+    --url URL              deployment (default: the embedded reference deployment)
+    --api-key-env NAME     env variable with a full-access key      (default HARNESS_API_KEY)
+    --admin-token-env NAME env variable with the admin token        (default HARNESS_ADMIN_TOKEN)
+    --receiver-host H      interface of the capture receiver        (default 127.0.0.1)
+    --receiver-url URL     URL under which the deployment reaches it (default: its address)
+    --fault A,B            faults of the embedded deployment
+    --cases N              scenarios                                 (default 25)
+    (also --max-seconds, --seed, --json)
+  api-input                schema-derived valid and invalid bodies for create, update, message:
+                           --url, --api-key-env, --fault, --cases (per operation, default 100),
+                           --max-seconds, --seed, --json
+  (none)                   verifier, example-receiver, then deliveries and api-input (embedded)
 `;
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -74,6 +91,11 @@ function parse(argv: string[]) {
       seed: { type: 'string' },
       only: { type: 'string' },
       json: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      'admin-token-env': { type: 'string' },
+      'receiver-host': { type: 'string' },
+      'receiver-url': { type: 'string' },
+      fault: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -190,10 +212,18 @@ export async function run(argv: string[]): Promise<number> {
       return receiver(values);
     case 'example-receiver':
       return exampleReceiver(values);
+    case 'deliveries':
+      return deliveriesCommand(values);
+    case 'api-input':
+      return apiInputCommand(values);
     case undefined: {
       const a = await verifier();
       const b = await exampleReceiver(values);
-      return Math.max(a, b);
+      // The embedded deployment only; --json belongs to the receiver fuzz in this mode.
+      const embedded = { ...values, url: undefined, json: undefined };
+      const c = await deliveriesCommand(embedded);
+      const d = await apiInputCommand(embedded);
+      return Math.max(a, b, c, d);
     }
     default:
       throw new Error(`unknown fuzz subcommand '${sub}'\n\n${USAGE}`);
