@@ -156,6 +156,64 @@ export const otherWorkspaceList = defineCheck<{ foreignIds: string[]; seen: stri
   },
 });
 
+export const rotatedNewKeyWorks = defineCheck({
+  name: 'auth.rotation-new-key-works',
+  provenance: 'assumed',
+  rule: 'Keys can be rotated at any time: the key issued by the rotation works at once.',
+  kind: 'scenario',
+  run(ex) {
+    const s = status(ex);
+    return ok(s)
+      ? undefined
+      : { received: `${s ?? ex.error} with the new key after rotation`, expected: '2xx' };
+  },
+});
+
+/** Problem bodies compared without the per-request fields. */
+function problemShape(e: Exchange): string {
+  const j = { ...((e.response?.json ?? {}) as Record<string, unknown>) };
+  delete j.request_id;
+  delete j.detail;
+  return JSON.stringify(j);
+}
+
+/** args: the same write on a truly unknown id, and the operation's name. */
+export const otherWorkspaceWrite = defineCheck<{ unknown: Exchange; operation: string }>({
+  name: 'isolation.write-other-workspace',
+  provenance: 'documented',
+  rule: "Data is isolated per workspace: writing to another workspace's ticket is answered as for an unknown ticket.",
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    const u = status(a.unknown);
+    if (!ok(s) && s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
+    return {
+      received: `${a.operation}: foreign ticket → ${s}, unknown ticket → ${u}${ok(s) ? ' (the write was accepted)' : ''}`,
+      expected: 'the same 4xx answer for both (assumed 404)',
+    };
+  },
+});
+
+/** args: the ticket before workspace B tried to change it; ex: workspace A's GET after. */
+export const foreignUnchanged = defineCheck<{ before: Record<string, unknown> }>({
+  name: 'isolation.foreign-unchanged',
+  provenance: 'documented',
+  rule: 'Data is isolated per workspace: another workspace cannot change a ticket.',
+  kind: 'scenario',
+  run(ex, a) {
+    const t = (ex.response?.json ?? {}) as Record<string, unknown>;
+    const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
+      (k) => JSON.stringify(t[k]) !== JSON.stringify(a.before[k]),
+    );
+    return changed.length === 0
+      ? undefined
+      : {
+          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before[k])} → ${show(t[k])}`).join(', ')}`,
+          expected: 'the ticket unchanged',
+        };
+  },
+});
+
 export const AUTH_CHECKS = [
   missingKeyRejected,
   invalidKeyRejected,
@@ -168,4 +226,7 @@ export const AUTH_CHECKS = [
   rotatedKeyRejected,
   otherWorkspaceGet,
   otherWorkspaceList,
+  rotatedNewKeyWorks,
+  otherWorkspaceWrite,
+  foreignUnchanged,
 ];

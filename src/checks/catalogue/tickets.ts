@@ -173,6 +173,303 @@ export const statusIs = defineCheck<{ expected: number[]; what: string }>({
   },
 });
 
+/** args: the filter sent; every listed ticket must match it. */
+export const filterApplied = defineCheck<{ filter: { status?: string; priority?: string } }>({
+  name: 'tickets.filter-applied',
+  provenance: 'assumed',
+  rule: 'U4: the status and priority query parameters filter the list.',
+  kind: 'scenario',
+  run(ex, a) {
+    const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
+    if (!Array.isArray(data))
+      return { received: `body ${show(ex.response?.json, 80)}`, expected: 'a list envelope' };
+    const off = data.filter((t: Record<string, unknown>) =>
+      Object.entries(a.filter).some(([k, v]) => v !== undefined && t[k] !== v),
+    );
+    if (off.length === 0) return undefined;
+    return {
+      received: `${off.length} of ${data.length} listed tickets do not match ${show(a.filter)} (e.g. ${show(off[0], 120)})`,
+      expected: `only tickets matching ${show(a.filter)}`,
+    };
+  },
+});
+
+/** args: the filter sent; the ticket that matches it must be listed. */
+export const filterIncludes = defineCheck<{ id: string; filter: Record<string, string> }>({
+  name: 'tickets.filter-includes',
+  provenance: 'assumed',
+  rule: 'U4: a filtered list contains the tickets that match the filter.',
+  kind: 'scenario',
+  run(ex, a) {
+    const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
+    if (Array.isArray(data) && data.some((t) => t?.id === a.id)) return undefined;
+    return {
+      received: `ticket ${a.id} absent from the first page filtered by ${show(a.filter)}`,
+      expected: 'the matching ticket listed (newest first)',
+    };
+  },
+});
+
+/** args: the ticket as created; ex is a GET of it. */
+export const getMatches = defineCheck<{ created: Record<string, unknown> }>({
+  name: 'tickets.get-matches',
+  provenance: 'assumed',
+  rule: 'U8: GET /v1/tickets/{id} returns the ticket as created.',
+  kind: 'scenario',
+  run(ex, a) {
+    const t = body(ex);
+    const keys = ['id', 'subject', 'priority', 'status', 'created_at'] as const;
+    const diff = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(a.created[k]));
+    if (ex.response?.status === 200 && diff.length === 0) return undefined;
+    return {
+      received: `${ex.response?.status ?? ex.error}${diff.length ? `, differs in ${diff.map((k) => `${k} ${show(t[k])}`).join(', ')}` : ''}`,
+      expected: '200 with the created ticket',
+    };
+  },
+});
+
+/** args: the ticket before the patch and the patch; ex is the PATCH answer. */
+export const mergePatch = defineCheck<{
+  before: Record<string, unknown>;
+  patch: Record<string, unknown>;
+}>({
+  name: 'tickets.merge-patch',
+  provenance: 'assumed',
+  rule: 'U6: PATCH is a JSON merge patch: the fields sent change, the others stay.',
+  kind: 'scenario',
+  run(ex, a) {
+    const t = body(ex);
+    const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+    const notApplied = Object.entries(a.patch)
+      .filter(
+        ([k, v]) =>
+          !same(
+            k === 'tags' ? [...((t[k] as string[]) ?? [])].sort() : t[k],
+            k === 'tags' ? [...(v as string[])].sort() : v,
+          ),
+      )
+      .map(([k]) => k);
+    const untouched = ['id', 'subject', 'priority', 'status', 'requester', 'created_at'].filter(
+      (k) => !(k in a.patch),
+    );
+    const changed = untouched.filter((k) => !same(t[k], a.before[k]));
+    if (ex.response?.status === 200 && notApplied.length === 0 && changed.length === 0)
+      return undefined;
+    return {
+      received: `${ex.response?.status ?? ex.error}; not applied: ${notApplied.join(', ') || 'none'}; changed without being sent: ${changed.join(', ') || 'none'}`,
+      expected: '200, the patched fields changed and nothing else',
+    };
+  },
+});
+
+const SLA_TARGET_H: Record<string, number> = { high: 1, normal: 4, low: 24 };
+
+/** ex: the ticket after a priority change. */
+export const slaRecomputed = defineCheck({
+  name: 'ticket.sla-recomputed',
+  provenance: 'assumed',
+  rule: 'SLA (DESIGN §3): first_response_due = created_at + target of the current priority (high 1 h, normal 4 h, low 24 h); a priority change recomputes it.',
+  kind: 'scenario',
+  run(ex) {
+    const t = body(ex);
+    const want = SLA_TARGET_H[t.priority as string];
+    const got =
+      (Date.parse(t.sla?.first_response_due) - Date.parse(t.created_at as string)) / 3.6e6;
+    if (want !== undefined && Math.abs(got - want) < 1 / 3600) return undefined;
+    return {
+      received: `priority ${show(t.priority)}, due ${Number.isNaN(got) ? 'n/a' : `${got.toFixed(3)} h`} after creation`,
+      expected: `due ${want ?? '?'} h after creation`,
+    };
+  },
+});
+
+export const idempotentClose = defineCheck({
+  name: 'tickets.idempotent-close',
+  provenance: 'assumed',
+  rule: 'U7: closing a closed ticket answers 200 with the ticket, still closed.',
+  kind: 'scenario',
+  run(ex) {
+    const s = ex.response?.status;
+    const st = body(ex).status;
+    return s === 200 && st === 'closed'
+      ? undefined
+      : {
+          received: `${s ?? ex.error} with status ${show(st)}`,
+          expected: '200 and status "closed"',
+        };
+  },
+});
+
+/** args: the message sent. */
+export const messageStored = defineCheck<{
+  sent: { body: string; author: string; internal?: boolean };
+  ticketId: string;
+}>({
+  name: 'tickets.message-stored',
+  provenance: 'assumed',
+  rule: 'U9: POST /v1/tickets/{id}/messages → 201 with the stored message (body, author, internal).',
+  kind: 'scenario',
+  run(ex, a) {
+    const m = body(ex);
+    const ok =
+      ex.response?.status === 201 &&
+      m.body === a.sent.body &&
+      m.author === a.sent.author &&
+      m.internal === (a.sent.internal ?? false) &&
+      m.ticket_id === a.ticketId;
+    return ok
+      ? undefined
+      : {
+          received: `${ex.response?.status ?? ex.error} ${show(m, 160)}`,
+          expected: `201 with author ${a.sent.author}, internal ${a.sent.internal ?? false}, the body sent, ticket_id ${a.ticketId}`,
+        };
+  },
+});
+
+/** args: the status the ticket should have after a transition; ex: a GET of the ticket. */
+export const statusAfter = defineCheck<{ expected: string; what: string }>({
+  name: 'tickets.status-transition',
+  provenance: 'assumed',
+  rule: 'U1: statuses open, pending, on_hold, closed; a customer reply re-opens a pending ticket.',
+  kind: 'scenario',
+  run(ex, a) {
+    const st = body(ex).status;
+    return st === a.expected
+      ? undefined
+      : { received: `status ${show(st)} after ${a.what}`, expected: `status ${show(a.expected)}` };
+  },
+});
+
+// --- contacts, macros, rules, reports (U10) -----------------------------------------------------
+
+export const resourceStatus = defineCheck<{ expected: number[]; what: string }>({
+  name: 'resources.status-code',
+  provenance: 'assumed',
+  rule: 'U10: contacts, macros, rules and reports answer with the statuses the spec gives them.',
+  kind: 'scenario',
+  run(ex, a) {
+    const s = ex.response?.status;
+    return s !== undefined && a.expected.includes(s)
+      ? undefined
+      : {
+          received: `${s ?? ex.error ?? 'no response'} for ${a.what}`,
+          expected: a.expected.join(' or '),
+        };
+  },
+});
+
+export const contactEchoed = defineCheck<{ sent: { email?: string; name?: string } }>({
+  name: 'resources.contact-echoed',
+  provenance: 'assumed',
+  rule: 'U10: a contact is stored and returned with the email and name sent.',
+  kind: 'scenario',
+  run(ex, a) {
+    const c = body(ex);
+    const off = Object.entries(a.sent).filter(([k, v]) => c[k] !== v);
+    return off.length === 0
+      ? undefined
+      : { received: `contact ${show(c, 160)}`, expected: `contact with ${show(a.sent)}` };
+  },
+});
+
+/** args: the macro's actions; ex: the apply answer (the ticket after the macro). */
+export const macroApplied = defineCheck<{
+  actions: { status?: string; priority?: string; tags_add?: string[] };
+}>({
+  name: 'resources.macro-applied',
+  provenance: 'assumed',
+  rule: 'U10: applying a macro performs its actions on the ticket and returns the ticket.',
+  kind: 'scenario',
+  run(ex, a) {
+    const t = body(ex);
+    const off: string[] = [];
+    if (ex.response?.status !== 200) off.push(`status code ${ex.response?.status ?? ex.error}`);
+    if (a.actions.status && t.status !== a.actions.status) off.push(`status ${show(t.status)}`);
+    if (a.actions.priority && t.priority !== a.actions.priority)
+      off.push(`priority ${show(t.priority)}`);
+    for (const tag of a.actions.tags_add ?? [])
+      if (!(Array.isArray(t.tags) && t.tags.includes(tag))) off.push(`tag ${show(tag)} missing`);
+    return off.length === 0
+      ? undefined
+      : {
+          received: off.join(', '),
+          expected: `200 with the macro's actions ${show(a.actions)} applied`,
+        };
+  },
+});
+
+/** args: the tag the rule adds; ex: the creation of a ticket matching the rule's condition. */
+export const ruleApplied = defineCheck<{ tag: string }>({
+  name: 'resources.rule-applied',
+  provenance: 'assumed',
+  rule: 'U10: an enabled rule acts on the tickets matching its event and conditions.',
+  kind: 'scenario',
+  run(ex, a) {
+    const tags = body(ex).tags;
+    return Array.isArray(tags) && tags.includes(a.tag)
+      ? undefined
+      : { received: `tags ${show(tags)}`, expected: `the rule's tag ${show(a.tag)} added` };
+  },
+});
+
+/** args: how many tickets this test created before asking (a lower bound of the total). */
+export const reportConsistent = defineCheck<{ atLeast: number }>({
+  name: 'resources.report-consistent',
+  provenance: 'assumed',
+  rule: 'U10: the summary report counts every ticket once by status and once by priority.',
+  kind: 'scenario',
+  run(ex, a) {
+    const r = body(ex);
+    const total = r.tickets?.total;
+    const sum = (o: unknown) =>
+      Object.values((o ?? {}) as Record<string, number>).reduce((x, y) => x + y, 0);
+    const byStatus = sum(r.tickets?.by_status);
+    const byPriority = sum(r.tickets?.by_priority);
+    if (
+      typeof total === 'number' &&
+      total >= a.atLeast &&
+      byStatus === total &&
+      byPriority === total
+    )
+      return undefined;
+    return {
+      received: `total ${show(total)}, Σ by_status ${byStatus}, Σ by_priority ${byPriority}`,
+      expected: `total ≥ ${a.atLeast}, equal to both sums`,
+    };
+  },
+});
+
+/** args: the id that must appear in the listed page; ex: the list answer. */
+export const resourceListed = defineCheck<{ id: string; what: string }>({
+  name: 'resources.listed',
+  provenance: 'assumed',
+  rule: 'U10: a created contact or rule appears in its list.',
+  kind: 'scenario',
+  run(ex, a) {
+    const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
+    return Array.isArray(data) && data.some((x) => x?.id === a.id)
+      ? undefined
+      : { received: `${a.what} ${a.id} not listed`, expected: 'listed (first page, newest first)' };
+  },
+});
+
+/** args: the tag the rule adds; ex: the creation of a ticket NOT matching the rule's condition. */
+export const ruleConditions = defineCheck<{ tag: string }>({
+  name: 'resources.rule-conditions',
+  provenance: 'assumed',
+  rule: 'U10: a rule leaves tickets that do not match its conditions alone.',
+  kind: 'scenario',
+  run(ex, a) {
+    const tags = body(ex).tags;
+    return Array.isArray(tags) && !tags.includes(a.tag)
+      ? undefined
+      : {
+          received: `tags ${show(tags)}`,
+          expected: `no ${show(a.tag)}: the ticket does not match the rule`,
+        };
+  },
+});
+
 export const TICKET_CHECKS = [
   createdStatusOpen,
   timestampsUtc,
@@ -184,4 +481,19 @@ export const TICKET_CHECKS = [
   paginationWalk,
   closeCloses,
   statusIs,
+  filterApplied,
+  filterIncludes,
+  getMatches,
+  mergePatch,
+  slaRecomputed,
+  idempotentClose,
+  messageStored,
+  statusAfter,
+  resourceStatus,
+  contactEchoed,
+  macroApplied,
+  ruleApplied,
+  reportConsistent,
+  resourceListed,
+  ruleConditions,
 ];

@@ -75,6 +75,24 @@ export const problemBody = defineCheck({
   },
 });
 
+/** args: the field that was invalid (dotted path, as in the problem's errors[].field). */
+export const errorFieldNamed = defineCheck<{ field: string }>({
+  name: 'validation.error-field-named',
+  provenance: 'assumed',
+  rule: 'U16: a validation problem lists each invalid field in errors[{field, code, message}].',
+  kind: 'scenario',
+  run(ex, a) {
+    const errors = (ex.response?.json as { errors?: Array<{ field?: unknown }> } | undefined)
+      ?.errors;
+    const fields = Array.isArray(errors) ? errors.map((e) => String(e?.field)) : [];
+    if (fields.some((f) => f === a.field || f.startsWith(`${a.field}.`))) return undefined;
+    return {
+      received: `errors[].field ${show(fields)}`,
+      expected: `an entry for ${show(a.field)}`,
+    };
+  },
+});
+
 export const VALIDATION_CHECKS = [
   invalidRejected,
   status422,
@@ -82,4 +100,5 @@ export const VALIDATION_CHECKS = [
   tooLarge413,
   unknown404,
   problemBody,
+  errorFieldNamed,
 ];

@@ -134,6 +134,67 @@ export const retriedAfter5xx = defineCheck<{ attempts: number; deliveryIds: stri
   },
 });
 
+/** Events whose identifiers are assumed (U12) or whose trigger is the reference's clock (U13). */
+export const eventNamed = defineCheck<{ event: string; got: string[] }>({
+  name: 'webhook.event-named',
+  provenance: 'assumed',
+  rule: 'U12: status change, agent reply, internal note and macro applied are delivered as ticket.status_changed, agent.replied, ticket.note_added and macro.applied.',
+  kind: 'scenario',
+  run(_ex, a) {
+    return a.got.includes(a.event)
+      ? undefined
+      : {
+          received: `deliveries: ${a.got.join(', ') || 'none'}`,
+          expected: `a ${a.event} delivery`,
+        };
+  },
+});
+
+export const eventShape = defineCheck<{ event: string; payload: unknown }>({
+  name: 'webhook.event-shape',
+  provenance: 'assumed',
+  rule: 'U13: every event uses the envelope {event, ticket, customer} plus its event-specific extras.',
+  kind: 'scenario',
+  run(ex, a) {
+    return payloadSchema.run(ex, a);
+  },
+});
+
+/** args: the form the endpoint was configured with. */
+export const signatureForm = defineCheck<{ form: 'prefixed' | 'plain' | 'both' }>({
+  name: 'webhook.signature-form',
+  provenance: 'assumed',
+  rule: 'U15: a delivery carries the signature header form(s) chosen for its endpoint.',
+  kind: 'scenario',
+  run(ex, a) {
+    const h = ex.request.headers;
+    const has = (f: 'prefixed' | 'plain') => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined;
+    const want = { prefixed: a.form !== 'plain', plain: a.form !== 'prefixed' };
+    if (has('prefixed') === want.prefixed && has('plain') === want.plain) return undefined;
+    return {
+      received: `headers: ${
+        (['prefixed', 'plain'] as const)
+          .filter(has)
+          .map((f) => SIGNATURE_HEADER[f])
+          .join(', ') || 'none'
+      }`,
+      expected: `the ${a.form} form`,
+    };
+  },
+});
+
+export const slaAtRiskOnce = defineCheck<{ count: number }>({
+  name: 'webhook.sla-at-risk-once',
+  provenance: 'assumed',
+  rule: 'U13: sla.at_risk fires once per ticket when 25 % of the first-response target is left.',
+  kind: 'scenario',
+  run(_ex, a) {
+    return a.count === 1
+      ? undefined
+      : { received: `${a.count} sla.at_risk deliveries for one ticket`, expected: 'exactly one' };
+  },
+});
+
 export const WEBHOOK_CHECKS = [
   signatureValid,
   payloadSchema,
@@ -141,4 +202,8 @@ export const WEBHOOK_CHECKS = [
   onlyChosenEvents,
   slaAtRiskFired,
   retriedAfter5xx,
+  eventNamed,
+  eventShape,
+  signatureForm,
+  slaAtRiskOnce,
 ];

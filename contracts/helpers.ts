@@ -1,0 +1,122 @@
+/**
+ * Small helpers shared by the contract spec files: making tagged tickets, turning a captured
+ * webhook delivery into an Exchange the checks understand, and the cross-cutting probes every
+ * test feeds (U22 429s, U27 deprecation headers) from its own exchanges.
+ */
+import type { Exchange } from '../src/checks/types.ts';
+import type { ApiClient, TypedExchange } from '../src/client/api-client.ts';
+import { type CapturedDelivery, deliveryJson } from '../src/webhooks/capture-receiver.ts';
+import type { Subscription, Target } from './fixtures.ts';
+
+export const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
+
+export type Tag = { subject: (s: string) => string; tags: string[] };
+export type Priority = 'low' | 'normal' | 'high';
+
+/** Creates a ticket carrying the run tag; `extraTags` are added to the run tags. */
+export function createTicket(
+  api: ApiClient,
+  tag: Tag,
+  subject: string,
+  o: { priority?: Priority; extraTags?: string[]; requester?: typeof requester } = {},
+): Promise<TypedExchange<any>> {
+  return api.call('post', '/v1/tickets', {
+    body: {
+      subject: tag.subject(subject),
+      requester: o.requester ?? requester,
+      ...(o.priority ? { priority: o.priority } : {}),
+      tags: [...tag.tags, ...(o.extraTags ?? [])],
+    },
+  });
+}
+
+/** The id of a created ticket, or a placeholder that no deployment knows (the test goes on). */
+export function idOf(ex: { json?: unknown }): string {
+  const id = (ex.json as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : 'tkt_harness_missing';
+}
+
+/** A unique id-shaped value no deployment has issued. */
+export function unknownId(prefix = 'tkt'): string {
+  return `${prefix}_harness_unknown_${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** A captured delivery as an Exchange: the request the service sent and the receiver's answer. */
+export function deliveryExchange(d: CapturedDelivery, receiverUrl: string): Exchange {
+  return {
+    request: {
+      method: d.method,
+      url: `${receiverUrl}${d.path}`,
+      headers: d.headers,
+      body: d.raw.toString('utf8').slice(0, 2000),
+    },
+    response: { status: d.answered, headers: {}, bodyText: '' },
+    durationMs: 0,
+  };
+}
+
+export const eventOf = (d: CapturedDelivery): string | undefined => deliveryJson(d)?.event;
+export const ticketIdOf = (d: CapturedDelivery): string | undefined => deliveryJson(d)?.ticket?.id;
+
+/**
+ * Waits until `pred` holds over the subscription's deliveries; on timeout returns what arrived
+ * instead of throwing, so the test goes on to the check that names what is missing.
+ */
+export async function waitDeliveries(
+  sub: Subscription,
+  pred: (d: CapturedDelivery[]) => boolean,
+  timeoutMs = 4000,
+): Promise<CapturedDelivery[]> {
+  try {
+    return await sub.waitFor(pred, timeoutMs);
+  } catch {
+    return sub.deliveries();
+  }
+}
+
+/**
+ * Lets the service finish sending: the reference's admin flush when available (it waits until
+ * no delivery is pending), otherwise a short pause.
+ */
+export async function settleDeliveries(target: Target, pauseMs = 500): Promise<void> {
+  if (target.cfg.adminToken) {
+    const r = await target.admin('POST', '/admin/deliveries/flush', {});
+    if (r.status === 200) return;
+  }
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+}
+
+/** Removes a subscription made through the admin surface (keeps later fan-out small). */
+export async function unsubscribe(target: Target, sub: Subscription): Promise<void> {
+  if (target.cfg.adminToken && sub.endpointId)
+    await target.admin('DELETE', `/admin/webhooks/${sub.endpointId}`, {});
+}
+
+/** Records the cross-cutting gaps a test happened to observe (call from `test.afterEach`). */
+export function observeCrossCutting(
+  exchanges: Exchange[],
+  probe: (gap: string, name: string, value: unknown) => void,
+): void {
+  for (const ex of exchanges) {
+    const r = ex.response;
+    if (!r) continue;
+    if (r.status === 429) {
+      probe('U22', 'rate limited answer', {
+        status: 429,
+        retryAfter: r.headers['retry-after'] ?? null,
+        remaining: r.headers['x-ratelimit-remaining'] ?? null,
+      });
+    }
+    const dep = r.headers.deprecation;
+    const sunset = r.headers.sunset;
+    if (dep !== undefined || sunset !== undefined) {
+      probe('U27', 'deprecation headers seen', {
+        operation: ex.operation
+          ? `${ex.operation.method} ${ex.operation.template}`
+          : ex.request.url,
+        deprecation: dep ?? null,
+        sunset: sunset ?? null,
+      });
+    }
+  }
+}
