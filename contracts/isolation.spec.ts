@@ -1,0 +1,102 @@
+/**
+ * Workspace isolation (documented): workspace B (HARNESS_OTHER_WORKSPACE_KEY) gets for workspace
+ * A's ticket exactly the answer it gets for an unknown ticket, on reads and writes alike, and never
+ * sees it in a list, a filtered list or any page of a pagination walk.
+ */
+import type { Exchange } from '../src/checks/types.ts';
+import { expect, test } from './fixtures.ts';
+import { createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
+
+test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+
+test.describe('workspace isolation', () => {
+  test("another workspace's ticket reads as an unknown ticket", {
+    tag: ['@isolation.get-other-workspace', '@validation.unknown-404'],
+  }, async ({ api, verdict, needs, tag, target, probe }) => {
+    needs('otherWorkspaceKey');
+    const mine = await createTicket(api, tag, 'isolation: get');
+    expect(mine.status, 'workspace A created a ticket').toBe(201);
+    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const foreign = await b.send('GET', `/v1/tickets/${encodeURIComponent(idOf(mine))}`);
+    const unknown = await b.send('GET', `/v1/tickets/${unknownId()}`);
+    probe('U21', 'foreign ticket status', foreign.status ?? null);
+    probe('U21', 'unknown ticket status', unknown.status ?? null);
+    probe('U21', 'foreign and unknown identical', foreign.status === unknown.status);
+    verdict.check('isolation.get-other-workspace', foreign, { unknown });
+    verdict.check('validation.unknown-404', unknown, { what: 'GET of an unknown ticket' });
+  });
+
+  test('another workspace cannot update, close or reply to a ticket: answered as unknown', {
+    tag: ['@isolation.write-other-workspace', '@isolation.foreign-unchanged'],
+  }, async ({ api, verdict, needs, tag, target }) => {
+    needs('otherWorkspaceKey');
+    const mine = await createTicket(api, tag, 'isolation: writes');
+    expect(mine.status, 'workspace A created a ticket').toBe(201);
+    const id = encodeURIComponent(idOf(mine));
+    const ghost = unknownId();
+    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const writes: Array<[string, (tid: string) => Promise<Exchange>]> = [
+      [
+        'PATCH /v1/tickets/{id}',
+        (tid) => b.send('PATCH', `/v1/tickets/${tid}`, { body: { subject: 'taken over' } }),
+      ],
+      [
+        'POST /v1/tickets/{id}/messages',
+        (tid) =>
+          b.send('POST', `/v1/tickets/${tid}/messages`, {
+            body: { body: 'hello from B', author: 'agent' },
+          }),
+      ],
+      ['POST /v1/tickets/{id}/close', (tid) => b.send('POST', `/v1/tickets/${tid}/close`)],
+    ];
+    for (const [operation, write] of writes) {
+      const foreign = await write(id);
+      const unknown = await write(ghost);
+      verdict.check('isolation.write-other-workspace', foreign, { unknown, operation });
+    }
+    const after = await api.send('GET', `/v1/tickets/${id}`);
+    verdict.check('isolation.foreign-unchanged', after, {
+      before: (mine.json ?? {}) as Record<string, unknown>,
+    });
+  });
+
+  test("lists, filters and a pagination walk never contain another workspace's tickets", {
+    tag: ['@isolation.list'],
+  }, async ({ api, verdict, needs, tag, target }) => {
+    needs('otherWorkspaceKey');
+    const created = [
+      await createTicket(api, tag, 'isolation: list high', { priority: 'high' }),
+      await createTicket(api, tag, 'isolation: list low', { priority: 'low' }),
+    ];
+    const foreignIds = created.map(idOf);
+    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const seen: string[] = [];
+    const collect = (ex: Exchange) => {
+      const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
+      const rows = Array.isArray(data)
+        ? data
+        : Array.isArray(ex.response?.json)
+          ? (ex.response!.json as Array<{ id?: string }>)
+          : [];
+      for (const t of rows) if (typeof t?.id === 'string') seen.push(t.id);
+      return ex.response?.json as { has_more?: boolean; next_cursor?: string | null } | undefined;
+    };
+    collect(await b.send('GET', '/v1/tickets', { query: { limit: 100 } }));
+    for (const query of [
+      { status: 'open' },
+      { priority: 'high' },
+      { priority: 'low' },
+      { status: 'open', priority: 'high' },
+    ]) {
+      collect(await b.send('GET', '/v1/tickets', { query: { ...query, limit: 100 } }));
+    }
+    // Walk every page B can see (bounded: B's workspace may be large on a real deployment).
+    let cursor: string | undefined;
+    for (let page = 0; page < 30; page++) {
+      const body = collect(await b.send('GET', '/v1/tickets', { query: { limit: 10, cursor } }));
+      if (!body?.has_more || !body.next_cursor) break;
+      cursor = body.next_cursor;
+    }
+    verdict.check('isolation.list', undefined, { foreignIds, seen });
+  });
+});
