@@ -1,0 +1,158 @@
+/**
+ * One ticket's life after creation: get (U8), merge-patch update and the SLA recomputed on a
+ * priority change (U6), close — documented to exist, assumed idempotent (U7) — messages from an
+ * agent, a customer and internal notes (U9), and the status values and transitions (U1).
+ */
+import { expect, test } from './fixtures.ts';
+import { createTicket, idOf, observeCrossCutting } from './helpers.ts';
+
+test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+
+const path = (id: string, rest = '') => `/v1/tickets/${encodeURIComponent(id)}${rest}`;
+
+test.describe('ticket lifecycle', () => {
+  test('get returns the ticket as created', {
+    tag: ['@tickets.get-matches', '@tickets.status-code', '@ticket.timestamps-utc'],
+  }, async ({ api, verdict, tag }) => {
+    const created = await createTicket(api, tag, 'get me', { priority: 'low' });
+    const got = await api.call('get', '/v1/tickets/{ticket_id}', {
+      params: { ticket_id: idOf(created) },
+    });
+    verdict.check('tickets.status-code', got, { expected: [200], what: 'GET /v1/tickets/{id}' });
+    verdict.check('tickets.get-matches', got, {
+      created: (created.json ?? {}) as Record<string, unknown>,
+    });
+    verdict.check('ticket.timestamps-utc', got);
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('update is a merge patch: the fields sent change, the others stay', {
+    tag: ['@tickets.merge-patch', '@tickets.status-code'],
+  }, async ({ api, verdict, tag }) => {
+    const created = await createTicket(api, tag, 'patch me', { priority: 'normal' });
+    const patch = { subject: tag.subject('patched subject'), tags: [...tag.tags, 'patched'] };
+    const ex = await api.send('PATCH', path(idOf(created)), {
+      body: patch,
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    verdict.check('tickets.status-code', ex, { expected: [200], what: 'PATCH (merge patch)' });
+    verdict.check('tickets.merge-patch', ex, {
+      before: (created.json ?? {}) as Record<string, unknown>,
+      patch,
+    });
+    // The same patch as application/json is accepted too (the spec lists both media types).
+    const asJson = await api.send('PATCH', path(idOf(created)), { body: { priority: 'low' } });
+    verdict.check('tickets.status-code', asJson, {
+      expected: [200],
+      what: 'PATCH as application/json',
+    });
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('a priority change recomputes the SLA due time', {
+    tag: ['@ticket.sla-recomputed', '@ticket.sla-present'],
+  }, async ({ api, verdict, tag, probe }) => {
+    const created = await createTicket(api, tag, 'reprioritise', { priority: 'low' });
+    verdict.check('ticket.sla-recomputed', created);
+    const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
+    verdict.check('ticket.sla-present', up);
+    verdict.check('ticket.sla-recomputed', up);
+    probe('SLA', 'due before and after low → high', [
+      (created.json as any)?.sla?.first_response_due ?? null,
+      up.json?.sla?.first_response_due ?? null,
+    ]);
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('close closes the ticket, and closing again is harmless', {
+    tag: ['@tickets.close', '@tickets.idempotent-close', '@tickets.status-transition'],
+  }, async ({ api, verdict, tag }) => {
+    const created = await createTicket(api, tag, 'close me');
+    const id = idOf(created);
+    const first = await api.call('post', '/v1/tickets/{ticket_id}/close', {
+      params: { ticket_id: id },
+    });
+    verdict.check('tickets.close', first);
+    const again = await api.call('post', '/v1/tickets/{ticket_id}/close', {
+      params: { ticket_id: id },
+    });
+    verdict.check('tickets.close', again);
+    verdict.check('tickets.idempotent-close', again);
+    const got = await api.send('GET', path(id));
+    verdict.check('tickets.status-transition', got, { expected: 'closed', what: 'close' });
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('PATCH status closed also closes (U7)', {
+    tag: ['@tickets.status-transition'],
+  }, async ({ api, verdict, tag }) => {
+    const created = await createTicket(api, tag, 'close me by patch');
+    const ex = await api.send('PATCH', path(idOf(created)), { body: { status: 'closed' } });
+    verdict.check('tickets.status-transition', ex, {
+      expected: 'closed',
+      what: 'PATCH {status: closed}',
+    });
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('messages: agent reply, customer reply and internal note are stored', {
+    tag: ['@tickets.message-stored', '@validation.status-422'],
+  }, async ({ api, verdict, tag }) => {
+    const created = await createTicket(api, tag, 'talk to me');
+    const id = idOf(created);
+    for (const sent of [
+      { body: 'Agent here: we are on it.', author: 'agent' as const, internal: false },
+      { body: 'Customer here: <b>thanks</b>', author: 'customer' as const, internal: false },
+      { body: 'Internal: check the logs first.', author: 'agent' as const, internal: true },
+    ]) {
+      const ex = await api.call('post', '/v1/tickets/{ticket_id}/messages', {
+        params: { ticket_id: id },
+        body: sent,
+      });
+      verdict.check('tickets.message-stored', ex, { sent, ticketId: id });
+    }
+    // Internal notes are the agents' (assumed U9): a customer cannot write one.
+    const note = await api.send('POST', path(id, '/messages'), {
+      body: { body: 'customer note', author: 'customer', internal: true },
+    });
+    verdict.check('validation.status-422', note, { what: 'an internal note by a customer' });
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+
+  test('statuses: pending, re-opened by a customer reply, on hold, closed (U1)', {
+    tag: ['@tickets.status-transition'],
+  }, async ({ api, verdict, tag, probe }) => {
+    const created = await createTicket(api, tag, 'status tour');
+    const id = idOf(created);
+    const seen = new Set<string>();
+    const note = (ex: { json?: any }) => {
+      if (typeof ex.json?.status === 'string') seen.add(ex.json.status);
+    };
+    note(created);
+    const pending = await api.send('PATCH', path(id), { body: { status: 'pending' } });
+    note(pending);
+    verdict.check('tickets.status-transition', pending, {
+      expected: 'pending',
+      what: 'PATCH {status: pending}',
+    });
+    await api.send('POST', path(id, '/messages'), {
+      body: { body: 'here are the details', author: 'customer' },
+    });
+    const reopened = await api.send('GET', path(id));
+    note(reopened);
+    verdict.check('tickets.status-transition', reopened, {
+      expected: 'open',
+      what: 'a customer reply on a pending ticket',
+    });
+    const hold = await api.send('PATCH', path(id), { body: { status: 'on_hold' } });
+    note(hold);
+    verdict.check('tickets.status-transition', hold, {
+      expected: 'on_hold',
+      what: 'PATCH {status: on_hold}',
+    });
+    const closed = await api.send('POST', path(id, '/close'));
+    note(closed);
+    probe('U1', 'statuses seen', [...seen].sort());
+    expect(created.status, 'the ticket was created').toBe(201);
+  });
+});
