@@ -1,0 +1,285 @@
+/**
+ * Outbound webhooks, seen by the capture receiver: each event triggered through the API arrives,
+ * its payload is valid, its signature verifies over the exact received bytes in whichever header
+ * form(s) arrive; an endpoint gets only its chosen events; a 5xx is retried with a stable delivery
+ * id (U14). Each test has its own subscription (the receiver tells them apart by path) because
+ * tests run in parallel.
+ */
+import type { ApiClient } from '../src/client/api-client.ts';
+import { SIGNATURE_HEADER } from '../src/signature/index.ts';
+import type { CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
+import { deliveryJson } from '../src/webhooks/capture-receiver.ts';
+import type { Subscription, Target } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
+import {
+  type Tag,
+  createTicket,
+  deliveryExchange,
+  eventOf,
+  idOf,
+  observeCrossCutting,
+  settleDeliveries,
+  ticketIdOf,
+  unsubscribe,
+  waitDeliveries,
+} from './helpers.ts';
+
+test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+
+/** Event kinds named by the docs; the others' identifiers are assumed (U12). */
+const DOCUMENTED_EVENTS = new Set([
+  'ticket.created',
+  'ticket.replied',
+  'ticket.closed',
+  'customer.replied',
+]);
+
+const path = (id: string, rest = '') => `/v1/tickets/${encodeURIComponent(id)}${rest}`;
+
+/** A macro that leaves the ticket open (its other actions stay observable). */
+async function someMacro(api: ApiClient): Promise<string | undefined> {
+  const list = await api.call('get', '/v1/macros');
+  const macros = (list.json?.data ?? []) as Array<{ id: string; actions: { status?: string } }>;
+  return (macros.find((m) => m.actions.status !== 'closed') ?? macros[0])?.id;
+}
+
+/** For each event: what to do through the API, after creating the ticket, to make it happen. */
+const TRIGGERS: Record<string, (api: ApiClient, id: string) => Promise<unknown>> = {
+  'ticket.created': async () => undefined,
+  'ticket.replied': (api, id) =>
+    api.send('POST', path(id, '/messages'), { body: { body: 'On it.', author: 'agent' } }),
+  'agent.replied': (api, id) =>
+    api.send('POST', path(id, '/messages'), { body: { body: 'Agent reply.', author: 'agent' } }),
+  'customer.replied': (api, id) =>
+    api.send('POST', path(id, '/messages'), {
+      body: { body: 'Customer reply.', author: 'customer' },
+    }),
+  'ticket.note_added': (api, id) =>
+    api.send('POST', path(id, '/messages'), {
+      body: { body: 'Internal note.', author: 'agent', internal: true },
+    }),
+  'ticket.status_changed': (api, id) =>
+    api.send('PATCH', path(id), { body: { status: 'pending' } }),
+  'ticket.closed': (api, id) => api.send('POST', path(id, '/close')),
+  'macro.applied': async (api, id) => {
+    const macro = await someMacro(api);
+    return api.send('POST', `/v1/macros/${encodeURIComponent(macro ?? 'none')}/apply`, {
+      body: { ticket_id: id },
+    });
+  },
+};
+
+function headerForms(d: CapturedDelivery): string[] {
+  return (['prefixed', 'plain'] as const)
+    .filter((f) => d.headers[SIGNATURE_HEADER[f].toLowerCase()] !== undefined)
+    .map((f) => SIGNATURE_HEADER[f]);
+}
+
+/** Subscribes, runs `body`, and always removes the subscription. */
+async function withSubscription<T>(
+  target: Target,
+  opts: Parameters<Target['subscribe']>[0],
+  body: (sub: Subscription) => Promise<T>,
+): Promise<T> {
+  const sub = await target.subscribe(opts);
+  try {
+    return await body(sub);
+  } finally {
+    await unsubscribe(target, sub);
+  }
+}
+
+/** Creates a ticket and triggers `event` on it; returns the ticket id. */
+async function trigger(api: ApiClient, tag: Tag, event: string): Promise<string> {
+  const created = await createTicket(api, tag, `webhook ${event}`, { priority: 'normal' });
+  const id = idOf(created);
+  await TRIGGERS[event]!(api, id);
+  return id;
+}
+
+test.describe('webhook events', () => {
+  for (const event of Object.keys(TRIGGERS)) {
+    const documented = DOCUMENTED_EVENTS.has(event);
+    test(`${event} is delivered, valid and signed`, {
+      tag: documented
+        ? ['@webhook.event-delivered', '@webhook.payload-schema', '@webhook.signature-valid']
+        : ['@webhook.event-named', '@webhook.event-shape', '@webhook.signature-valid'],
+    }, async ({ api, verdict, needs, tag, target, probe }) => {
+      needs('webhook');
+      await withSubscription(target, { events: [event], form: 'both' }, async (sub) => {
+        const id = await trigger(api, tag, event);
+        const all = await waitDeliveries(sub, (ds) =>
+          ds.some((d) => eventOf(d) === event && ticketIdOf(d) === id),
+        );
+        const mine = all.filter((d) => ticketIdOf(d) === id);
+        const got = mine.map((d) => eventOf(d) ?? '(no event)');
+        probe(documented ? 'U13' : 'U12', `${event}: events delivered for its trigger`, got);
+        verdict.check(documented ? 'webhook.event-delivered' : 'webhook.event-named', undefined, {
+          event,
+          got,
+        });
+        for (const d of mine.filter((x) => eventOf(x) === event)) {
+          const ex = deliveryExchange(d, target.receiverUrl);
+          const payload = deliveryJson(d);
+          probe('U13', `${event}: payload keys`, payload ? Object.keys(payload).sort() : null);
+          probe('U15', `${event}: signature headers seen`, headerForms(d));
+          verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
+          verdict.check(documented ? 'webhook.payload-schema' : 'webhook.event-shape', ex, {
+            event,
+            payload,
+          });
+        }
+      });
+    });
+  }
+
+  test('sla.at_risk fires once when 25 % of the target is left (clock advanced)', {
+    tag: [
+      '@webhook.sla-at-risk-fired',
+      '@webhook.sla-at-risk-once',
+      '@webhook.event-shape',
+      '@webhook.signature-valid',
+    ],
+  }, async ({ api, verdict, needs, tag, target }) => {
+    needs('webhook', 'adminToken');
+    await withSubscription(target, { events: ['sla.at_risk'], form: 'both' }, async (sub) => {
+      const created = await createTicket(api, tag, 'webhook sla.at_risk', { priority: 'high' });
+      const id = idOf(created);
+      // High: 1 h target (assumed), at risk with 15 min left, i.e. after 45 min.
+      const moved = await target.admin('POST', '/admin/clock/advance', { seconds: 46 * 60 });
+      expect(moved.status, 'the reference clock moved').toBe(200);
+      const all = await waitDeliveries(sub, (ds) =>
+        ds.some((d) => eventOf(d) === 'sla.at_risk' && ticketIdOf(d) === id),
+      );
+      const got = all.filter((d) => ticketIdOf(d) === id).map((d) => eventOf(d) ?? '');
+      verdict.check('webhook.sla-at-risk-fired', undefined, { got });
+      for (const d of all.filter((x) => ticketIdOf(x) === id && eventOf(x) === 'sla.at_risk')) {
+        const ex = deliveryExchange(d, target.receiverUrl);
+        verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
+        verdict.check('webhook.event-shape', ex, {
+          event: 'sla.at_risk',
+          payload: deliveryJson(d),
+        });
+      }
+      if (got.includes('sla.at_risk')) {
+        // A minute later, still before the due time: no second announcement.
+        await target.admin('POST', '/admin/clock/advance', { seconds: 60 });
+        await settleDeliveries(target);
+        const count = sub
+          .deliveries()
+          .filter((d) => ticketIdOf(d) === id && eventOf(d) === 'sla.at_risk').length;
+        verdict.check('webhook.sla-at-risk-once', undefined, { count });
+      }
+    });
+  });
+});
+
+test.describe('webhook signatures', () => {
+  test('each endpoint form (prefixed, plain, both) carries its header(s), each verifying', {
+    tag: ['@webhook.signature-valid', '@webhook.signature-form'],
+  }, async ({ api, verdict, needs, tag, target, probe }) => {
+    needs('webhook', 'adminToken');
+    const forms = ['prefixed', 'plain', 'both'] as const;
+    const subs = await Promise.all(
+      forms.map((form) => target.subscribe({ events: ['ticket.created'], form })),
+    );
+    try {
+      const id = idOf(await createTicket(api, tag, 'webhook signature forms'));
+      for (const [i, form] of forms.entries()) {
+        const sub = subs[i]!;
+        const all = await waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === id));
+        const mine = all.filter((d) => ticketIdOf(d) === id);
+        probe(
+          'U15',
+          `headers seen on a '${form}' endpoint`,
+          mine.length ? headerForms(mine[0]!) : null,
+        );
+        verdict.check('webhook.event-delivered', undefined, {
+          event: 'ticket.created',
+          got: mine.map((d) => eventOf(d) ?? ''),
+        });
+        for (const d of mine) {
+          const ex = deliveryExchange(d, target.receiverUrl);
+          verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
+          verdict.check('webhook.signature-form', ex, { form });
+        }
+      }
+    } finally {
+      for (const sub of subs) await unsubscribe(target, sub);
+    }
+  });
+});
+
+test.describe('webhook delivery rules', () => {
+  test('an endpoint receives only the events chosen for it', {
+    tag: ['@webhook.only-chosen-events', '@webhook.event-delivered'],
+  }, async ({ api, verdict, needs, tag, target }) => {
+    needs('webhook', 'adminToken');
+    const chosen = ['ticket.closed'];
+    await withSubscription(target, { events: chosen, form: 'prefixed' }, async (sub) => {
+      const created = await createTicket(api, tag, 'webhook event selection');
+      const id = idOf(created);
+      // Every other trigger first; the chosen event last, so once it has arrived (and the
+      // service has flushed), the unchosen ones have had their chance to arrive too.
+      for (const event of [
+        'ticket.replied',
+        'customer.replied',
+        'ticket.note_added',
+        'ticket.status_changed',
+        'macro.applied',
+      ])
+        await TRIGGERS[event]!(api, id);
+      await TRIGGERS['ticket.closed']!(api, id);
+      await waitDeliveries(sub, (ds) =>
+        ds.some((d) => eventOf(d) === 'ticket.closed' && ticketIdOf(d) === id),
+      );
+      await settleDeliveries(target);
+      const got = sub.deliveries().map((d) => eventOf(d) ?? '(no event)');
+      verdict.check('webhook.event-delivered', undefined, { event: 'ticket.closed', got });
+      verdict.check('webhook.only-chosen-events', undefined, { chosen, got });
+    });
+  });
+
+  test('a 5xx answer is retried with the same delivery id (U14)', {
+    tag: ['@webhook.retried-after-5xx'],
+  }, async ({ api, verdict, needs, tag, target, probe }) => {
+    needs('webhook', 'adminToken');
+    const answered = new Map<string, number>();
+    const respond = (d: Omit<CapturedDelivery, 'answered'>) => {
+      const key = d.headers['x-service-delivery'] ?? 'no-delivery-id';
+      const n = (answered.get(key) ?? 0) + 1;
+      answered.set(key, n);
+      return n <= 2 ? 503 : 204;
+    };
+    await withSubscription(
+      target,
+      { events: ['ticket.created'], form: 'both', respond },
+      async (sub) => {
+        const id = idOf(await createTicket(api, tag, 'webhook retries'));
+        const all = await waitDeliveries(
+          sub,
+          (ds) => ds.filter((d) => ticketIdOf(d) === id).length >= 3,
+        );
+        const mine = all.filter((d) => ticketIdOf(d) === id);
+        const deliveryIds = mine.map((d) => d.headers['x-service-delivery'] ?? '');
+        probe(
+          'U14',
+          'attempts for 503, 503, 204',
+          mine.map((d) => d.answered),
+        );
+        probe(
+          'U14',
+          'retry spacing ms (100 ms base on the embedded deployment)',
+          mine.slice(1).map((d, i) => d.receivedAt - mine[i]!.receivedAt),
+        );
+        verdict.check('webhook.retried-after-5xx', undefined, {
+          attempts: mine.length,
+          deliveryIds:
+            deliveryIds.filter(Boolean).length === mine.length
+              ? deliveryIds
+              : [...deliveryIds, '(missing)'],
+        });
+      },
+    );
+  });
+});
