@@ -1,26 +1,36 @@
 /**
- * The fuzz area of `harness run`: the black-box receiver properties against the example
- * receiver (a self-check of the fuzzer and of the receiver users copy), bounded in cases.
+ * The fuzz area of `harness run`:
+ *   - the black-box receiver properties against the example receiver (a self-check of the fuzzer
+ *     and of the receiver users copy);
+ *   - the delivery check: random ticket content → real deliveries, each verified over the exact
+ *     received bytes in every header form (needs the admin surface to subscribe);
+ *   - the API input fuzz: schema-derived valid and invalid bodies → 2xx + valid body or 4xx +
+ *     problem, never a 5xx, never half done (writes: skipped in read-only mode).
+ * Against the embedded deployment all three run; against a real one, what its credentials allow.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
+import type { Failure } from '../checks/types.ts';
 import type { HarnessConfig } from '../config.ts';
-import { registerSecret } from '../redact.ts';
+import {
+  type FuzzTarget,
+  runApiInputFuzz,
+  runDeliveryCheck,
+  withEmbeddedDeployment,
+} from '../fuzz/index.ts';
 import { runReceiverFuzz } from '../receiver-fuzz/index.ts';
+import { registerSecret } from '../redact.ts';
 import type { AreaSummary } from '../report/summary.ts';
 
-export async function runFuzzStep(
-  _cfg: HarnessConfig,
-  log: (l: string) => void,
-): Promise<AreaSummary> {
+async function exampleReceiverFuzz() {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;
   registerSecret(secret);
   const server = createReceiver({ secret });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const result = await runReceiverFuzz({
+    return await runReceiverFuzz({
       url: `http://127.0.0.1:${port}/webhook`,
       secret,
       form: 'both',
@@ -28,28 +38,124 @@ export async function runFuzzStep(
       maxSeconds: 60,
       rate: Number.POSITIVE_INFINITY,
     });
-    const failed = result.properties.filter((p) => p.status === 'failed');
-    const skipped = result.properties.filter((p) => p.status === 'skipped');
-    log(
-      `  example receiver: ${result.properties.length - failed.length - skipped.length} properties hold, ${failed.length} failed, ${result.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s (seed ${result.seed})`,
-    );
-    return {
-      verdict: failed.length ? 'fail' : 'pass',
-      headline: `receiver fuzz (example receiver, both forms): ${result.properties.length} property runs, ${failed.length} failed, ${result.requests} requests, seed ${result.seed}`,
-      documentedFailures: failed.map((p) => ({
-        check: `fuzz.${p.name}`,
-        provenance: 'documented' as const,
-        rule: p.rule,
-        received: p.reason ?? 'property failed',
-        expected: 'the property holds',
-        repro: p.counterexample,
-      })),
-      assumptionMismatches: [],
-      notRun: skipped.map((p) => ({ name: `fuzz.${p.name}`, reason: 'time budget exhausted' })),
-      details: { receiver: result },
-    };
   } finally {
     server.closeAllConnections();
     server.close();
   }
+}
+
+export async function runFuzzStep(
+  cfg: HarnessConfig,
+  log: (l: string) => void,
+): Promise<AreaSummary> {
+  const area: AreaSummary = {
+    verdict: 'pass',
+    headline: '',
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [],
+  };
+  const fail = (f: Omit<Failure, 'provenance'>) =>
+    area.documentedFailures.push({ ...f, provenance: 'documented' });
+
+  const receiver = await exampleReceiverFuzz();
+  const failed = receiver.properties.filter((p) => p.status === 'failed');
+  for (const p of failed) {
+    fail({
+      check: `fuzz.${p.name}`,
+      rule: p.rule,
+      received: p.reason ?? 'property failed',
+      expected: 'the property holds',
+      repro: p.counterexample,
+    });
+  }
+  for (const p of receiver.properties.filter((x) => x.status === 'skipped')) {
+    area.notRun.push({ name: `fuzz.${p.name}`, reason: 'time budget exhausted' });
+  }
+  log(
+    `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
+  );
+
+  const deploymentChecks = async (t: FuzzTarget) => {
+    const delivery = t.adminToken
+      ? await runDeliveryCheck({
+          baseUrl: t.baseUrl,
+          apiKey: t.apiKey,
+          adminToken: t.adminToken,
+          numRuns: 10,
+          maxSeconds: 45,
+        })
+      : undefined;
+    const input = cfg.readOnly
+      ? undefined
+      : await runApiInputFuzz({
+          baseUrl: t.baseUrl,
+          apiKey: t.apiKey,
+          numRuns: 40,
+          maxSeconds: 45,
+        });
+    return { delivery, input };
+  };
+  const { delivery, input } = cfg.baseUrl
+    ? await deploymentChecks({
+        baseUrl: cfg.baseUrl,
+        apiKey: cfg.apiKey!,
+        adminToken: cfg.adminToken,
+      } as FuzzTarget)
+    : await withEmbeddedDeployment(cfg.faults, deploymentChecks);
+
+  if (!delivery)
+    area.notRun.push({
+      name: 'fuzz.delivery-check',
+      reason: 'not run: needs HARNESS_ADMIN_TOKEN to subscribe the capture receiver',
+    });
+  else {
+    log(
+      `  deliveries: ${delivery.deliveries} captured, ${delivery.verified.prefixed} prefixed + ${delivery.verified.plain} plain signatures verified, ${delivery.failedDeliveries} failed (seed ${delivery.seed})`,
+    );
+    if (!delivery.passed) {
+      const first = delivery.failures[0];
+      fail({
+        check: 'webhook.signature-valid',
+        rule: 'Every delivery verifies over the exact received bytes in each header form present, and its payload matches the spec.',
+        received:
+          delivery.counterexample?.reason ??
+          first?.problems.join('; ') ??
+          `${delivery.failedDeliveries} deliveries failed`,
+        expected: 'every delivery verifies and validates',
+        repro: delivery.counterexample?.transcript ?? first?.transcript,
+      });
+    }
+  }
+  if (!input)
+    area.notRun.push({
+      name: 'fuzz.api-input',
+      reason: 'not run: read-only mode (the input fuzz creates tickets)',
+    });
+  else {
+    for (const op of input.operations) {
+      log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
+      if (op.status === 'failed') {
+        fail({
+          check: 'exchange.no-5xx',
+          rule: `${op.operation}: any body → 2xx with a valid body or 4xx with a problem; never 5xx, never half done.`,
+          received: op.reason ?? 'property failed',
+          expected: '2xx + valid body, or 4xx + problem',
+          repro: op.counterexample?.transcript,
+        });
+      }
+    }
+  }
+  area.details = { receiver, delivery, input };
+  area.verdict = area.documentedFailures.length ? 'fail' : 'pass';
+  area.headline = [
+    `receiver fuzz ${receiver.properties.length - failed.length}/${receiver.properties.length}`,
+    delivery
+      ? `deliveries ${delivery.deliveries - delivery.failedDeliveries}/${delivery.deliveries} verified`
+      : 'deliveries not run',
+    input
+      ? `api input ${input.operations.filter((o) => o.status === 'passed').length}/${input.operations.length} operations hold`
+      : 'api input not run',
+  ].join(' · ');
+  return area;
 }
