@@ -63,6 +63,8 @@ export interface Target {
   }): Promise<Subscription>;
   /** Workspace id and key id of a key (reference deployments only). */
   lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
+  /** Objects this worker created on the target (closed or deleted at the end on real targets). */
+  created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
 }
 
 type WorkerFixtures = { faults: string[]; target: Target };
@@ -204,6 +206,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           },
         };
       };
+      const created: Target['created'] = [];
       await use({
         cfg,
         baseUrl: cfg.baseUrl!,
@@ -213,7 +216,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         admin,
         subscribe,
         lookupKey,
+        created,
       });
+      // Shared staging hygiene: close the tickets and delete the contacts this worker created.
+      // An embedded deployment is thrown away whole, so only real targets are cleaned.
+      if (!embedded && cfg.apiKey && !cfg.readOnly) {
+        for (const c of created) {
+          if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
+          await adminCtx
+            .fetch(
+              `${cfg.baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
+              {
+                method: c.kind === 'ticket' ? 'POST' : 'DELETE',
+                headers: { authorization: `Bearer ${cfg.apiKey}` },
+                failOnStatusCode: false,
+                timeout: cfg.timeoutMs,
+              },
+            )
+            .catch(() => undefined);
+        }
+      }
+      appendJsonl(`created-${process.pid}.jsonl`, created);
       await adminCtx.dispose();
       await receiver.close();
       await embedded?.close();
@@ -226,15 +249,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   api: async ({ target, request, exchanges }, use) => {
-    const client = new ApiClient(
-      request,
-      target.baseUrl,
-      target.cfg.apiKey,
-      (ex) => exchanges.push(ex),
-      {
-        timeoutMs: target.cfg.timeoutMs,
-      },
-    );
+    const track = (ex: Exchange) => {
+      exchanges.push(ex);
+      const r = ex.response;
+      const op = ex.operation?.operationId;
+      const kind =
+        op === 'createTicket'
+          ? 'ticket'
+          : op === 'createContact'
+            ? 'contact'
+            : op === 'createRule'
+              ? 'rule'
+              : undefined;
+      const id = (r?.json as { id?: unknown } | undefined)?.id;
+      if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
+    };
+    const client = new ApiClient(request, target.baseUrl, target.cfg.apiKey, track, {
+      timeoutMs: target.cfg.timeoutMs,
+    });
     await use(client);
   },
 

@@ -54,6 +54,9 @@ export const readChecks = (out: string) => readJsonl<CheckResult>(join(out, 'raw
 export const readProbes = (out: string) => readJsonl<ProbeRow>(join(out, 'raw'), 'probes-');
 export const readExchanges = (out: string) =>
   readJsonl<ExchangeRow>(join(out, 'raw'), 'exchanges-');
+/** Objects the contract suite created on the target (staging hygiene). */
+export const readCreated = (out: string) =>
+  readJsonl<{ kind: string; id: string }>(join(out, 'raw'), 'created-');
 
 /** Flattens Playwright's JSON report into one row per test × project. */
 export function readPlaywrightTests(file: string): TestRow[] {
