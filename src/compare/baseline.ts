@@ -9,7 +9,7 @@ import type { BehaviourSnapshot } from '../report/snapshot.ts';
 import { compareSnapshots } from './compare-snapshots.ts';
 import { countByLevel, toMarkdown } from './format.ts';
 import { loadSnapshot } from './load-snapshot.ts';
-import type { CompareFinding, Level } from './types.ts';
+import type { CompareFinding, CompareOptions, Level } from './types.ts';
 
 /** `reports/baselines/reference.snapshot.json`: a full `harness run` of the reference deployment. */
 export const REFERENCE_BASELINE = fileURLToPath(
@@ -24,6 +24,10 @@ export interface CompatibilityReport {
   counts: Record<Level, number>;
   findings: CompareFinding[];
   markdown: string;
+  /** True when the run was partial (see `CompareOptions.partial`). */
+  partial?: boolean;
+  /** Set when the baseline could not be read; the run goes on without a comparison. */
+  error?: string;
 }
 
 /**
@@ -33,17 +37,26 @@ export interface CompatibilityReport {
 export function compareWithBaseline(
   current: BehaviourSnapshot,
   path: string | undefined = REFERENCE_BASELINE,
+  opts: CompareOptions = {},
 ): CompatibilityReport | undefined {
   const file = path || REFERENCE_BASELINE;
   if (file === 'off' || file === 'none' || !existsSync(file)) return undefined;
-  const base = loadSnapshot(file);
-  const findings = compareSnapshots(base, current);
   const name = relative(process.cwd(), file) || file;
+  let base: BehaviourSnapshot;
+  try {
+    base = loadSnapshot(file);
+  } catch (e) {
+    const error = (e as Error).message;
+    const counts = { ERR: 0, WARN: 0, INFO: 0 };
+    return { baseline: name, baselineTakenAt: '', counts, findings: [], markdown: error, error };
+  }
+  const findings = compareSnapshots(base, current, opts);
   return {
     baseline: name,
     baselineTakenAt: base.takenAt,
     counts: countByLevel(findings),
     findings,
     markdown: toMarkdown(findings, { baseline: name, current: 'this run' }),
+    ...(opts.partial ? { partial: true } : {}),
   };
 }

@@ -24,6 +24,10 @@ export const RULES = {
   },
   'operation-added': { level: 'INFO', what: 'an operation answered that the baseline never saw' },
   'status-removed': { level: 'ERR', what: 'an operation no longer answers a status it used to' },
+  'status-not-observed': {
+    level: 'INFO',
+    what: 'a partial run did not see a status of the baseline',
+  },
   'status-added': { level: 'INFO', what: 'an operation answers a status it did not before' },
   'server-error-added': { level: 'WARN', what: 'an operation now answers a 5xx' },
   'ratelimit-header-removed': {
@@ -105,7 +109,12 @@ export function compareSnapshots(
   opts: CompareOptions = {},
 ): CompareFinding[] {
   const out = new Findings();
-  compareOperations(out, baseline.operations ?? {}, current.operations ?? {});
+  compareOperations(
+    out,
+    baseline.operations ?? {},
+    current.operations ?? {},
+    opts.partial ?? false,
+  );
   compareGaps(out, baseline.gaps ?? {}, current.gaps ?? {});
   compareLimits(out, baseline.limits ?? [], current.limits ?? [], opts);
   return out.list;
@@ -119,6 +128,7 @@ function compareOperations(
   out: Findings,
   a: Record<string, OperationObservation>,
   b: Record<string, OperationObservation>,
+  partial: boolean,
 ): void {
   for (const op of union(a, b).sort(byText)) {
     const x = a[op];
@@ -147,12 +157,18 @@ function compareOperations(
       const t = y.statuses[status];
       const at = { operation: op, status };
       if (!t) {
-        out.add(
-          'status-removed',
-          `${op} no longer answers ${status} (now ${now.join(', ') || 'nothing'})`,
-          at,
-          { baseline: status, current: now },
-        );
+        if (partial)
+          out.add('status-not-observed', `${op} ${status} was not seen in this partial run`, at, {
+            baseline: status,
+            current: now,
+          });
+        else
+          out.add(
+            'status-removed',
+            `${op} no longer answers ${status} (now ${now.join(', ') || 'nothing'})`,
+            at,
+            { baseline: status, current: now },
+          );
         continue;
       }
       if (!s) {

@@ -43,4 +43,10 @@ export interface CompareOptions {
   burstTolerance?: number;
   /** Rate estimates closer than this fraction of the baseline are the same limit. Default 0.03. */
   rateTolerance?: number;
+  /**
+   * The current run exercised only part of the suite (`--grep`): a status it did not see is
+   * not evidence of removal, so `status-removed` becomes the INFO `status-not-observed`.
+   * Headers, fields and values of what it did see are compared as usual. Default false.
+   */
+  partial?: boolean;
 }

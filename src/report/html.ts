@@ -3,8 +3,10 @@
  * area, failures with their repro, the gaps table (assumption vs observed), plan-limit charts as
  * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
  */
-import type { Failure } from '../checks/types.ts';
 import type { LoadResult } from '../../load/lib/result.ts';
+import type { Failure } from '../checks/types.ts';
+import type { CompatibilityReport } from '../compare/baseline.ts';
+import { valueText, whereText } from '../compare/format.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
 import { redact } from '../redact.ts';
 import type { BehaviourSnapshot } from './snapshot.ts';
@@ -56,7 +58,11 @@ th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;fo
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;border-radius:6px;font-size:12px;margin:4px 0}
 .failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
-small{color:#57606a}code{font-size:12px}`;
+small{color:#57606a}code{font-size:12px}
+td,th{overflow-wrap:anywhere}.scroll{overflow-x:auto}
+nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
+.lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
+details summary{cursor:pointer;margin:6px 0}`;
 
 function failureBlock(f: Failure): string {
   const label = f.provenance === 'documented' ? 'Documented' : 'Assumed';
@@ -64,10 +70,14 @@ function failureBlock(f: Failure): string {
 <div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
 }
 
+/**
+ * The page. `compatibility` defaults to `summary.compatibility` (the run against the committed
+ * baseline, see src/compare/baseline.ts).
+ */
 export function renderHtml(
   s: Summary,
   snap?: BehaviourSnapshot,
-  compatibility?: { markdown?: string; findings?: unknown[] },
+  compatibility?: CompatibilityReport,
 ): string {
   const areas = Object.entries(s.areas)
     .map(
@@ -81,15 +91,16 @@ export function renderHtml(
     a.notRun.map((n) => ({ area, ...n })),
   );
 
-  const gapRows = Object.entries(GAP_ASSUMPTIONS)
-    .map(([gap, assumption]) => {
+  const extraGaps = Object.keys(snap?.gaps ?? {}).filter((g) => !(g in GAP_ASSUMPTIONS));
+  const gapRows = [...Object.keys(GAP_ASSUMPTIONS), ...extraGaps]
+    .map((gap) => {
       const obs = snap?.gaps[gap];
       const observed = obs
         ? Object.entries(obs)
-            .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-            .join('; ')
-        : '';
-      return `<tr><td>${esc(gap)}</td><td>${esc(assumption)}</td><td>${observed ? esc(observed) : '<small>not observed in this run</small>'}</td></tr>`;
+            .map(([k, v]) => `<div>${esc(k)}: <code>${esc(JSON.stringify(v))}</code></div>`)
+            .join('')
+        : '<small>not observed in this run</small>';
+      return `<tr><td>${esc(gap)}</td><td>${esc(GAP_ASSUMPTIONS[gap] ?? '—')}</td><td>${observed}</td></tr>`;
     })
     .join('\n');
 
@@ -132,15 +143,16 @@ ${loadResults
         .join('\n')}</table>`
     : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
 
-  const compat = compatibility?.markdown
-    ? `<pre>${esc(compatibility.markdown)}</pre>`
-    : `<p><small>No compatibility comparison in this run. Use <code>harness diff-spec OLD NEW</code> and <code>harness compare BASELINE CURRENT</code>.</small></p>`;
+  const compat = compatSection(
+    compatibility ?? (s.compatibility as CompatibilityReport | undefined),
+  );
 
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Harness report — ${esc(s.verdict.toUpperCase())}</title><style>${CSS}</style></head>
 <body><header><h1>Support Ticketing Service v1 — harness report</h1>
-<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}</div></header>
+<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}</div>
+<nav aria-label="sections">${SECTIONS.map(([id, title]) => `<a href="#${id}">${title}</a>`).join('')}</nav></header>
 <main>
 <section id="verdict"><h2>Verdict per area</h2><table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
@@ -148,10 +160,10 @@ ${loadResults
 ${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
 ${assumed.length ? `<h3>Differs from assumption</h3>${assumed.map(failureBlock).join('\n')}` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
-<section id="gaps"><h2>Gaps: assumption vs observed</h2><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
+<section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (DESIGN §3) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
 <section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
-<section id="checks"><h2>Checks</h2><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></section>
+<section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>
 </main></body></html>
 `;
@@ -164,4 +176,40 @@ function safeChart(r: LoadResult): string {
   } catch {
     return `<p><small>chart for ${esc(r.plan)} unavailable</small></p>`;
   }
+}
+
+/** Section ids and titles, in page order (the navigation and the browser test use them). */
+export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
+  ['verdict', 'Verdict'],
+  ['failures', 'Failures'],
+  ['gaps', 'Gaps'],
+  ['limits', 'Plan limits'],
+  ['fuzz', 'Fuzzing'],
+  ['checks', 'Checks'],
+  ['compatibility', 'Compatibility'],
+];
+
+function compatSection(c: CompatibilityReport | undefined): string {
+  const how =
+    '<p><small>Spec changes: <code>harness diff-spec OLD NEW</code>. Behaviour changes between two runs: <code>harness compare BASELINE CURRENT</code>.</small></p>';
+  if (!c)
+    return `<p><small>No baseline comparison in this run (it needs the whole contract suite and a baseline snapshot, <code>reports/baselines/reference.snapshot.json</code> or <code>HARNESS_BASELINE</code>).</small></p>${how}`;
+  if (c.error)
+    return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
+  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: they report, they never fail the gate.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
+  if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
+  const table = (rows: CompatibilityReport['findings']) =>
+    `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
+      .map(
+        (f) =>
+          `<tr><td class="lvl-${f.level}">${f.level}</td><td><code>${esc(f.rule)}</code></td><td>${esc(whereText(f.pointer))}</td><td>${esc(f.message)}</td><td><code>${esc(valueText(f.baseline))}</code></td><td><code>${esc(valueText(f.current))}</code></td></tr>`,
+      )
+      .join('\n')}</table>`;
+  const major = c.findings.filter((f) => f.level !== 'INFO');
+  const info = c.findings.filter((f) => f.level === 'INFO');
+  return `${head}${major.length ? table(major) : '<p class="pass">No ERR or WARN finding.</p>'}${
+    info.length
+      ? `<details><summary>${info.length} INFO finding(s)</summary>${table(info)}</details>`
+      : ''
+  }${how}`;
 }

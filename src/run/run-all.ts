@@ -9,9 +9,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checks } from '../checks/index.ts';
+import { compareWithBaseline } from '../compare/baseline.ts';
 import { type HarnessConfig, loadConfig } from '../config.ts';
 import { redact, redactValue } from '../redact.ts';
-import { readChecks, readExchanges, readPlaywrightTests, readProbes } from '../report/collect.ts';
+import {
+  readChecks,
+  readCreated,
+  readExchanges,
+  readPlaywrightTests,
+  readProbes,
+} from '../report/collect.ts';
 import { renderConsole } from '../report/console.ts';
 import { renderHtml } from '../report/html.ts';
 import { type JunitCase, junitXml } from '../report/junit.ts';
@@ -159,6 +166,13 @@ export async function runAll(
     readProbes(out),
     limits,
   );
+  // Observed changes against the committed baseline (HARNESS_BASELINE, `off` to skip). In a
+  // --grep run a status not seen is no evidence of removal: `partial`.
+  const compatibility = skip.has('contracts')
+    ? undefined
+    : compareWithBaseline(redactValue(snapshot), env.HARNESS_BASELINE, {
+        partial: Boolean(opts.grep),
+      });
   const exitCode = exitCodeOf(areas, cfg.strict);
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
@@ -172,18 +186,20 @@ export async function runAll(
     exitCode,
     areas,
     checks: checkTable(results),
+    created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
     tests: {
       passed: tests.filter((t) => t.status === 'passed').length,
       failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,
       skipped: tests.filter((t) => t.status === 'skipped').length,
       total: tests.length,
     },
+    ...(compatibility ? { compatibility } : {}),
   });
   const files = [
     write(out, 'summary.json', `${JSON.stringify(summary, null, 2)}\n`),
     write(out, 'snapshot.json', `${JSON.stringify(redactValue(snapshot), null, 2)}\n`),
     write(out, 'junit.xml', junitXml(junitSuites(summary, results))),
-    write(out, 'index.html', renderHtml(summary, snapshot)),
+    write(out, 'index.html', renderHtml(summary, snapshot, compatibility)),
   ];
   if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
   return { summary, exitCode, files };

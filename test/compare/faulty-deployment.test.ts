@@ -1,0 +1,136 @@
+/**
+ * `harness compare` shows the change a faulty deployment makes: the committed baseline of the
+ * reference deployment (reports/baselines/reference.snapshot.json, a full `harness run` with
+ * load) against real contract runs (the list-tickets tests, load and fuzz skipped) of the
+ * reference deployment with and without faults. The clean run must add no ERR or WARN finding
+ * (run-to-run noise is not behaviour), the faulty one exactly the faults' changes.
+ *
+ * When the contract suite changes what it exercises, regenerate the baseline:
+ *   npx tsx src/cli/main.ts run --out /tmp/baseline && cp /tmp/baseline/snapshot.json \
+ *     reports/baselines/reference.snapshot.json
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  type CompareFinding,
+  type CompatibilityReport,
+  compareSnapshots,
+  loadSnapshot,
+  REFERENCE_BASELINE,
+} from '../../src/compare/index.ts';
+import { runAll } from '../../src/run/run-all.ts';
+
+const GREP = 'list tickets';
+const FAULTS = ['list-bare-array', 'ratelimit-headers-missing-on-4xx'];
+/** What a run of part of the suite leaves unseen: never a finding about behaviour. */
+const COVERAGE = new Set([
+  'operation-not-observed',
+  'status-not-observed',
+  'gap-not-observed',
+  'limit-not-measured',
+]);
+
+const dir = mkdtempSync(join(tmpdir(), 'harness-compare-fault-'));
+const key = (f: CompareFinding) => {
+  const p = f.pointer;
+  const at = p.header ?? p.field ?? p.gap ?? p.plan;
+  return [f.level, f.rule, p.operation, p.status, at, p.probe].filter(Boolean).join(' ');
+};
+const show = (fs: CompareFinding[]) => fs.map(key).join('\n');
+
+async function contractRun(name: string, faults: string[]): Promise<CompatibilityReport> {
+  const { summary } = await runAll({
+    skip: ['load', 'fuzz'],
+    faults,
+    grep: GREP,
+    outDir: join(dir, name),
+    verbose: false,
+    log: () => {},
+    env: { ...process.env, HARNESS_BASELINE: REFERENCE_BASELINE },
+  });
+  const c = summary.compatibility as CompatibilityReport | undefined;
+  assert.ok(c, `${name}: harness run put a compatibility report in summary.json`);
+  assert.equal(c.error, undefined, `${name}: baseline read`);
+  return c;
+}
+
+describe('compare: the reference baseline against a faulty deployment', () => {
+  let clean: CompatibilityReport;
+  let faulty: CompatibilityReport;
+  before(async () => {
+    clean = await contractRun('clean', []);
+    faulty = await contractRun('faulty', FAULTS);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the baseline against itself is empty', () => {
+    const base = loadSnapshot(REFERENCE_BASELINE);
+    assert.deepEqual(compareSnapshots(base, base), []);
+    assert.ok(base.limits.length >= 2, 'the baseline carries plan limits (a run with load)');
+  });
+
+  test('a clean run of the reference deployment adds no ERR or WARN finding', () => {
+    const bad = clean.findings.filter((f) => f.level !== 'INFO');
+    assert.deepEqual(bad, [], show(bad));
+    assert.ok(clean.partial, 'a --grep run is compared as partial');
+  });
+
+  test('limits measured in the baseline only are INFO "not measured", never ERR', () => {
+    const limits = faulty.findings.filter((f) => f.rule.startsWith('limit-'));
+    assert.deepEqual(
+      limits.map(key).sort(),
+      ['INFO limit-not-measured growth', 'INFO limit-not-measured team'],
+      show(limits),
+    );
+  });
+
+  test('the faults show as observed findings, each with rule, level and pointer', () => {
+    const found = new Set(faulty.findings.map(key));
+    const expected = [
+      // list-bare-array: the envelope became a bare array
+      'ERR response-field-retyped GET /v1/tickets 200 /',
+      'ERR response-field-removed GET /v1/tickets 200 /data',
+      'ERR response-field-removed GET /v1/tickets 200 /has_more',
+      'ERR response-field-removed GET /v1/tickets 200 /next_cursor',
+      'INFO response-field-added GET /v1/tickets 200 /*',
+      'WARN gap-value-changed U4 envelope keys',
+      // ratelimit-headers-missing-on-4xx: a 422 without X-RateLimit-*
+      'ERR ratelimit-header-removed GET /v1/tickets 422 x-ratelimit-limit',
+      'ERR ratelimit-header-removed GET /v1/tickets 422 x-ratelimit-remaining',
+      'ERR ratelimit-header-removed GET /v1/tickets 422 x-ratelimit-reset',
+    ];
+    for (const e of expected)
+      assert.ok(found.has(e), `missing: ${e}\nfound:\n${show(faulty.findings)}`);
+    assert.ok(
+      faulty.findings.every((f) => f.provenance === 'observed'),
+      'every finding is observed',
+    );
+  });
+
+  test('nothing else at ERR or WARN: only the faults changed', () => {
+    const extra = faulty.findings.filter(
+      (f) =>
+        f.level !== 'INFO' &&
+        !COVERAGE.has(f.rule) &&
+        !(
+          f.pointer.operation === 'GET /v1/tickets' &&
+          ['200', '422'].includes(f.pointer.status ?? '')
+        ) &&
+        !(f.rule === 'ratelimit-header-removed' && /^4/.test(f.pointer.status ?? '')) &&
+        !(f.pointer.gap === 'U4'),
+    );
+    assert.deepEqual(extra, [], show(extra));
+  });
+
+  test('the Markdown report leads with the change', () => {
+    assert.match(faulty.markdown, /^## Behaviour compatibility report/, faulty.markdown);
+    assert.match(faulty.markdown, /\*\*Behaviour changed for clients:\*\*/, faulty.markdown);
+    assert.match(
+      faulty.markdown,
+      /`response-field-retyped` \| GET \/v1\/tickets 200 \/ was object, is array/,
+    );
+  });
+});
