@@ -59,7 +59,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;bor
 .failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
 small{color:#57606a}code{font-size:12px}
-td,th{overflow-wrap:anywhere}.scroll{overflow-x:auto}
+td,th{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.scroll{overflow-x:auto}.nowrap{white-space:nowrap}
 nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 .lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
 details summary{cursor:pointer;margin:6px 0}`;
@@ -82,7 +82,7 @@ export function renderHtml(
   const areas = Object.entries(s.areas)
     .map(
       ([n, a]) =>
-        `<tr><td>${esc(n)}</td><td class="${a.verdict}">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
+        `<tr><td class="nowrap">${esc(n)}</td><td class="${a.verdict} nowrap">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
     )
     .join('\n');
   const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
@@ -158,7 +158,7 @@ ${loadResults
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
 ${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
-${assumed.length ? `<h3>Differs from assumption</h3>${assumed.map(failureBlock).join('\n')}` : ''}
+${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (DESIGN §3) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
@@ -202,7 +202,7 @@ function compatSection(c: CompatibilityReport | undefined): string {
     `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
       .map(
         (f) =>
-          `<tr><td class="lvl-${f.level}">${f.level}</td><td><code>${esc(f.rule)}</code></td><td>${esc(whereText(f.pointer))}</td><td>${esc(f.message)}</td><td><code>${esc(valueText(f.baseline))}</code></td><td><code>${esc(valueText(f.current))}</code></td></tr>`,
+          `<tr><td class="lvl-${f.level} nowrap">${f.level}</td><td><code>${esc(f.rule)}</code></td><td>${esc(whereText(f.pointer))}</td><td>${esc(f.message)}</td><td><code>${esc(valueText(f.baseline))}</code></td><td><code>${esc(valueText(f.current))}</code></td></tr>`,
       )
       .join('\n')}</table>`;
   const major = c.findings.filter((f) => f.level !== 'INFO');
