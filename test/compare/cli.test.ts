@@ -100,3 +100,10 @@ describe('harness compare', () => {
     await assert.rejects(run([file('base.json'), file('missing.json')]), /no snapshot at/);
   });
 });
+
+test('docs/usage.md lists every compare rule with its level', async () => {
+  const { RULES } = await import('../../src/compare/index.ts');
+  const doc = readFileSync(new URL('../../docs/usage.md', import.meta.url), 'utf8');
+  for (const [id, r] of Object.entries(RULES))
+    assert.ok(doc.includes(`| \`${id}\` | ${r.level} |`), `docs/usage.md: rule ${id} (${r.level})`);
+});
