@@ -177,8 +177,9 @@ describe('HTML report in headless Chromium', { skip, timeout: 120_000 }, () => {
     assert.match(seen.compatText, /ratelimit-header-removed/, seen.compatText);
   });
 
-  test('readable on a 1366×768 laptop screen: no horizontal scrollbar', () => {
+  test('readable on a 1366×768 laptop screen: no horizontal scrollbar', (t) => {
     assert.ok(seen.overflowX <= 0, `page is ${seen.overflowX}px wider than the viewport`);
     assert.ok(existsSync(SCREENSHOT), `screenshot at ${SCREENSHOT}`);
+    t.diagnostic(`screenshot: ${SCREENSHOT}`);
   });
 });
