@@ -30,10 +30,13 @@ export function createTicket(
   });
 }
 
+/** What `idOf` answers when a creation gave no id. */
+export const MISSING_ID = 'tkt_harness_missing';
+
 /** The id of a created ticket, or a placeholder that no deployment knows (the test goes on). */
 export function idOf(ex: { json?: unknown }): string {
   const id = (ex.json as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : 'tkt_harness_missing';
+  return typeof id === 'string' ? id : MISSING_ID;
 }
 
 /** A unique id-shaped value no deployment has issued. */

@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../src/checks/types.ts';
 import { expect, test } from './fixtures.ts';
-import { createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
+import { MISSING_ID, createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
@@ -15,7 +15,7 @@ test.describe('workspace isolation', () => {
   }, async ({ api, verdict, needs, tag, target, probe }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: get');
-    expect(mine.status, 'workspace A created a ticket').toBe(201);
+    expect(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     const b = api.withKey(target.cfg.otherWorkspaceKey);
     const foreign = await b.send('GET', `/v1/tickets/${encodeURIComponent(idOf(mine))}`);
     const unknown = await b.send('GET', `/v1/tickets/${unknownId()}`);
@@ -31,7 +31,7 @@ test.describe('workspace isolation', () => {
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: writes');
-    expect(mine.status, 'workspace A created a ticket').toBe(201);
+    expect(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     const id = encodeURIComponent(idOf(mine));
     const ghost = unknownId();
     const b = api.withKey(target.cfg.otherWorkspaceKey);
