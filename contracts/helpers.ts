@@ -123,3 +123,14 @@ export function observeCrossCutting(
     }
   }
 }
+
+/**
+ * Skips a test that writes to the target when the run is read-only (HARNESS_READ_ONLY=1, for
+ * production): call it first, or from `test.beforeEach` in a file whose tests all write.
+ */
+export function skipIfReadOnly(
+  target: Target,
+  skip: (cond: boolean, reason: string) => void,
+): void {
+  skip(target.cfg.readOnly, 'not run: writes to the target (HARNESS_READ_ONLY=1)');
+}

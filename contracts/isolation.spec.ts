@@ -5,9 +5,17 @@
  */
 import type { Exchange } from '../src/checks/types.ts';
 import { expect, test } from './fixtures.ts';
-import { MISSING_ID, createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
+import {
+  MISSING_ID,
+  createTicket,
+  idOf,
+  observeCrossCutting,
+  skipIfReadOnly,
+  unknownId,
+} from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 test.describe('workspace isolation', () => {
   test("another workspace's ticket reads as an unknown ticket", {

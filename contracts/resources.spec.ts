@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from './fixtures.ts';
-import { createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
+import { createTicket, idOf, observeCrossCutting, skipIfReadOnly, unknownId } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
@@ -25,7 +25,8 @@ test.describe('resources (U10)', () => {
 
   test('contacts: create, get, list, update, delete', {
     tag: [...TAGS, '@resources.contact-echoed', '@resources.listed'],
-  }, async ({ api, verdict, probe }) => {
+  }, async ({ target, api, verdict, probe }) => {
+    skipIfReadOnly(target, test.skip);
     const email = `contact-${randomBytes(4).toString('hex')}@example.com`;
     const sent = { email, name: 'Grace Hopper' };
     const created = await api.call('post', '/v1/contacts', { body: sent });
@@ -62,7 +63,8 @@ test.describe('resources (U10)', () => {
 
   test('macros: list, and apply one to a ticket', {
     tag: [...TAGS, '@resources.macro-applied'],
-  }, async ({ api, verdict, tag }) => {
+  }, async ({ target, api, verdict, tag }) => {
+    skipIfReadOnly(target, test.skip);
     const list = await api.call('get', '/v1/macros');
     verdict.check('resources.status-code', list, { expected: [200], what: 'GET /v1/macros' });
     const macros = (list.json?.data ?? []) as Array<{
@@ -102,7 +104,8 @@ test.describe('resources (U10)', () => {
 
   test('rules: create one, it is listed and acts on matching tickets', {
     tag: [...TAGS, '@resources.rule-applied', '@resources.listed', '@resources.rule-conditions'],
-  }, async ({ api, verdict, tag }) => {
+  }, async ({ target, api, verdict, tag }) => {
+    skipIfReadOnly(target, test.skip);
     // A condition on a tag only this test uses: the rule must not touch anyone else's tickets.
     const marker = `rule-cond-${randomBytes(4).toString('hex')}`;
     const added = `rule-added-${randomBytes(4).toString('hex')}`;
@@ -128,7 +131,8 @@ test.describe('resources (U10)', () => {
 
   test('reports: the summary counts every ticket once', {
     tag: [...TAGS, '@resources.report-consistent'],
-  }, async ({ api, verdict, tag }) => {
+  }, async ({ target, api, verdict, tag }) => {
+    skipIfReadOnly(target, test.skip);
     await createTicket(api, tag, 'counted');
     const ex = await api.call('get', '/v1/reports/summary');
     verdict.check('resources.status-code', ex, {

@@ -1,5 +1,8 @@
 /** Ticket creation: documented status, timestamps, SLA, echoed fields; U2/U3/U5 probes. */
 import { expect, test } from './fixtures.ts';
+import { skipIfReadOnly } from './helpers.ts';
+
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
 

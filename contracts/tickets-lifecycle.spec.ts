@@ -4,9 +4,10 @@
  * agent, a customer and internal notes (U9), and the status values and transitions (U1).
  */
 import { expect, test } from './fixtures.ts';
-import { MISSING_ID, createTicket, idOf, observeCrossCutting } from './helpers.ts';
+import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 const path = (id: string, rest = '') => `/v1/tickets/${encodeURIComponent(id)}${rest}`;
 

@@ -5,9 +5,10 @@
  */
 import type { Exchange } from '../src/checks/types.ts';
 import { expect, test } from './fixtures.ts';
-import { MISSING_ID, createTicket, idOf, observeCrossCutting } from './helpers.ts';
+import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 type Page = { data?: Array<{ id?: string }>; has_more?: boolean; next_cursor?: string | null };
 

@@ -9,11 +9,13 @@ import {
   createTicket,
   idOf,
   observeCrossCutting,
+  skipIfReadOnly,
   requester,
   unknownId,
 } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 const EXCHANGE_TAGS = [
   '@exchange.no-5xx',

@@ -18,6 +18,7 @@ import {
   eventOf,
   idOf,
   observeCrossCutting,
+  skipIfReadOnly,
   settleDeliveries,
   ticketIdOf,
   unsubscribe,
@@ -25,6 +26,7 @@ import {
 } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 /** Event kinds named by the docs; the others' identifiers are assumed (U12). */
 const DOCUMENTED_EVENTS = new Set([
