@@ -148,7 +148,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           );
         const res = await adminCtx.fetch(`${cfg.baseUrl}${path}`, {
           method,
-          headers: { 'x-admin-token': cfg.adminToken, 'content-type': 'application/json' },
+          headers: {
+            'x-admin-token': cfg.adminToken,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           data: body === undefined ? undefined : JSON.stringify(body),
           failOnStatusCode: false,
           timeout: 20_000,

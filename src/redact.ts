@@ -19,7 +19,8 @@ export function registeredSecretCount(): number {
 }
 
 const SHAPES: Array<[RegExp, string]> = [
-  [/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]'],
+  // A bearer token, but not an RFC 6750 challenge parameter (`Bearer realm="v1"`).
+  [/(Bearer\s+)(?![A-Za-z_]+=")[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]'],
   [
     /((?:x-service-signature|service-signature)\s*[:=]\s*(?:sha256=)?)[0-9a-fA-F]{16,}/gi,
     '$1[REDACTED]',

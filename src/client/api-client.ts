@@ -109,7 +109,9 @@ export class ApiClient {
     const key = o.key === undefined ? this.key : o.key;
     if (key !== null && key !== undefined) headers.authorization = `Bearer ${key}`;
     let data: string | Buffer | undefined;
-    if (o.raw !== undefined) data = o.raw;
+    // A string would be re-encoded by Playwright as a JSON string when the content type is JSON:
+    // raw bodies (malformed JSON above all) must reach the wire byte for byte.
+    if (o.raw !== undefined) data = typeof o.raw === 'string' ? Buffer.from(o.raw, 'utf8') : o.raw;
     else if (o.body !== undefined) data = JSON.stringify(o.body);
     if (
       data !== undefined &&
