@@ -126,7 +126,13 @@ export class ApiClient {
         url: url.toString(),
         headers,
         body:
-          data === undefined ? undefined : Buffer.isBuffer(data) ? `<${data.length} bytes>` : data,
+          typeof o.raw === 'string'
+            ? o.raw
+            : data === undefined
+              ? undefined
+              : Buffer.isBuffer(data)
+                ? `<${data.length} bytes>`
+                : data,
       },
       durationMs: 0,
       operation: matchOperation(method, url.pathname),
