@@ -94,7 +94,7 @@ export function renderHtml(
   const extraGaps = Object.keys(snap?.gaps ?? {}).filter((g) => !(g in GAP_ASSUMPTIONS));
   const gapRows = [...Object.keys(GAP_ASSUMPTIONS), ...extraGaps]
     .map((gap) => {
-      const obs = snap?.gaps[gap];
+      const obs = snap?.gaps[gap] ?? operationGap(gap, snap);
       const observed = obs
         ? Object.entries(obs)
             .map(([k, v]) => `<div>${esc(k)}: <code>${esc(JSON.stringify(v))}</code></div>`)
@@ -168,6 +168,21 @@ ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why<
 </main></body></html>
 `;
   return redact(html);
+}
+
+/** Gaps about an operation's existence and status (U6–U9) are observed in the snapshot's operations. */
+const GAP_OPERATIONS: Record<string, string> = {
+  U6: 'PATCH /v1/tickets/{ticket_id}',
+  U7: 'POST /v1/tickets/{ticket_id}/close',
+  U8: 'GET /v1/tickets/{ticket_id}',
+  U9: 'POST /v1/tickets/{ticket_id}/messages',
+};
+
+function operationGap(gap: string, snap?: BehaviourSnapshot): Record<string, unknown> | undefined {
+  const op = GAP_OPERATIONS[gap];
+  const seen = op ? snap?.operations[op] : undefined;
+  if (!op || !seen) return undefined;
+  return { [`${op} statuses seen`]: Object.keys(seen.statuses).map(Number) };
 }
 
 function safeChart(r: LoadResult): string {
