@@ -164,6 +164,7 @@ ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why<
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
 <section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
+${detectionSection(s)}
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>
 </main></body></html>
 `;
@@ -183,6 +184,21 @@ function operationGap(gap: string, snap?: BehaviourSnapshot): Record<string, unk
   const seen = op ? snap?.operations[op] : undefined;
   if (!op || !seen) return undefined;
   return { [`${op} statuses seen`]: Object.keys(seen.statuses).map(Number) };
+}
+
+/** The detection matrix, when the run included it (`harness run --detect`). */
+function detectionSection(s: Summary): string {
+  const rows = s.areas.detection?.details as
+    | Array<{ fault: string; check: string; provenance: string; tests: number; caught: boolean }>
+    | undefined;
+  if (!Array.isArray(rows)) return '';
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${r.caught ? 'pass' : 'fail'}">${r.caught ? 'caught' : 'MISSED'}</td></tr>`,
+    )
+    .join('\n');
+  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
 }
 
 function safeChart(r: LoadResult): string {

@@ -33,6 +33,7 @@ import {
   exitCodeOf,
 } from '../report/summary.ts';
 import { runContracts } from './contracts-step.ts';
+import { type DetectionRow, runDetectionMatrix } from './detection.ts';
 import { runFuzzStep } from './fuzz-step.ts';
 import { runLoadStep } from './load-step.ts';
 import { type Preflight, preflight } from './preflight.ts';
@@ -53,6 +54,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Only contract tests whose title or tags match (Playwright --grep). */
   grep?: string;
+  /** Also run the detection matrix (fault → check → caught) and report it. Default false. */
+  detect?: boolean;
   /** Show the Playwright child's output and the verdict table. Default true. */
   verbose?: boolean;
 }
@@ -158,6 +161,18 @@ export async function runAll(
     areas.fuzz = await runFuzzStep(cfg, log);
   }
 
+  // --- detection self-test (opt-in: --detect) ---------------------------------------------------
+  if (opts.detect) {
+    if (!embedded)
+      areas.detection = notRun(
+        'not run: the detection matrix needs the embedded reference deployment',
+      );
+    else {
+      log('[+] detection matrix: the suite against each contract/webhook fault…');
+      areas.detection = detectionArea(await runDetectionMatrix(join(out, 'detection')));
+    }
+  }
+
   // --- reports --------------------------------------------------------------------------------
   const results = readChecks(out);
   const snapshot = buildSnapshot(
@@ -203,6 +218,25 @@ export async function runAll(
   ];
   if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
   return { summary, exitCode, files };
+}
+
+/** A fault not caught by its named check is a failure of the harness itself: documented. */
+function detectionArea(rows: DetectionRow[]): AreaSummary {
+  const missed = rows.filter((r) => !r.caught);
+  return {
+    verdict: missed.length ? 'fail' : 'pass',
+    headline: `${rows.length - missed.length} of ${rows.length} contract/webhook faults caught by their named check`,
+    documentedFailures: missed.map((r) => ({
+      check: `detection.${r.fault}`,
+      provenance: 'documented' as const,
+      rule: 'Every check of the harness fails against a deployment that breaks its rule.',
+      received: `${r.check} did not fail with fault ${r.fault} on (${r.tests} tests ran)`,
+      expected: `${r.check} fails`,
+    })),
+    assumptionMismatches: [],
+    notRun: [],
+    details: rows,
+  };
 }
 
 function notRun(reason: string): AreaSummary {

@@ -3,6 +3,7 @@
  *   --env-file FILE   read HARNESS_* variables from FILE (the environment wins on conflicts)
  *   --fault a,b       faults of the embedded reference deployment (see `npm run serve -- --list-faults`)
  *   --strict          an assumption mismatch fails the gate too
+ *   --detect          also run the detection matrix (each fault vs its named check, ≈ 1 min)
  *   --skip AREA       contracts | load | fuzz (repeatable)
  *   --out DIR         report directory (default reports/latest)
  */
@@ -19,6 +20,7 @@ export async function run(argv: string[]): Promise<number> {
       'env-file': { type: 'string' },
       fault: { type: 'string', multiple: true, default: [] },
       strict: { type: 'boolean', default: false },
+      detect: { type: 'boolean', default: false },
       skip: { type: 'string', multiple: true, default: [] },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -26,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--skip contracts|load|fuzz] [--out DIR]\n',
+      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--detect] [--skip contracts|load|fuzz] [--out DIR]\n',
     );
     return 0;
   }
@@ -41,6 +43,12 @@ export async function run(argv: string[]): Promise<number> {
     const { FaultSet } = await import('../../../server/faults.ts');
     new FaultSet(faults); // unknown names fail here, with the list of known ones
   }
-  const { exitCode } = await runAll({ outDir: values.out, skip, faults, strict: values.strict });
+  const { exitCode } = await runAll({
+    outDir: values.out,
+    skip,
+    faults,
+    strict: values.strict,
+    detect: values.detect,
+  });
   return exitCode;
 }
