@@ -3,6 +3,7 @@
  * shows failing findings red). Same shape as `harness diff-spec`'s reports.
  */
 import { redact } from '../redact.ts';
+import { findingsJunit } from '../report/findings-junit.ts';
 import { type CompareFinding, type CompareLocation, LEVEL_RANK, type Level } from './types.ts';
 
 export type Format = 'md' | 'json' | 'junit';
@@ -102,48 +103,27 @@ export function toMarkdown(findings: readonly CompareFinding[], meta: CompareMet
   return redact(`${lines.join('\n')}\n`);
 }
 
-function xml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
 /** One test case per finding; those at or above `failOn` are failures. */
 export function toJunit(findings: readonly CompareFinding[], meta: CompareMeta): string {
   const failOn = meta.failOn ?? 'ERR';
-  const bad = failing(findings, failOn).length;
-  const cases = findings.map((f) => {
-    const name = xml(`${f.rule} ${whereText(f.pointer)}`);
-    const detail = xml(
-      [
-        f.message,
-        `where: ${whereText(f.pointer)}`,
-        `baseline: ${valueText(f.baseline, 500)}`,
-        `current: ${valueText(f.current, 500)}`,
-        'provenance: observed',
-      ].join('\n'),
-    );
-    const body =
-      LEVEL_RANK[f.level] >= LEVEL_RANK[failOn]
-        ? `<failure type="${f.level}" message="${xml(f.message)}">${detail}</failure>`
-        : `<system-out>${detail}</system-out>`;
-    return `    <testcase classname="compare.${f.level}" name="${name}">${body}</testcase>`;
-  });
-  if (cases.length === 0)
-    cases.push('    <testcase classname="compare" name="no behaviour change"/>');
-  return redact(
-    [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="compare" tests="${cases.length}" failures="${bad}">`,
-      `  <testsuite name="compare ${xml(meta.baseline)} → ${xml(meta.current)}" tests="${cases.length}" failures="${bad}" errors="0" skipped="0">`,
-      ...cases,
-      '  </testsuite>',
-      '</testsuites>',
-      '',
-    ].join('\n'),
+  const cases = findings.map((f) => ({
+    level: f.level,
+    name: `${f.rule} ${whereText(f.pointer)}`,
+    message: f.message,
+    detail: [
+      f.message,
+      `where: ${whereText(f.pointer)}`,
+      `baseline: ${valueText(f.baseline, 500)}`,
+      `current: ${valueText(f.current, 500)}`,
+      'provenance: observed',
+    ],
+    failing: LEVEL_RANK[f.level] >= LEVEL_RANK[failOn],
+  }));
+  return findingsJunit(
+    'compare',
+    `compare ${meta.baseline} → ${meta.current}`,
+    cases,
+    'no behaviour change',
   );
 }
 

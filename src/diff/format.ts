@@ -1,4 +1,5 @@
 import { redact } from '../redact.ts';
+import { findingsJunit } from '../report/findings-junit.ts';
 import { type Finding, LEVEL_RANK, type Level } from './types.ts';
 
 /** Output formats of `harness diff-spec`. */
@@ -85,50 +86,29 @@ export function toMarkdown(findings: readonly Finding[], meta: ReportMeta): stri
   return redact(`${lines.join('\n')}\n`);
 }
 
-function xml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
 /** One test case per finding; those at or above `failOn` are failures, so CI shows them red. */
 export function toJunit(findings: readonly Finding[], meta: ReportMeta): string {
   const failOn = meta.failOn ?? 'ERR';
-  const bad = failing(findings, failOn).length;
-  const cases = findings.map((f) => {
-    const name = xml(`${f.rule} ${f.new ?? f.old ?? ''}`);
-    const detail = xml(
-      [
-        f.message,
-        `old: ${f.old ?? '-'}`,
-        `new: ${f.new ?? '-'}`,
-        `where: ${f.where.join('; ')}`,
-        ...(f.assumed
-          ? [`assumed: ${f.assumed.gap ?? ''} (x-provenance at ${f.assumed.pointer})`]
-          : []),
-      ].join('\n'),
-    );
-    const body =
-      LEVEL_RANK[f.level] >= LEVEL_RANK[failOn]
-        ? `<failure type="${f.level}" message="${xml(f.message)}">${detail}</failure>`
-        : `<system-out>${detail}</system-out>`;
-    return `    <testcase classname="diff-spec.${f.level}" name="${name}">${body}</testcase>`;
-  });
-  if (cases.length === 0)
-    cases.push('    <testcase classname="diff-spec" name="no client-visible changes"/>');
-  return redact(
-    [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="diff-spec" tests="${cases.length}" failures="${bad}">`,
-      `  <testsuite name="diff-spec ${xml(meta.old)} → ${xml(meta.new)}" tests="${cases.length}" failures="${bad}" errors="0" skipped="0">`,
-      ...cases,
-      '  </testsuite>',
-      '</testsuites>',
-      '',
-    ].join('\n'),
+  const cases = findings.map((f) => ({
+    level: f.level,
+    name: `${f.rule} ${f.new ?? f.old ?? ''}`,
+    message: f.message,
+    detail: [
+      f.message,
+      `old: ${f.old ?? '-'}`,
+      `new: ${f.new ?? '-'}`,
+      `where: ${f.where.join('; ')}`,
+      ...(f.assumed
+        ? [`assumed: ${f.assumed.gap ?? ''} (x-provenance at ${f.assumed.pointer})`]
+        : []),
+    ],
+    failing: LEVEL_RANK[f.level] >= LEVEL_RANK[failOn],
+  }));
+  return findingsJunit(
+    'diff-spec',
+    `diff-spec ${meta.old} → ${meta.new}`,
+    cases,
+    'no client-visible changes',
   );
 }
 

@@ -1,5 +1,6 @@
 /** junit.xml of the whole run: one testsuite per area, one testcase per check / verdict / property. */
 import { redact } from '../redact.ts';
+import { xmlEscape } from './findings-junit.ts';
 
 export interface JunitCase {
   name: string;
@@ -9,14 +10,7 @@ export interface JunitCase {
   skipped?: string;
 }
 
-const esc = (s: string) =>
-  s
-    .replace(
-      /[<>&"']/g,
-      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
-    )
-    // XML 1.0 cannot carry most control characters at all.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const esc = xmlEscape;
 
 export function junitXml(suites: Record<string, JunitCase[]>): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>'];
