@@ -10,17 +10,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  compareSnapshots,
-  type Format,
-  failing,
-  type Level,
-  loadSnapshot,
-  render,
-} from '../../compare/index.ts';
-
-const FORMATS: readonly Format[] = ['md', 'json', 'junit'];
-const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+import { reportFlags } from '../report-flags.ts';
+import { compareSnapshots, failing, loadSnapshot, render } from '../../compare/index.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,12 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2)
     throw new Error('expected two snapshots: harness compare BASELINE CURRENT');
-  const format = values.format as Format;
-  if (!FORMATS.includes(format))
-    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${values.format}')`);
-  const failOn = String(values['fail-on']).toUpperCase() as Level;
-  if (!LEVELS.includes(failOn))
-    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${values['fail-on']}')`);
+  const { format, failOn } = reportFlags(values);
   const [baseSrc, curSrc] = positionals as [string, string];
   const findings = compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {
     partial: values.partial ?? false,

@@ -7,10 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { diffSpecs, failing, type Format, type Level, loadSpec, render } from '../../diff/index.ts';
-
-const FORMATS: readonly Format[] = ['md', 'json', 'junit'];
-const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
+import { reportFlags } from '../report-flags.ts';
+import { diffSpecs, failing, loadSpec, render } from '../../diff/index.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -32,12 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2)
     throw new Error('expected two specs: harness diff-spec OLD NEW (files or REF:path)');
-  const format = values.format as Format;
-  if (!FORMATS.includes(format))
-    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${values.format}')`);
-  const failOn = String(values['fail-on']).toUpperCase() as Level;
-  if (!LEVELS.includes(failOn))
-    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${values['fail-on']}')`);
+  const { format, failOn } = reportFlags(values);
   const [oldSrc, newSrc] = positionals as [string, string];
   const findings = diffSpecs(loadSpec(oldSrc), loadSpec(newSrc));
   const text = render(format, findings, { old: oldSrc, new: newSrc, failOn });
