@@ -9,7 +9,6 @@
  * Against the embedded deployment all three run; against a real one, what its credentials allow.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
 import type { Failure } from '../checks/types.ts';
 import type { HarnessConfig } from '../config.ts';
@@ -19,29 +18,19 @@ import {
   runDeliveryCheck,
   withEmbeddedDeployment,
 } from '../fuzz/index.ts';
-import { runReceiverFuzz } from '../receiver-fuzz/index.ts';
+import { fuzzLocalReceiver } from '../receiver-fuzz/index.ts';
 import { registerSecret } from '../redact.ts';
 import type { AreaSummary } from '../report/summary.ts';
 
-async function exampleReceiverFuzz() {
+function exampleReceiverFuzz() {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;
   registerSecret(secret);
-  const server = createReceiver({ secret });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    return await runReceiverFuzz({
-      url: `http://127.0.0.1:${port}/webhook`,
-      secret,
-      form: 'both',
-      cases: 25,
-      maxSeconds: 60,
-      rate: Number.POSITIVE_INFINITY,
-    });
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
+  return fuzzLocalReceiver(createReceiver({ secret }), {
+    secret,
+    form: 'both',
+    cases: 25,
+    maxSeconds: 60,
+  });
 }
 
 export async function runFuzzStep(

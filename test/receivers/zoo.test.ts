@@ -5,33 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
 import {
   RECEIVER_PROPERTIES,
   type ReceiverFuzzResult,
-  runReceiverFuzz,
+  fuzzLocalReceiver,
 } from '../../src/receiver-fuzz/index.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'zoo-secret-4f1c9a';
 
-async function fuzz(server: Server, cases = 12): Promise<ReceiverFuzzResult> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    return await runReceiverFuzz({
-      url: `http://127.0.0.1:${port}/webhook`,
-      secret,
-      cases,
-      rate: Number.POSITIVE_INFINITY,
-      maxSeconds: 20,
-    });
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+function fuzz(server: Server, cases = 12): Promise<ReceiverFuzzResult> {
+  return fuzzLocalReceiver(server, { secret, cases, maxSeconds: 20 });
 }
 
 const failing = (r: ReceiverFuzzResult) => [
