@@ -25,10 +25,33 @@ function ex(
       headers: { authorization: `Bearer ${SECRET}` },
       body: '{"subject":"x"}',
     },
-    response: { status, headers, bodyText: JSON.stringify(json ?? {}), json },
+    response: { status, headers, bodyText: json === undefined ? '' : JSON.stringify(json), json },
     durationMs: 1,
     operation: matchOperation(method, url),
   };
+}
+
+const TICKET = {
+  id: 'tkt_1',
+  subject: 'Printer on fire',
+  status: 'open',
+  priority: 'high',
+  requester: { email: 'ada@example.com', name: 'Ada Lovelace' },
+  sla: { first_response_due: '2026-11-22T10:00:00Z' },
+  created_at: '2026-11-22T09:00:00Z',
+};
+
+/** An exchange whose body is the given text (not necessarily JSON). */
+function rawEx(status: number, bodyText: string, contentType = 'application/json'): Exchange {
+  const e = ex(status, { ...RL, 'content-type': contentType });
+  let json: unknown;
+  try {
+    json = bodyText ? JSON.parse(bodyText) : undefined;
+  } catch {
+    json = undefined;
+  }
+  e.response = { ...e.response!, bodyText, json };
+  return e;
 }
 
 const RL = {
@@ -77,7 +100,7 @@ describe('checks registry', () => {
   });
 
   test('the every-exchange checks each catch their deviation and pass the correct exchange', () => {
-    const good = ex(201, { ...RL, 'content-type': 'application/json' }, undefined);
+    const good = ex(201, { ...RL, 'content-type': 'application/json' }, TICKET);
     const cases: Array<[string, Exchange]> = [
       ['exchange.ratelimit-headers', ex(404, { 'content-type': 'application/problem+json' }, {})],
       ['exchange.content-type', ex(404, { ...RL, 'content-type': 'text/plain' }, {})],
@@ -98,6 +121,30 @@ describe('checks registry', () => {
       request: { ...good.request, url: 'http://api.example.com/v1/tickets' },
     };
     assert.equal(new Verdict(checks, 't').check('exchange.transport-secure', insecure), false);
+  });
+
+  test('an empty or non-JSON body fails the body checks instead of passing them unseen', () => {
+    const html = rawEx(201, '<html>Welcome to nginx</html>', 'text/html');
+    const empty = rawEx(201, '');
+    const cut = rawEx(201, '{"id": "tkt_1", "subj');
+    for (const bad of [html, cut]) {
+      const v = new Verdict(checks, 't');
+      assert.equal(
+        v.check('exchange.json-body', bad),
+        false,
+        'a non-JSON body is not JSON traffic',
+      );
+      assert.equal(v.check('exchange.response-schema', bad), false, 'no schema holds for non-JSON');
+      assert.equal(v.check('ticket.timestamps-utc', bad), false, 'no timestamps in that body');
+    }
+    const v = new Verdict(checks, 't');
+    assert.equal(v.check('exchange.json-body', empty), true, 'an empty body is not non-JSON data');
+    assert.equal(v.check('exchange.response-schema', empty), false, 'a 201 Ticket needs a body');
+    assert.equal(v.check('ticket.timestamps-utc', empty), false, 'no timestamps in no body');
+    assert.equal(v.failures('documented').length, 1, 'only the timestamps rule is documented');
+    const fine = new Verdict(checks, 't');
+    assert.equal(fine.check('ticket.timestamps-utc', ex(201, RL, TICKET)), true, 'valid ticket');
+    assert.equal(fine.check('exchange.json-body', ex(204, RL)), true, 'a 204 has no body');
   });
 
   test('a missing response never passes a scenario check', () => {

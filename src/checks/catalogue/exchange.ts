@@ -88,6 +88,23 @@ export const secureTransport = defineCheck({
   },
 });
 
+export const jsonBody = defineCheck({
+  name: 'exchange.json-body',
+  provenance: 'documented',
+  rule: 'All API traffic is JSON over HTTPS.',
+  kind: 'exchange',
+  run(ex) {
+    const r = ex.response;
+    // An empty body carries no non-JSON data (204, or a HEAD); its absence where a schema
+    // expects content is exchange.response-schema's verdict (assumed shapes).
+    if (!r || r.bodyText.length === 0 || r.json !== undefined) return undefined;
+    return {
+      received: `${r.status} body not JSON: ${show(r.bodyText, 80)}`,
+      expected: 'a JSON body',
+    };
+  },
+});
+
 export const responseSchema = defineCheck({
   name: 'exchange.response-schema',
   provenance: 'assumed',
@@ -96,7 +113,14 @@ export const responseSchema = defineCheck({
   run(ex) {
     const r = ex.response;
     const spec = r && ex.operation?.responses.get(String(r.status));
-    if (!r || !spec?.schema || r.json === undefined) return undefined;
+    if (!r || !spec?.schema) return undefined;
+    // A missing or unparsable body cannot satisfy a schema: without this the check passed on a
+    // 200 with an empty or HTML body.
+    if (r.json === undefined)
+      return {
+        received: `${r.status} body ${r.bodyText.length === 0 ? '(empty)' : `not JSON: ${show(r.bodyText, 80)}`}`,
+        expected: `a JSON ${spec.schema}`,
+      };
     const issues = validate(spec.schema, r.json);
     if (issues.length === 0) return undefined;
     return {
@@ -115,5 +139,6 @@ export const EXCHANGE_CHECKS = [
   documentedStatus,
   no5xx,
   secureTransport,
+  jsonBody,
   responseSchema,
 ];

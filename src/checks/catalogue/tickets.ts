@@ -28,12 +28,13 @@ export const timestampsUtc = defineCheck({
       ['created_at', t.created_at],
       ['sla.first_response_due', t.sla?.first_response_due],
     ].filter(
-      ([, v]) =>
-        v !== undefined && !(typeof v === 'string' && UTC.test(v) && !Number.isNaN(Date.parse(v))),
+      // Absent counts as broken: both fields are in the documented Ticket representation, and
+      // skipping them made the check pass on an empty or non-JSON body.
+      ([, v]) => !(typeof v === 'string' && UTC.test(v) && !Number.isNaN(Date.parse(v))),
     );
     if (bad.length === 0) return undefined;
     return {
-      received: bad.map(([k, v]) => `${k} ${show(v)}`).join(', '),
+      received: bad.map(([k, v]) => `${k} ${v === undefined ? '(absent)' : show(v)}`).join(', '),
       expected: 'ISO 8601 UTC, e.g. 2026-11-22T09:00:00Z',
     };
   },
