@@ -19,7 +19,11 @@ test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
 test.describe('workspace isolation', () => {
   test("another workspace's ticket reads as an unknown ticket", {
-    tag: ['@isolation.get-other-workspace', '@validation.unknown-404'],
+    tag: [
+      '@isolation.get-other-workspace',
+      '@isolation.same-as-unknown',
+      '@validation.unknown-404',
+    ],
   }, async ({ api, verdict, needs, tag, target, probe }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: get');
@@ -30,12 +34,22 @@ test.describe('workspace isolation', () => {
     probe('U21', 'foreign ticket status', foreign.status ?? null);
     probe('U21', 'unknown ticket status', unknown.status ?? null);
     probe('U21', 'foreign and unknown identical', foreign.status === unknown.status);
-    verdict.check('isolation.get-other-workspace', foreign, { unknown });
+    verdict.check('isolation.get-other-workspace', foreign, {
+      ticket: (mine.json ?? {}) as Record<string, unknown>,
+    });
+    verdict.check('isolation.same-as-unknown', foreign, {
+      unknown,
+      operation: 'GET /v1/tickets/{id}',
+    });
     verdict.check('validation.unknown-404', unknown, { what: 'GET of an unknown ticket' });
   });
 
   test('another workspace cannot update, close or reply to a ticket: answered as unknown', {
-    tag: ['@isolation.write-other-workspace', '@isolation.foreign-unchanged'],
+    tag: [
+      '@isolation.write-other-workspace',
+      '@isolation.same-as-unknown',
+      '@isolation.foreign-unchanged',
+    ],
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: writes');
@@ -60,7 +74,8 @@ test.describe('workspace isolation', () => {
     for (const [operation, write] of writes) {
       const foreign = await write(id);
       const unknown = await write(ghost);
-      verdict.check('isolation.write-other-workspace', foreign, { unknown, operation });
+      verdict.check('isolation.write-other-workspace', foreign, { operation });
+      verdict.check('isolation.same-as-unknown', foreign, { unknown, operation });
     }
     const after = await api.send('GET', `/v1/tickets/${id}`);
     verdict.check('isolation.foreign-unchanged', after, {

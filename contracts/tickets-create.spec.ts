@@ -39,7 +39,7 @@ test.describe('create ticket', () => {
   });
 
   test('due times are ordered by priority (high < normal < low)', {
-    tag: ['@ticket.sla-by-priority'],
+    tag: ['@ticket.sla-by-priority', '@ticket.sla-priority-order'],
   }, async ({ api, verdict, tag, probe }) => {
     const make = (priority: 'low' | 'normal' | 'high') =>
       api.call('post', '/v1/tickets', {
@@ -56,6 +56,7 @@ test.describe('create ticket', () => {
       hours(low),
     ]);
     verdict.check('ticket.sla-by-priority', undefined, { high, normal, low });
+    verdict.check('ticket.sla-priority-order', undefined, { high, normal, low });
     expect(high.status).toBeDefined();
   });
 

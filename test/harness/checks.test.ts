@@ -147,6 +147,97 @@ describe('checks registry', () => {
     assert.equal(fine.check('exchange.json-body', ex(204, RL)), true, 'a 204 has no body');
   });
 
+  test('documented checks fail only on what the docs say; the assumed part is reported apart', () => {
+    const documentedFailures = (run: (v: Verdict) => void) => {
+      const v = new Verdict(checks, 't');
+      run(v);
+      return {
+        documented: v.failures('documented').map((f) => f.check),
+        assumed: v.failures('assumed').map((f) => f.check),
+      };
+    };
+    // A close to "resolved" keeps the documented rule (resolved or closed); "closed" is U1.
+    const resolved = ex(200, RL, { ...TICKET, status: 'resolved' }, 'POST', '/v1/tickets/t/close');
+    assert.deepEqual(
+      documentedFailures((v) => v.check('tickets.close', resolved)).documented,
+      [],
+      'a resolved ticket is closed as documented',
+    );
+    const stillOpen = ex(200, RL, TICKET, 'POST', '/v1/tickets/t/close');
+    assert.equal(new Verdict(checks, 't').check('tickets.close', stillOpen), false, 'still open');
+
+    // A 403 for a foreign ticket keeps the data isolated; only U21 (same as unknown) differs.
+    const forbidden = ex(403, RL, { status: 403, code: 'forbidden' }, 'GET', '/v1/tickets/t');
+    const unknown = ex(404, RL, { status: 404, code: 'not_found' }, 'GET', '/v1/tickets/u');
+    const get = documentedFailures((v) => {
+      v.check('isolation.get-other-workspace', forbidden, { ticket: TICKET });
+      v.check('isolation.same-as-unknown', forbidden, { unknown, operation: 'GET' });
+    });
+    assert.deepEqual(get, { documented: [], assumed: ['isolation.same-as-unknown'] });
+    const served = ex(200, RL, TICKET, 'GET', '/v1/tickets/t');
+    const leaky = ex(404, RL, { status: 404, detail: TICKET.subject }, 'GET', '/v1/tickets/t');
+    for (const bad of [served, leaky])
+      assert.equal(
+        new Verdict(checks, 't').check('isolation.get-other-workspace', bad, { ticket: TICKET }),
+        false,
+        'a served or leaked foreign ticket breaks isolation',
+      );
+    const write = documentedFailures((v) =>
+      v.check('isolation.write-other-workspace', forbidden, { operation: 'PATCH' }),
+    );
+    assert.deepEqual(write.documented, [], 'a refused foreign write keeps isolation');
+
+    // Priority affects the clock (documented); which way is an assumption.
+    const at = (h: number) =>
+      ex(201, RL, {
+        ...TICKET,
+        sla: {
+          first_response_due: new Date(Date.parse(TICKET.created_at) + h * 3.6e6).toISOString(),
+        },
+      });
+    const reversed = { high: at(24), normal: at(4), low: at(1) };
+    assert.deepEqual(
+      documentedFailures((v) => {
+        v.check('ticket.sla-by-priority', undefined, reversed);
+        v.check('ticket.sla-priority-order', undefined, reversed);
+      }),
+      { documented: [], assumed: ['ticket.sla-priority-order'] },
+    );
+    const flat = { high: at(4), normal: at(4), low: at(4) };
+    assert.equal(
+      new Verdict(checks, 't').check('ticket.sla-by-priority', undefined, flat),
+      false,
+      'a clock that ignores priority breaks the documented rule',
+    );
+
+    // The documented webhook payload is the envelope; customer.replied's message is U13.
+    const payload = {
+      event: 'customer.replied',
+      ticket: {
+        id: 'tkt_1',
+        subject: 's',
+        status: 'open',
+        priority: 'normal',
+        url: 'https://x.example/t/1',
+      },
+      customer: { name: 'Ada', email: 'ada@example.com' },
+    };
+    const hook = documentedFailures((v) => {
+      v.check('webhook.payload-schema', undefined, { event: 'customer.replied', payload });
+      v.check('webhook.event-shape', undefined, { event: 'customer.replied', payload });
+    });
+    assert.deepEqual(hook, { documented: [], assumed: ['webhook.event-shape'] });
+    const { customer: _c, ...noCustomer } = payload;
+    assert.equal(
+      new Verdict(checks, 't').check('webhook.payload-schema', undefined, {
+        event: 'customer.replied',
+        payload: noCustomer,
+      }),
+      false,
+      'a payload without the documented customer breaks the documented shape',
+    );
+  });
+
   test('a missing response never passes a scenario check', () => {
     const v = new Verdict(checks, 't');
     const dead: Exchange = {

@@ -117,25 +117,46 @@ export const rotatedKeyRejected = defineCheck({
   },
 });
 
-/** args: the exchange for a truly unknown id, to compare with the foreign one (ex). */
-export const otherWorkspaceGet = defineCheck<{ unknown: Exchange }>({
+/** Whether a rejection carries the foreign ticket's data (the id is the caller's own input). */
+function leaks(ex: Exchange, ticket?: { subject?: unknown }): string | undefined {
+  const text = ex.response?.bodyText ?? '';
+  if (typeof ticket?.subject === 'string' && ticket.subject && text.includes(ticket.subject))
+    return 'its subject';
+  return undefined;
+}
+
+/** args: the foreign ticket as its own workspace created it (to spot its data in the answer). */
+export const otherWorkspaceGet = defineCheck<{ ticket?: Record<string, unknown> }>({
   name: 'isolation.get-other-workspace',
   provenance: 'documented',
-  rule: "Data is isolated per workspace: another workspace's ticket is indistinguishable from an unknown one.",
+  // Documented: the data is isolated. That the answer equals the unknown-ticket one is U21
+  // (isolation.same-as-unknown), an assumption: a 403 keeps the data isolated too.
+  rule: "Data is isolated per workspace: another workspace's ticket is not served to it.",
+  kind: 'scenario',
+  run(ex, a) {
+    const s = status(ex);
+    const leak = leaks(ex, a?.ticket);
+    if (s !== undefined && !ok(s) && !leak) return undefined;
+    return {
+      received: `foreign ticket → ${s ?? ex.error}${ok(s) ? ' (the foreign ticket was served)' : leak ? ` (the answer carries ${leak})` : ''}`,
+      expected: "a rejection that carries none of the other workspace's data",
+    };
+  },
+});
+
+/** args: the same request on a truly unknown id, and what was attempted. */
+export const sameAsUnknown = defineCheck<{ unknown: Exchange; operation: string }>({
+  name: 'isolation.same-as-unknown',
+  provenance: 'assumed',
+  rule: "U21: another workspace's ticket is answered exactly as an unknown one (404, same problem body).",
   kind: 'scenario',
   run(ex, a) {
     const s = status(ex);
     const u = status(a.unknown);
-    const shape = (e: Exchange) => {
-      const j = { ...((e.response?.json ?? {}) as Record<string, unknown>) };
-      delete j.request_id;
-      delete j.detail;
-      return JSON.stringify(j);
-    };
-    if (!ok(s) && s === u && shape(ex) === shape(a.unknown)) return undefined;
+    if (s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
     return {
-      received: `foreign ticket → ${s}, unknown ticket → ${u}${ok(s) ? ' (the foreign ticket was served)' : ''}`,
-      expected: 'the same 4xx answer for both (assumed 404)',
+      received: `${a.operation}: foreign ticket → ${s ?? ex.error}, unknown ticket → ${u ?? a.unknown.error}${s === u ? ' (different bodies)' : ''}`,
+      expected: 'the same status and problem body for both (404)',
     };
   },
 });
@@ -177,19 +198,18 @@ function problemShape(e: Exchange): string {
   return JSON.stringify(j);
 }
 
-/** args: the same write on a truly unknown id, and the operation's name. */
-export const otherWorkspaceWrite = defineCheck<{ unknown: Exchange; operation: string }>({
+/** args: what was attempted. */
+export const otherWorkspaceWrite = defineCheck<{ operation: string }>({
   name: 'isolation.write-other-workspace',
   provenance: 'documented',
-  rule: "Data is isolated per workspace: writing to another workspace's ticket is answered as for an unknown ticket.",
+  rule: "Data is isolated per workspace: a write to another workspace's ticket is not accepted.",
   kind: 'scenario',
   run(ex, a) {
     const s = status(ex);
-    const u = status(a.unknown);
-    if (!ok(s) && s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
+    if (s !== undefined && !ok(s)) return undefined;
     return {
-      received: `${a.operation}: foreign ticket → ${s}, unknown ticket → ${u}${ok(s) ? ' (the write was accepted)' : ''}`,
-      expected: 'the same 4xx answer for both (assumed 404)',
+      received: `${a.operation}: foreign ticket → ${s ?? ex.error}${ok(s) ? ' (the write was accepted)' : ''}`,
+      expected: 'a rejection (4xx; assumed the same 404 as for an unknown ticket)',
     };
   },
 });
@@ -225,6 +245,7 @@ export const AUTH_CHECKS = [
   readOnlyCanRead,
   rotatedKeyRejected,
   otherWorkspaceGet,
+  sameAsUnknown,
   otherWorkspaceList,
   rotatedNewKeyWorks,
   otherWorkspaceWrite,

@@ -50,27 +50,31 @@ export const signatureValid = defineCheck<{ raw: Uint8Array; secret: string }>({
   },
 });
 
+/** The first schema issues of `payload` against `schema`, as a Violation. */
+function schemaViolation(schema: string, payload: unknown) {
+  const issues = validate(schema, payload);
+  if (issues.length === 0) return undefined;
+  return {
+    received: issues
+      .slice(0, 3)
+      .map((i) => `${i.pointer || '/'} ${i.message}`)
+      .join('; '),
+    expected: `a valid ${schema}`,
+  };
+}
+
 export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
   name: 'webhook.payload-schema',
   provenance: 'documented',
+  // Only the envelope is documented; per-event extras (customer.replied's message, …) are U13
+  // and belong to webhook.event-shape, or a deployment without them would fail the gate.
   rule: 'Payload: event, ticket {id, subject, status, priority, url}, customer {name, email}.',
   kind: 'scenario',
   run(_ex, a) {
-    const schema = EVENT_SCHEMAS[a.event];
-    if (!schema)
-      return {
-        received: `event ${show(a.event)}`,
-        expected: `one of ${Object.keys(EVENT_SCHEMAS).join(', ')}`,
-      };
-    const issues = validate(schema, a.payload);
-    if (issues.length === 0) return undefined;
-    return {
-      received: issues
-        .slice(0, 3)
-        .map((i) => `${i.pointer || '/'} ${i.message}`)
-        .join('; '),
-      expected: `a valid ${schema}`,
-    };
+    const env = a.payload as { event?: unknown } | undefined;
+    if (env && typeof env === 'object' && env.event !== a.event)
+      return { received: `event ${show(env.event)}`, expected: `event ${show(a.event)}` };
+    return schemaViolation('EventEnvelope', a.payload);
   },
 });
 
@@ -155,8 +159,14 @@ export const eventShape = defineCheck<{ event: string; payload: unknown }>({
   provenance: 'assumed',
   rule: 'U13: every event uses the envelope {event, ticket, customer} plus its event-specific extras.',
   kind: 'scenario',
-  run(ex, a) {
-    return payloadSchema.run(ex, a);
+  run(_ex, a) {
+    const schema = EVENT_SCHEMAS[a.event];
+    if (!schema)
+      return {
+        received: `event ${show(a.event)}`,
+        expected: `one of ${Object.keys(EVENT_SCHEMAS).join(', ')}`,
+      };
+    return schemaViolation(schema, a.payload);
   },
 });
 
