@@ -65,13 +65,27 @@ function resolveKey(
   return 'invalid';
 }
 
+/** The decoded path of the request target (origin- or absolute-form), as the router sees it. */
+function requestPath(req: FastifyRequest): string {
+  const raw = (req.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/').split('?')[0]!;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export function installGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
     const ctx = app.svc;
     reply.header('date', new Date(ctx.clock.now()).toUTCString());
-    if (req.url.startsWith('/admin')) return; // the dashboard stand-in is not part of v1
+    // Decide by the route the router matched, never by the raw URL: the router decodes
+    // (`/%76%31/tickets` is /v1/tickets) and accepts absolute-form targets, so a test on
+    // `req.url` let such requests reach a /v1 handler unauthenticated.
+    const route = req.routeOptions.url;
+    if (route?.startsWith('/admin')) return; // the dashboard stand-in is not part of v1
     const now = ctx.clock.now();
-    if (!/^\/v1(\/|\?|$)/.test(req.url)) {
+    if (route === undefined ? !/^\/v1(\/|$)/.test(requestPath(req)) : !route.startsWith('/v1')) {
       // Outside /v1 there is nothing to authenticate; the 404 still carries the headers.
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
       rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
