@@ -18,13 +18,14 @@ import { checks } from '../src/checks/index.ts';
 import type { Exchange } from '../src/checks/types.ts';
 import { Verdict } from '../src/checks/verdict.ts';
 import { ApiClient } from '../src/client/api-client.ts';
+import { loggableExchange } from '../src/client/exchange-log.ts';
 import {
   type Credential,
   type HarnessConfig,
   loadConfig,
   missingCredential,
 } from '../src/config.ts';
-import { redact, redactValue, registerSecret } from '../src/redact.ts';
+import { redactValue, registerSecret } from '../src/redact.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
 
 export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
@@ -85,25 +86,6 @@ function appendJsonl(file: string, rows: unknown[]): void {
     join(RAW_DIR, file),
     `${rows.map((r) => JSON.stringify(redactValue(r))).join('\n')}\n`,
   );
-}
-
-/** What goes into the raw exchange log: bounded bodies, redacted. */
-function loggable(ex: Exchange) {
-  return {
-    method: ex.request.method,
-    url: redact(ex.request.url),
-    operation: ex.operation ? `${ex.operation.method} ${ex.operation.template}` : undefined,
-    requestBody: ex.request.body?.slice(0, 300),
-    status: ex.response?.status,
-    headers: ex.response?.headers,
-    json: ex.response?.json,
-    bodyPrefix:
-      ex.response && ex.response.json === undefined
-        ? ex.response.bodyText.slice(0, 200)
-        : undefined,
-    error: ex.error,
-    durationMs: Math.round(ex.durationMs * 10) / 10,
-  };
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -288,7 +270,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       v.flush();
       appendJsonl(
         `exchanges-${testInfo.parallelIndex}.jsonl`,
-        exchanges.map((ex) => ({ test: title, ...loggable(ex) })),
+        exchanges.map((ex) => ({ test: title, ...loggableExchange(ex) })),
       );
       for (const f of v.failures('assumed')) {
         testInfo.annotations.push({
@@ -302,7 +284,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         process.env.HARNESS_RECORD_ONLY === '1' ? undefined : v.fatalMessage(target.cfg.strict);
       if (fatal) {
         await testInfo.attach('exchanges', {
-          body: JSON.stringify(exchanges.map(loggable), null, 2),
+          body: JSON.stringify(exchanges.map(loggableExchange), null, 2),
           contentType: 'application/json',
         });
         throw new Error(fatal);

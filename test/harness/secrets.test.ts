@@ -55,3 +55,29 @@ test('every file written by a run (with failures and repros) is free of secrets'
   }
   assert.deepEqual(leaks, [], 'secrets found in written files');
 });
+
+test('the exchange log and its attachment redact secrets in response bodies and headers', async () => {
+  const { loggableExchange } = await import('../../src/client/exchange-log.ts');
+  const { registerSecret } = await import('../../src/redact.ts');
+  const issued = 'stk_full_issuedbyrotation0000000001';
+  registerSecret(issued);
+  const logged = JSON.stringify(
+    loggableExchange({
+      request: {
+        method: 'POST',
+        url: `http://127.0.0.1:9/admin/keys/k/rotate?key=${issued}`,
+        headers: { authorization: `Bearer ${issued}` },
+        body: JSON.stringify({ key: issued }),
+      },
+      response: {
+        status: 200,
+        headers: { 'x-echo': issued },
+        bodyText: JSON.stringify({ key: issued }),
+        json: { key: issued },
+      },
+      durationMs: 1,
+    }),
+  );
+  assert.equal(logged.includes(issued), false, 'the issued key must not appear in the log');
+  assert.match(logged, /\[REDACTED\]/, 'the secret is replaced, not dropped silently');
+});
