@@ -32,7 +32,12 @@ export interface K6PlanOptions {
   maxSeconds: number;
   enterprise?: PlanOverrides;
   script: string;
+  /** Stops k6 early (the run's time limit, or a sibling plan that failed). */
+  signal?: AbortSignal;
 }
+
+/** After SIGINT k6 still runs handleSummary; one that hangs beyond this is killed outright. */
+const KILL_GRACE_MS = 15_000;
 
 export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'harness-k6-'));
@@ -54,10 +59,18 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
         env,
         stdio: ['ignore', 'inherit', 'inherit'],
       });
-      const timer = setTimeout(() => child.kill('SIGINT'), o.maxSeconds * 1000);
+      let hard: NodeJS.Timeout | undefined;
+      const stop = () => {
+        child.kill('SIGINT');
+        hard ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+      };
+      const timer = setTimeout(stop, o.maxSeconds * 1000);
+      o.signal?.addEventListener('abort', stop, { once: true });
       child.on('error', reject);
       child.on('exit', (c) => {
         clearTimeout(timer);
+        if (hard) clearTimeout(hard);
+        o.signal?.removeEventListener('abort', stop);
         resolve(c ?? 1);
       });
     });

@@ -83,36 +83,49 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
   const progress = new Map<PlanName, Progress>();
   const ticker = o.progress ? startTicker(o.progress, progress) : undefined;
   try {
-    const results = await Promise.all(
-      o.plans.map(async (plan) => {
-        const keys = o.keys[plan] ?? [];
-        if (k6) {
-          o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
-          return runPlanK6({
-            k6,
+    const settled = await Promise.allSettled(
+      o.plans
+        .map(async (plan) => {
+          const keys = o.keys[plan] ?? [];
+          if (k6) {
+            o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
+            return runPlanK6({
+              k6,
+              plan,
+              baseUrl: url.href.replace(/\/$/, ''),
+              keys,
+              timeScale,
+              maxSeconds,
+              script: join(root, 'load', 'plan-limits.ts'),
+              signal: abort.signal,
+              ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+            });
+          }
+          const run = await runPlanNode({
             plan,
-            baseUrl: url.href.replace(/\/$/, ''),
+            baseUrl: url,
             keys,
             timeScale,
-            maxSeconds,
-            script: join(root, 'load', 'plan-limits.ts'),
+            budget,
+            signal: abort.signal,
             ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+            ...(o.schedule ? { schedule: o.schedule } : {}),
+            onProgress: (p) => progress.set(plan, p),
           });
-        }
-        const run = await runPlanNode({
-          plan,
-          baseUrl: url,
-          keys,
-          timeScale,
-          budget,
-          signal: abort.signal,
-          ...(o.enterprise ? { enterprise: o.enterprise } : {}),
-          ...(o.schedule ? { schedule: o.schedule } : {}),
-          onProgress: (p) => progress.set(plan, p),
-        });
-        return run.result;
-      }),
+          return run.result;
+        })
+        .map((p) =>
+          // One plan failing (a budget it cannot reserve, a probe that cannot size it) stops the
+          // others at once: the run ends here, not when its siblings happen to finish.
+          p.catch((e: unknown) => {
+            abort.abort();
+            throw e;
+          }),
+        ),
     );
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    const results = settled.map((s) => (s as PromiseFulfilledResult<LoadResult>).value);
     const clean = results.map((r) => redactValue(r));
     if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
     return clean;
