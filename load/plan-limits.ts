@@ -23,7 +23,6 @@ import {
   buildSchedule,
   isPlanName,
   judgeRun,
-  type MetricReader,
   metricSpecs,
   parseIntStrict,
   type Phase,
@@ -31,6 +30,7 @@ import {
   RETRY_PROBES,
   rateHeaders,
   readAggregates,
+  readK6Summary,
   recordSample,
   resolvePlan,
   retryAfterSeconds,
@@ -198,35 +198,20 @@ export function retry(data: SetupData): void {
   }
 }
 
-interface SummaryMetric {
-  type: string;
-  values: Record<string, number>;
-}
-
-interface SummaryData {
-  metrics: Record<string, SummaryMetric | undefined>;
-  setup_data?: SetupData;
-  state?: { testRunDurationMs?: number };
-}
-
-export function handleSummary(data: SummaryData): Record<string, string> {
-  const read: MetricReader = (name) => {
-    const m = data.metrics[name];
-    if (!m) return undefined;
-    const v = m.values;
-    return m.type === 'counter'
-      ? { count: v.count ?? 0 }
-      : { count: v.count, min: v.min, max: v.max, avg: v.avg };
-  };
+// k6 passes the classic summary object or the machine-readable one (default from k6 2 on):
+// load/lib reads both, so the judged JSON is the same whichever this k6 hands over.
+export function handleSummary(data: unknown): Record<string, string> {
+  const k6 = readK6Summary(data);
+  const setup = k6.setupData as Partial<SetupData> | undefined;
   const result = judgeRun({
     engine: 'k6',
     schedule,
-    aggregates: readAggregates(read),
+    aggregates: readAggregates(k6.read),
     baseUrl: BASE_URL,
     keys: KEYS.length,
-    startedAt: new Date(data.setup_data?.t0 ?? Date.now()).toISOString(),
-    wallSeconds: (data.state?.testRunDurationMs ?? 0) / 1000,
-    dropped: data.metrics.dropped_iterations?.values.count ?? 0,
+    startedAt: new Date(setup?.t0 ?? Date.now()).toISOString(),
+    wallSeconds: k6.wallSeconds ?? 0,
+    dropped: k6.dropped,
   });
   const lines = result.verdicts.map((v) => `${v.status.padEnd(12)} ${v.id}: ${v.observed}`);
   return {

@@ -2,6 +2,7 @@ export * from './bucket-model.ts';
 export * from './classify-limiter.ts';
 export * from './estimators.ts';
 export * from './headers.ts';
+export * from './k6-summary.ts';
 export * from './metrics.ts';
 export * from './plans.ts';
 export * from './reset-unit.ts';

@@ -1,0 +1,138 @@
+/**
+ * handleSummary's input as k6 really provides it: only the stats `summaryTrendStats` asks for
+ * (avg, min, max, count) on trends and count/rate on counters, in the classic object or the
+ * machine-readable summary. Judged through `readK6Summary`, both give exactly the result the
+ * in-memory store gives (what the property tests exercise as the "k6" engine).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  buildSchedule,
+  isTrendName,
+  judgeRun,
+  MemoryMetrics,
+  metricSpecs,
+  type MetricReader,
+  readAggregates,
+  readK6Summary,
+  recordSample,
+} from '../../load/lib/index.ts';
+import { prng } from './limits.arb.ts';
+import { simulateRun, tokenBucket } from './simulated-limiters.ts';
+
+function simulatedStore() {
+  const schedule = buildSchedule(
+    {
+      plan: 'team',
+      ratePerMin: 120,
+      burst: 200,
+      rateSource: 'documented',
+      burstSource: 'documented',
+    },
+    { keys: 2 },
+  );
+  const samples = simulateRun(schedule, {
+    limiters: [tokenBucket(200, 2), tokenBucket(200, 2)],
+    ratePerMin: 120,
+    jitterS: 0.001,
+    random: prng(11),
+  });
+  const ctx = { ratePerMin: 120, resetHorizonS: Math.max(200 / 2, 60) * 2 + 5 };
+  const mem = new MemoryMetrics();
+  for (const s of samples) recordSample(s, ctx, mem);
+  return { schedule, mem };
+}
+
+/** What k6 puts in `values`: the configured trend stats, or a counter's count and rate. */
+function k6Values(read: MetricReader, name: string, wallS: number): Record<string, number> | null {
+  const v = read(name);
+  if (!v) return null;
+  if (!isTrendName(name)) return { count: v.count ?? 0, rate: (v.count ?? 0) / wallS };
+  return { avg: v.avg!, min: v.min!, max: v.max!, count: v.count! };
+}
+
+function classic(read: MetricReader, wallS: number, t0: number) {
+  const metrics: Record<string, unknown> = {
+    dropped_iterations: { type: 'counter', contains: 'default', values: { count: 2, rate: 0.1 } },
+  };
+  for (const { name, kind } of metricSpecs()) {
+    const values = k6Values(read, name, wallS);
+    if (values) metrics[name] = { type: kind, contains: 'default', values };
+  }
+  return {
+    root_group: { name: '', path: '', groups: [], checks: [] },
+    options: { summaryTrendStats: ['avg', 'min', 'max', 'count'], summaryTimeUnit: '' },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: wallS * 1000 },
+    metrics,
+    setup_data: { t0 },
+  };
+}
+
+function machineReadable(read: MetricReader, wallS: number) {
+  const metrics: unknown[] = [
+    {
+      name: 'dropped_iterations',
+      type: 'counter',
+      contains: 'default',
+      values: { count: 2, rate: 0.1 },
+    },
+  ];
+  for (const { name, kind } of metricSpecs()) {
+    const values = k6Values(read, name, wallS);
+    if (values) metrics.push({ name, type: kind, contains: 'default', category: 'custom', values });
+  }
+  return {
+    version: '1.0.0',
+    metadata: { generatedAt: '2025-01-15T10:30:45.123Z', k6Version: '2.0.0' },
+    config: { execution: 'local', script: 'load/plan-limits.ts', duration: wallS },
+    results: { passed: true, metrics, checks: { metrics: {}, orderedChecks: [] } },
+  };
+}
+
+describe('handleSummary input → the shared result', () => {
+  const { schedule, mem } = simulatedStore();
+  const wallS = 97.5;
+  const judge = (read: MetricReader, dropped: number, wallSeconds: number, t0: number) =>
+    judgeRun({
+      engine: 'k6',
+      schedule,
+      aggregates: readAggregates(read),
+      baseUrl: 'http://127.0.0.1:1',
+      keys: 2,
+      startedAt: new Date(t0).toISOString(),
+      wallSeconds,
+      dropped,
+    });
+  const expected = judge(mem.read, 2, wallS, 1_700_000_000_000);
+
+  test('the classic summary object judges exactly like the in-memory store', () => {
+    const view = readK6Summary(classic(mem.read, wallS, 1_700_000_000_000));
+    assert.equal(view.shape, 'classic');
+    assert.equal(view.dropped, 2);
+    assert.equal(view.wallSeconds, wallS);
+    const t0 = (view.setupData as { t0: number }).t0;
+    assert.deepEqual(judge(view.read, view.dropped, view.wallSeconds!, t0), expected);
+  });
+
+  test('the machine-readable summary judges exactly like the in-memory store', () => {
+    const view = readK6Summary(machineReadable(mem.read, wallS));
+    assert.equal(view.shape, 'machine-readable');
+    assert.equal(view.dropped, 2);
+    assert.equal(view.wallSeconds, wallS);
+    assert.deepEqual(
+      judge(view.read, view.dropped, view.wallSeconds!, 1_700_000_000_000),
+      expected,
+    );
+  });
+
+  test('the judged run is a real measurement, not an empty one', () => {
+    assert.equal(expected.limiter.algorithm, 'token-bucket', expected.limiter.evidence.join('; '));
+    assert.equal(expected.estimates.rate.method, 'moments', 'k6 has moments only');
+    assert.notEqual(expected.estimates.burst?.value ?? null, null, 'B̂ measured');
+  });
+
+  test('an unknown shape is refused, not judged as a run that sent nothing', () => {
+    assert.throws(() => readK6Summary({ foo: 1 }), /unknown summary shape/);
+    assert.throws(() => readK6Summary(undefined), /no summary object/);
+  });
+});
