@@ -17,6 +17,12 @@ import { registerTicketRoutes } from './routes/tickets.ts';
 import { type Credentials, seed } from './seed.ts';
 import { runSlaSweep } from './sla-sweep.ts';
 import { Store } from './store.ts';
+import {
+  answerClientError,
+  answerExpectation,
+  answerFrameworkError,
+  newRequestId,
+} from './transport-errors.ts';
 import { WebhookDispatcher } from './webhooks/index.ts';
 
 export interface ServiceOptions {
@@ -105,11 +111,18 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    genReqId: newRequestId,
     // Never answer 5xx for a malformed request line or header: keep Node's 400 handling.
     return503OnClosing: false,
+    // Ids are bounded by Node's 16 KiB header limit anyway; a too long one is an unknown id (404).
+    routerOptions: { maxParamLength: 16 * 1024 },
+    clientErrorHandler: (err, socket) => answerClientError(ctx, err, socket),
+    frameworkErrors: (err, req, reply) => answerFrameworkError(err, req, reply),
+    // Node would answer a missing Host with a bare 400 of its own; the guard answers it instead.
+    http: { requireHostHeader: false },
   });
   app.decorate('svc', ctx);
+  app.server.on('checkExpectation', (req, res) => answerExpectation(ctx, req, res));
 
   // The API is JSON only (docs: "All API traffic is JSON"); Fastify's text/plain parser would
   // hand a string to the validators and turn a wrong media type into a 422.

@@ -8,6 +8,7 @@ import { enforcedLimit } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import type { Decision } from './rate-limit/types.ts';
 import type { ApiKey } from './store.ts';
+import { refuseBeforeRoute } from './transport-errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,18 +17,34 @@ declare module 'fastify' {
   }
 }
 
-function rateHeaders(reply: FastifyReply, ctx: ServiceContext, limit: number, d: Decision): void {
+/** The three X-RateLimit header values for a decision (the remaining/reset faults apply here). */
+export function rateHeaderValues(
+  ctx: ServiceContext,
+  limit: number,
+  d: Decision,
+): Record<string, string> {
   const remaining = d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
   const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
-  reply.header('x-ratelimit-limit', String(limit));
-  reply.header('x-ratelimit-remaining', String(remaining));
-  reply.header('x-ratelimit-reset', String(reset));
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(reset),
+  };
+}
+
+/** Retry-After (seconds) of a refused request, or undefined under the no-retry-after fault. */
+export function retryAfterValue(ctx: ServiceContext, d: Decision): string | undefined {
+  if (ctx.faults.has('no-retry-after')) return undefined;
+  return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
+}
+
+function rateHeaders(reply: FastifyReply, ctx: ServiceContext, limit: number, d: Decision): void {
+  reply.headers(rateHeaderValues(ctx, limit, d));
 }
 
 function tooMany(reply: FastifyReply, ctx: ServiceContext, d: Decision): FastifyReply {
-  if (!ctx.faults.has('no-retry-after')) {
-    reply.header('retry-after', String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))));
-  }
+  const retryAfter = retryAfterValue(ctx, d);
+  if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
   return sendProblem(
     reply,
     429,
@@ -36,11 +53,33 @@ function tooMany(reply: FastifyReply, ctx: ServiceContext, d: Decision): Fastify
   );
 }
 
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return undefined;
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(h);
+function bearer(header: unknown): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return m ? m[1] : '';
+}
+
+/**
+ * Takes one token for a request that never reached a route (bad request line, bad URL,
+ * unsupported Expect): from the key's bucket when it carries a valid key, else from the
+ * per-address bucket — so even these answers carry honest X-RateLimit headers.
+ */
+export function takeUnrouted(
+  ctx: ServiceContext,
+  authorization: unknown,
+  ip: string,
+): { limit: number; decision: Decision } {
+  const now = ctx.clock.now();
+  const token = bearer(authorization);
+  const k = token ? ctx.store.keysBySecret.get(token) : undefined;
+  const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
+  if (k && workspace) {
+    const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
+    const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
+    return { limit: workspace.ratePerMin, decision };
+  }
+  const decision = ctx.limiter.take(`anon:${ip}`, ctx.anonymousLimit, now);
+  return { limit: ctx.anonymousLimit.ratePerMin, decision };
 }
 
 /** The first seeded workspace's full key: what the auth faults fall back to. */
@@ -79,6 +118,10 @@ export function installGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
     const ctx = app.svc;
     reply.header('date', new Date(ctx.clock.now()).toUTCString());
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400.
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      return refuseBeforeRoute(req, reply, 400, 'bad_request', 'An HTTP/1.1 request needs Host.');
+    }
     // Decide by the route the router matched, never by the raw URL: the router decodes
     // (`/%76%31/tickets` is /v1/tickets) and accepts absolute-form targets, so a test on
     // `req.url` let such requests reach a /v1 handler unauthenticated.
@@ -91,7 +134,7 @@ export function installGuard(app: FastifyInstance): void {
       rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
       return d.allowed ? undefined : tooMany(reply, ctx, d);
     }
-    const resolved = resolveKey(ctx, bearer(req));
+    const resolved = resolveKey(ctx, bearer(req.headers.authorization));
     if (typeof resolved === 'string') {
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
       rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);

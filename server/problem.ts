@@ -14,12 +14,34 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
 };
+
+/** The RFC 9457 body; `sendProblem` and the answers written before routing share it. */
+export function problemBody(
+  status: number,
+  code: string,
+  detail: string,
+  requestId: string,
+  errors?: FieldError[],
+): Record<string, unknown> {
+  return {
+    type: `https://support-ticketing.example/problems/${code.replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    request_id: requestId,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}
 
 export function sendProblem(
   reply: FastifyReply,
@@ -28,15 +50,7 @@ export function sendProblem(
   detail: string,
   errors?: FieldError[],
 ): FastifyReply {
-  const body = {
-    type: `https://support-ticketing.example/problems/${code.replace(/_/g, '-')}`,
-    title: TITLES[status] ?? 'Error',
-    status,
-    detail,
-    code,
-    request_id: String(reply.request.id),
-    ...(errors && errors.length > 0 ? { errors } : {}),
-  };
+  const body = problemBody(status, code, detail, String(reply.request.id), errors);
   if (reply.server.svc?.faults.has('errors-plain-text')) {
     return reply.code(status).type('text/plain; charset=utf-8').send(`${status} ${detail}`);
   }

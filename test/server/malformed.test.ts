@@ -92,6 +92,172 @@ const ROWS: Row[] = [
     request: () => req('GET /admin/nope HTTP/1.1'),
     status: 404,
   },
+  // Answered by Node or the router before any route: Fastify's own JSON, no headers, before.
+  {
+    name: 'path that does not percent-decode',
+    request: () => req('GET /v1/tickets/%E0%A4%A HTTP/1.1', [auth()]),
+    status: 400,
+  },
+  {
+    name: 'ticket id longer than the router allows by default',
+    request: () => req(`GET /v1/tickets/${'a'.repeat(5000)} HTTP/1.1`, [auth()]),
+    status: 404,
+  },
+  {
+    name: 'request line over 16 KiB (huge query string)',
+    request: () => req(`GET /v1/tickets?q=${'a'.repeat(20_000)} HTTP/1.1`, [auth()]),
+    status: 431,
+  },
+  {
+    name: 'header line without a colon',
+    request: () => req('GET /v1/tickets HTTP/1.1', [auth(), 'Bad Header']),
+    status: 400,
+  },
+  {
+    name: 'non-numeric Content-Length',
+    request: () =>
+      req('POST /v1/tickets HTTP/1.1', [
+        auth(),
+        'Content-Type: application/json',
+        'Content-Length: abc',
+      ]),
+    status: 400,
+  },
+  {
+    name: 'invalid chunk size',
+    request: () =>
+      req(
+        'POST /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+        'zz\r\n{}\r\n0\r\n\r\n',
+      ),
+    status: 400,
+  },
+  {
+    name: 'HTTP/1.1 without Host',
+    request: () => `GET /v1/tickets HTTP/1.1\r\n${auth()}\r\nConnection: close\r\n\r\n`,
+    status: 400,
+  },
+  {
+    name: 'Expect other than 100-continue',
+    request: () => req('GET /v1/tickets HTTP/1.1', [auth(), 'Expect: teapot']),
+    status: 417,
+  },
+  // Reached the routes already; listed so they stay 4xx.
+  {
+    name: 'query that does not percent-decode',
+    request: () => req('GET /v1/tickets?status=%E0%A4%A HTTP/1.1', [auth()]),
+    status: 422,
+  },
+  {
+    name: 'repeated limit',
+    request: () => req('GET /v1/tickets?limit=1&limit=2 HTTP/1.1', [auth()]),
+    status: 422,
+  },
+  {
+    name: 'repeated status',
+    request: () => req('GET /v1/tickets?status=open&status=closed HTTP/1.1', [auth()]),
+    status: 422,
+  },
+  {
+    name: 'percent-encoded NUL as ticket id',
+    request: () => req('GET /v1/tickets/%00 HTTP/1.1', [auth()]),
+    status: 404,
+  },
+  {
+    name: 'HEAD of a list',
+    request: () => req('HEAD /v1/tickets HTTP/1.1', [auth()]),
+    status: 200,
+    problem: false,
+  },
+  { name: 'OPTIONS', request: () => req('OPTIONS /v1/tickets HTTP/1.1', [auth()]), status: 404 },
+  { name: 'OPTIONS *', request: () => req('OPTIONS * HTTP/1.1', [auth()]), status: 404 },
+  {
+    name: 'unknown method',
+    request: () => req('PROPFIND /v1/tickets HTTP/1.1', [auth()]),
+    status: 404,
+  },
+  {
+    name: 'malformed JSON body on a GET is ignored',
+    request: () =>
+      req(
+        'GET /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/json', 'Content-Length: 5'],
+        '{bad}',
+      ),
+    status: 200,
+    problem: false,
+  },
+  {
+    name: 'JSON null as creation body',
+    request: () =>
+      req(
+        'POST /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/json', 'Content-Length: 4'],
+        'null',
+      ),
+    status: 422,
+  },
+  {
+    name: '__proto__ key in a JSON body',
+    request: () => {
+      const body = '{"__proto__":{"subject":"x"}}';
+      return req(
+        'POST /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/json', `Content-Length: ${body.length}`],
+        body,
+      );
+    },
+    status: 400,
+  },
+  {
+    name: 'deeply nested JSON',
+    request: () => {
+      const body = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      return req(
+        'POST /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/json', `Content-Length: ${body.length}`],
+        body,
+      );
+    },
+    status: 422,
+  },
+  {
+    name: 'Content-Type that does not parse',
+    request: () =>
+      req('POST /v1/tickets HTTP/1.1', [auth(), 'Content-Type: ;;;', 'Content-Length: 2'], '{}'),
+    status: 415,
+  },
+  {
+    name: 'body without Content-Type',
+    request: () => req('POST /v1/tickets HTTP/1.1', [auth(), 'Content-Length: 2'], '{}'),
+    status: 415,
+  },
+  {
+    name: 'form-encoded body',
+    request: () =>
+      req(
+        'POST /v1/tickets HTTP/1.1',
+        [auth(), 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 3'],
+        'a=b',
+      ),
+    status: 415,
+  },
+  {
+    name: 'Content-Length over 1 MiB (answered before the body)',
+    request: () =>
+      req('POST /v1/tickets HTTP/1.1', [
+        auth(),
+        'Content-Type: application/json',
+        'Content-Length: 2000000',
+      ]),
+    status: 413,
+  },
+  {
+    name: 'Basic credentials',
+    request: () => req('GET /v1/tickets HTTP/1.1', ['Authorization: Basic Zm9vOmJhcg==']),
+    status: 401,
+  },
 ];
 
 describe('malformed and odd requests get a 4xx problem with the rate-limit headers', () => {
