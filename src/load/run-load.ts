@@ -170,11 +170,13 @@ export function summaryLine(r: LoadResult): string {
   const b = r.estimates.burst;
   const rate = r.estimates.rate;
   const failed = r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  // A run is only as good as its measurement: say which verdicts could not be decided.
+  const open = r.verdicts.filter((v) => v.status === 'inconclusive').map((v) => v.id);
   return `${r.plan.padEnd(10)} B̂ ${b?.value != null ? `${b.value.toFixed(1)} ± ${b.uncertainty.toFixed(1)}` : 'n/a'} (plan ${r.limits.burst}) · r̂ ${
     Number.isFinite(rate.perMin)
       ? `${rate.perMin.toFixed(1)}/min ± ${(rate.relUncertainty * 100).toFixed(1)} %`
       : 'n/a'
   } (plan ${r.limits.ratePerMin}) · ${r.limiter.algorithm} · Reset ${r.resetUnit.unit} · scope ${r.scope.scope} · ${
     failed.length ? `FAIL: ${failed.join(', ')}` : 'pass'
-  } [${r.engine}, ${r.wallSeconds.toFixed(0)} s]`;
+  }${open.length ? ` (inconclusive: ${open.join(', ')})` : ''} [${r.engine}, ${r.wallSeconds.toFixed(0)} s]`;
 }

@@ -99,12 +99,15 @@ describe('load estimators on a simulated token bucket', () => {
             s,
           );
           const b = judge(schedule, samples, engine).estimates.burst;
-          assert.ok(b && b.value !== null);
+          assert.ok(b && b.value !== null, `no B̂: ${JSON.stringify(b)}`);
           assert.ok(
             b.low <= n.burst && n.burst < b.high,
             `B=${n.burst} outside [${b.low}, ${b.high})`,
           );
-          assert.ok(Math.abs(b.value - n.burst) <= Math.min(3, b.uncertainty) + 1e-9);
+          assert.ok(
+            Math.abs(b.value - n.burst) <= Math.min(3, b.uncertainty) + 1e-9,
+            `B̂ ${b.value} ± ${b.uncertainty} vs B ${n.burst}`,
+          );
         }),
         params(30),
       );
