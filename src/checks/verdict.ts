@@ -11,6 +11,9 @@ import { formatFailure, toFailure } from './failure.ts';
 import type { CheckRegistry } from './registry.ts';
 import type { Exchange, Failure } from './types.ts';
 
+/** Statuses that say "no such route" rather than "no such resource". */
+const ROUTE_MISSING = new Set([404, 405, 501]);
+
 export interface CheckResult {
   test: string;
   /** Playwright project (one per fault in the detection matrix). */
@@ -61,7 +64,26 @@ export class Verdict {
       provenance: c.provenance,
       passed: !v,
     };
-    if (v) result.failure = toFailure(c, v, ex);
+    if (v) {
+      result.failure = toFailure(c, v, ex);
+      // A documented rule evaluated on a route we only assumed (U5–U10) cannot fail the gate
+      // when that route does not exist on the target: the guess was wrong, not the deployment.
+      const op = ex?.operation;
+      const status = ex?.response?.status;
+      if (
+        c.provenance === 'documented' &&
+        op?.provenance === 'assumed' &&
+        status &&
+        ROUTE_MISSING.has(status)
+      ) {
+        result.provenance = 'assumed';
+        result.failure = {
+          ...result.failure,
+          provenance: 'assumed',
+          received: `${result.failure.received} — the assumed route ${op.method} ${op.template} (${op.gap ?? 'assumed'}) answered ${status}`,
+        };
+      }
+    }
     this.results.push(result);
     return !v;
   }

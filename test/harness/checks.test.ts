@@ -249,3 +249,22 @@ describe('checks registry', () => {
     assert.match(v.failures()[0]!.received, /ECONNREFUSED/);
   });
 });
+
+describe('guessed routes never block the gate', () => {
+  test('a documented check on an assumed route that answers 404 is reported as an assumption', () => {
+    const v = new Verdict(checks, 'route');
+    // POST /v1/tickets is assumed (U5): a deployment without it answers 404.
+    assert.equal(v.check('ticket.created-status-open', ex(404, RL, { status: 404 })), false);
+    const r = v.results[0]!;
+    assert.equal(r.provenance, 'assumed', 'demoted to assumed');
+    assert.match(r.failure!.received, /assumed route POST \/v1\/tickets \(U5\) answered 404/);
+    assert.equal(v.fatalMessage(false), undefined, 'not fatal unless strict');
+  });
+
+  test('the same documented check on an existing route still fails the gate', () => {
+    const v = new Verdict(checks, 'route');
+    v.check('ticket.created-status-open', ex(201, RL, { status: 'new' }));
+    assert.equal(v.results[0]!.provenance, 'documented', 'stays documented');
+    assert.match(v.fatalMessage(false) ?? '', /documented rule broken/);
+  });
+});
