@@ -21,8 +21,9 @@ export function findTicket(
   id: string,
 ): Ticket | undefined {
   const t = ctx.store.tickets.get(id);
-  const visible =
-    t && (t.workspaceId === req.auth!.workspace.id || ctx.faults.has('cross-workspace-read'));
+  // The fault names reads only: writes to a foreign ticket stay 404 under it.
+  const leak = ctx.faults.has('cross-workspace-read') && /^(GET|HEAD)$/.test(req.method);
+  const visible = t && (t.workspaceId === req.auth!.workspace.id || leak);
   if (visible) return t;
   sendProblem(reply, 404, 'not_found', 'No ticket with this id.');
   return undefined;

@@ -94,6 +94,16 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
   },
+  crossWorkspaceWrite: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const other = s.ws.other.keys.full;
+    return [
+      (await s.call('PATCH', `/v1/tickets/${t.id}`, other, { subject: 'x' })).status,
+      (await s.call('POST', `/v1/tickets/${t.id}/close`, other)).status,
+      (await s.call('POST', `/v1/tickets/${t.id}/messages`, other, { body: 'b', author: 'agent' }))
+        .status,
+    ];
+  },
   crossWorkspaceList: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     const j = (await s.call('GET', '/v1/tickets?limit=100', s.ws.other.keys.full)).json;
