@@ -136,8 +136,19 @@ export async function runAll(
       });
       areas.contracts.verdict = 'fail';
     }
-    if (pre && pre.state !== 'ok')
+    if (pre && pre.state !== 'ok') {
       areas.contracts.headline = `target ${pre.state}: ${pre.detail}. ${areas.contracts.headline}`;
+      // An unreachable or non-JSON target fails the gate by itself, whatever tests managed to run.
+      areas.contracts.documentedFailures.unshift({
+        check: 'harness.target-answers',
+        provenance: 'documented',
+        rule: 'All API traffic is JSON over HTTPS, with standard HTTP status codes.',
+        received: `GET /v1/tickets: ${pre.state} (${pre.detail})`,
+        expected: 'a JSON answer',
+        repro: `curl -i -H 'authorization: Bearer $HARNESS_API_KEY' '${cfg.baseUrl}/v1/tickets?limit=1'`,
+      });
+      areas.contracts.verdict = 'fail';
+    }
     (areas.contracts as AreaSummary & { details?: unknown }).details = {
       wallMs: r.wallMs,
       preflight: pre,
