@@ -134,7 +134,13 @@ export function installGuard(app: FastifyInstance): void {
       rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
       return d.allowed ? undefined : tooMany(reply, ctx, d);
     }
-    const resolved = resolveKey(ctx, bearer(req.headers.authorization));
+    // Node keeps the first of several Authorization headers; two credentials are ambiguous,
+    // so such a request authenticates as nobody (RFC 6750 invalid_request → 401).
+    const authHeaders = req.raw.rawHeaders.filter(
+      (h, i) => i % 2 === 0 && h.toLowerCase() === 'authorization',
+    );
+    const resolved =
+      authHeaders.length > 1 ? 'invalid' : resolveKey(ctx, bearer(req.headers.authorization));
     if (typeof resolved === 'string') {
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
       rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
