@@ -183,7 +183,11 @@ export function installGuard(app: FastifyInstance): void {
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
-    if (reply.statusCode >= 400 && reply.statusCode < 500 && app.svc.faults.has('ratelimit-headers-missing-on-4xx')) {
+    if (
+      reply.statusCode >= 400 &&
+      reply.statusCode < 500 &&
+      app.svc.faults.has('ratelimit-headers-missing-on-4xx')
+    ) {
       reply.removeHeader('x-ratelimit-limit');
       reply.removeHeader('x-ratelimit-remaining');
       reply.removeHeader('x-ratelimit-reset');
