@@ -106,6 +106,7 @@ test.describe('webhook events', () => {
       tag: documented
         ? [
             '@webhook.event-delivered',
+            '@webhook.content-type',
             '@webhook.payload-schema',
             '@webhook.event-shape',
             '@webhook.signature-valid',
@@ -131,6 +132,7 @@ test.describe('webhook events', () => {
           probe('U13', `${event}: payload keys`, payload ? Object.keys(payload).sort() : null);
           probe('U15', `${event}: signature headers seen`, headerForms(d));
           verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
+          verdict.check('webhook.content-type', ex);
           if (documented) verdict.check('webhook.payload-schema', ex, { event, payload });
           verdict.check('webhook.event-shape', ex, { event, payload });
         }

@@ -94,6 +94,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       prefixMissing: faults.has('signature-prefix-missing'),
       unsubscribedDelivered: faults.has('unsubscribed-event-delivered'),
       noRetryOn503: faults.has('no-retry-on-503'),
+      contentTypeText: faults.has('webhook-content-type-text'),
     },
   });
   const ctx: ServiceContext = {

@@ -135,6 +135,14 @@ export const FAULTS: readonly Fault[] = [
     'answers schema violations with 400 instead of 422',
     'U20: validation failure → 422.',
   ),
+  F(
+    'subject-not-required',
+    'contracts',
+    'documented',
+    'validation.invalid-rejected',
+    'creates a ticket without a subject (a placeholder subject)',
+    'Ticket creation input: subject, required: yes.',
+  ),
   // --- auth and isolation -------------------------------------------------------------------
   F(
     'missing-key-accepted',
@@ -281,6 +289,14 @@ export const FAULTS: readonly Fault[] = [
     'one bucket per workspace instead of per key',
     'Limits apply per workspace, per API key.',
   ),
+  F(
+    'ratelimit-limit-is-burst',
+    'limits',
+    'documented',
+    'limit-header',
+    'X-RateLimit-Limit shows the burst instead of the requests per minute',
+    'X-RateLimit-Limit: requests per minute allowed.',
+  ),
   // --- webhooks -----------------------------------------------------------------------------
   F(
     'signature-reserialized',
@@ -345,6 +361,22 @@ export const FAULTS: readonly Fault[] = [
     'webhook.sla-at-risk-fired',
     'never sends sla.at_risk',
     'sla.at_risk: a ticket crosses its at-risk threshold.',
+  ),
+  F(
+    'webhook-content-type-text',
+    'webhooks',
+    'documented',
+    'webhook.content-type',
+    'sends deliveries as text/plain',
+    'Webhook delivery Content-Type: application/json.',
+  ),
+  F(
+    'customer-replied-never',
+    'webhooks',
+    'documented',
+    'webhook.event-delivered',
+    'never sends customer.replied',
+    'customer.replied: a customer reply.',
   ),
 ];
 

@@ -168,7 +168,10 @@ export function installGuard(app: FastifyInstance): void {
     const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
     const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${resolved.id}`;
     const d = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
-    rateHeaders(reply, ctx, workspace.ratePerMin, d);
+    const advertised = ctx.faults.has('ratelimit-limit-is-burst')
+      ? workspace.burst
+      : workspace.ratePerMin;
+    rateHeaders(reply, ctx, advertised, d);
     if (!d.allowed) return tooMany(reply, ctx, d);
     req.auth = { key: resolved, workspace };
     const scope = req.routeOptions.config?.scope;

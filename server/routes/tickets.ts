@@ -77,6 +77,15 @@ export function registerTicketRoutes(app: FastifyInstance): void {
     ) {
       throw new Error('requester is undefined'); // the fault: an unguarded dereference
     }
+    // FAULT subject-not-required: a creation without a subject gets a placeholder instead of a 422.
+    if (
+      ctx.faults.has('subject-not-required') &&
+      body &&
+      typeof body === 'object' &&
+      body.subject === undefined
+    ) {
+      body.subject = '(no subject)';
+    }
     if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
     const now = ctx.clock.now();
     const priority: Priority = ctx.faults.has('priority-ignored')
@@ -193,7 +202,7 @@ export function registerTicketRoutes(app: FastifyInstance): void {
       } else {
         emit(ctx, 'ticket.replied', t, extras);
         if (m.author === 'customer') {
-          emit(ctx, 'customer.replied', t, extras);
+          if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
           runRules(ctx, t, 'customer.replied');
           // A customer reply re-opens a ticket waiting on the customer (U1).
           if (t.status === 'pending') {

@@ -206,7 +206,7 @@ export class WebhookDispatcher {
     }
     const faults = this.faults;
     const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
+      'Content-Type': faults.contentTypeText ? 'text/plain; charset=utf-8' : 'application/json',
       'User-Agent': USER_AGENT,
       'X-Service-Event': d.event,
       'X-Service-Delivery': d.id,

@@ -63,6 +63,8 @@ export interface WebhookFaults {
   unsubscribedDelivered?: boolean;
   /** Treats 503 as final instead of retrying it (U14). */
   noRetryOn503?: boolean;
+  /** Sends deliveries as `text/plain` instead of `application/json`. */
+  contentTypeText?: boolean;
 }
 
 export interface DispatcherOptions {

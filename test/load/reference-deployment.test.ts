@@ -3,6 +3,7 @@
  * limiter passes for Team, Growth and Enterprise, and every limiter fault of the catalogue is
  * caught by its named verdict or shows in the observed classification.
  */
+import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
@@ -89,9 +90,21 @@ const FAULTS: Record<string, { verdicts: string[]; classification?: boolean }> =
   'reset-ms': { verdicts: ['reset-unit'] },
   'no-retry-after': { verdicts: ['retry-after-present'] },
   'shared-bucket': { verdicts: ['scope'] },
+  'ratelimit-limit-is-burst': { verdicts: ['limit-header'] },
 };
 
 describe('each limiter fault is caught (Team, clock 10×)', () => {
+  test('every limits fault of the catalogue is in this table', () => {
+    const catalogue = CATALOGUE.filter((f) => f.area === 'limits')
+      .map((f) => f.name)
+      .sort();
+    assert.deepEqual(
+      Object.keys(FAULTS).sort(),
+      catalogue,
+      'a limits fault without a detection case',
+    );
+  });
+
   const results = new Map<string, LoadResult>();
   before(async () => {
     const names = Object.keys(FAULTS);

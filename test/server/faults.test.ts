@@ -47,6 +47,9 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.requester,
   missingRequester: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { subject: 'x' })).status,
+  missingSubject: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { requester: { email: 'a@b.io' } }))
+      .status,
   wrongType: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ subject: 7 }))).status,
   listShape: async (s) => {
@@ -120,6 +123,7 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
 /** fault → the probes it must change (and no other). */
 const EXPECTED: Record<string, string[]> = {
   'create-status-new': ['createStatus'],
+  'subject-not-required': ['missingSubject'],
   'created-at-no-utc': ['createdAtUtc'],
   'sla-missing': ['slaPresent', 'slaHours'],
   'sla-ignores-priority': ['slaHours'],
@@ -131,7 +135,7 @@ const EXPECTED: Record<string, string[]> = {
   'pagination-overlap': ['paginationDuplicates'],
   'close-keeps-status': ['closeStatus'],
   'errors-plain-text': ['notFoundType'],
-  'validation-400': ['missingRequester', 'wrongType'],
+  'validation-400': ['missingRequester', 'missingSubject', 'wrongType'],
   'missing-key-accepted': ['missingKey'],
   // A rotated key is just an invalid key to a deployment that accepts any key.
   'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],

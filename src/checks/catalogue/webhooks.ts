@@ -205,7 +205,24 @@ export const slaAtRiskOnce = defineCheck<{ count: number }>({
   },
 });
 
+export const contentTypeJson = defineCheck({
+  name: 'webhook.content-type',
+  provenance: 'documented',
+  rule: 'Webhook delivery: POST with Content-Type application/json and a JSON body.',
+  kind: 'scenario',
+  run(ex) {
+    const ct = (ex.request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const method = ex.request.method.toUpperCase();
+    if (ct === 'application/json' && method === 'POST') return undefined;
+    return {
+      received: `${method} with Content-Type ${ct || '(absent)'}`,
+      expected: 'POST with Content-Type application/json',
+    };
+  },
+});
+
 export const WEBHOOK_CHECKS = [
+  contentTypeJson,
   signatureValid,
   payloadSchema,
   eventDelivered,
