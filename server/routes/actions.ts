@@ -7,7 +7,7 @@ import { type MacroActions, type Ticket, newId } from '../store.ts';
 export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): void {
   const previous = t.status;
   const now = ctx.clock.now();
-  if (a.priority && a.priority !== t.priority) {
+  if (a.priority && a.priority !== t.priority && !ctx.faults.has('priority-ignored')) {
     t.priority = a.priority;
     t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
     t.atRiskFired = false;

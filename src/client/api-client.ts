@@ -49,6 +49,9 @@ export interface SendOptions {
 
 export type Recorder = (ex: Exchange) => void;
 
+/** Largest response body read into memory (announced Content-Length). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
 export class ApiClient {
   constructor(
     private readonly request: APIRequestContext,
@@ -146,7 +149,13 @@ export class ApiClient {
         failOnStatusCode: false,
         maxRedirects: 0,
       });
-      const bodyText = (await res.body()).toString('utf8');
+      // A body announced as larger than any answer of this API is not read into memory: the
+      // checks see an empty, non-JSON body and say so.
+      const announced = Number(res.headers()['content-length'] ?? 0);
+      const bodyText =
+        announced > MAX_BODY_BYTES
+          ? (await res.dispose(), '')
+          : (await res.body()).toString('utf8');
       let json: unknown;
       try {
         json = bodyText.length > 0 ? JSON.parse(bodyText) : undefined;
