@@ -24,6 +24,9 @@ import {
 import { performance, waitUntil } from './pacer.ts';
 
 /** Shared between plans running in parallel: the request budget is global. */
+/** Longest Retry-After (server seconds) the S6 retry probe waits out. */
+const MAX_RETRY_WAIT_S = 120;
+
 export class RequestBudget {
   used = 0;
   reserved = 0;
@@ -244,7 +247,9 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
         if (!s) break;
         if (s.status !== 429) continue;
         const ra = retryAfterSeconds(s.headers);
-        if (ra !== undefined) {
+        // A Retry-After longer than any plan needs to refill one token is not waited out: the
+        // run would only hit its time limit. The retry is then skipped (and so its verdict).
+        if (ra !== undefined && ra <= MAX_RETRY_WAIT_S) {
           const waitMs = (ra * 1000) / o.timeScale;
           await waitUntil(performance.now() + waitMs, o.signal);
           await send(s6, i + 1, { retry: true });

@@ -190,3 +190,42 @@ describe('hard limits of the Node driver', () => {
     }
   });
 });
+
+describe('an absurd Retry-After', () => {
+  test('is not waited out: the retry probe is skipped and the run is not truncated by its time limit', async () => {
+    const svc = await startService({ timeScale: 10 });
+    const inner = svc.ctx.limiter;
+    // Every 429 says: come back in about 11 days.
+    svc.ctx.limiter = {
+      take: (...args) => {
+        const d = inner.take(...args);
+        return d.allowed ? d : { ...d, retryAfterMs: 1e9 };
+      },
+    };
+    try {
+      const [r] = (await runLoad({
+        plans: ['team'],
+        baseUrl: svc.baseUrl,
+        keys: { team: [svc.credentials.workspaces.team.keys.full] },
+        engine: 'node',
+        timeScale: 10,
+        maxSeconds: 60,
+        outDir: null,
+        schedule: SHORT,
+      })) as LoadResult[];
+      assert.equal(
+        r!.requests.truncated,
+        null,
+        'the run completed instead of waiting for the time limit',
+      );
+      const honoured = r!.verdicts.find((v) => v.id === 'retry-after-honoured');
+      assert.notEqual(
+        honoured?.status,
+        'pass',
+        `retry-after-honoured must not pass: ${honoured?.observed}`,
+      );
+    } finally {
+      await svc.close();
+    }
+  });
+});
