@@ -186,21 +186,28 @@ export const closeCloses = defineCheck({
   },
 });
 
-export const statusIs = defineCheck<{ expected: number[]; what: string }>({
-  name: 'tickets.status-code',
-  provenance: 'assumed',
-  rule: 'U5–U9: each ticket operation answers with the status the spec gives it.',
-  kind: 'scenario',
-  run(ex, a) {
-    const s = ex.response?.status;
-    return s !== undefined && a.expected.includes(s)
-      ? undefined
-      : {
-          received: `${s ?? ex.error ?? 'no response'} for ${a.what}`,
-          expected: a.expected.join(' or '),
-        };
-  },
-});
+/** An assumed status-code check: the answer's status is one of `expected`. */
+const statusIn = (name: string, rule: string) =>
+  defineCheck<{ expected: number[]; what: string }>({
+    name,
+    provenance: 'assumed',
+    rule,
+    kind: 'scenario',
+    run(ex, a) {
+      const s = ex.response?.status;
+      return s !== undefined && a.expected.includes(s)
+        ? undefined
+        : {
+            received: `${s ?? ex.error ?? 'no response'} for ${a.what}`,
+            expected: a.expected.join(' or '),
+          };
+    },
+  });
+
+export const statusIs = statusIn(
+  'tickets.status-code',
+  'U5–U9: each ticket operation answers with the status the spec gives it.',
+);
 
 /** args: the filter sent; every listed ticket must match it. */
 export const filterApplied = defineCheck<{ filter: { status?: string; priority?: string } }>({
@@ -371,21 +378,10 @@ export const statusAfter = defineCheck<{ expected: string; what: string }>({
 
 // --- contacts, macros, rules, reports (U10) -----------------------------------------------------
 
-export const resourceStatus = defineCheck<{ expected: number[]; what: string }>({
-  name: 'resources.status-code',
-  provenance: 'assumed',
-  rule: 'U10: contacts, macros, rules and reports answer with the statuses the spec gives them.',
-  kind: 'scenario',
-  run(ex, a) {
-    const s = ex.response?.status;
-    return s !== undefined && a.expected.includes(s)
-      ? undefined
-      : {
-          received: `${s ?? ex.error ?? 'no response'} for ${a.what}`,
-          expected: a.expected.join(' or '),
-        };
-  },
-});
+export const resourceStatus = statusIn(
+  'resources.status-code',
+  'U10: contacts, macros, rules and reports answer with the statuses the spec gives them.',
+);
 
 export const contactEchoed = defineCheck<{ sent: { email?: string; name?: string } }>({
   name: 'resources.contact-echoed',
