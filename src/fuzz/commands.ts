@@ -8,6 +8,7 @@ import { redactValue } from '../redact.ts';
 import { formatApiInputFuzz, runApiInputFuzz } from './api-input.ts';
 import { formatDeliveryCheck, runDeliveryCheck } from './delivery-check.ts';
 import { type FuzzTarget, withEmbeddedDeployment } from './embedded.ts';
+import { positiveNumber } from '../cli/positive-number.ts';
 
 /** The options these subcommands read (the rest of `harness fuzz`'s are ignored). */
 export interface DeploymentFuzzArgs {
@@ -21,16 +22,6 @@ export interface DeploymentFuzzArgs {
   'max-seconds'?: string;
   seed?: string;
   json?: string;
-}
-
-function positive(name: string, raw: string | undefined, fallback: number, integer: boolean) {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
-    throw new Error(
-      `--${name} must be a positive ${integer ? 'integer' : 'number'} (got '${raw}')`,
-    );
-  return n;
 }
 
 function seedOf(args: DeploymentFuzzArgs): number | undefined {
@@ -93,8 +84,8 @@ export function deliveriesCommand(
     const seed = seedOf(args);
     const result = await runDeliveryCheck({
       ...t,
-      numRuns: positive('cases', args.cases, 25, true),
-      maxSeconds: positive('max-seconds', args['max-seconds'], 60, false),
+      numRuns: positiveNumber('cases', args.cases, 25, true),
+      maxSeconds: positiveNumber('max-seconds', args['max-seconds'], 60, false),
       ...(seed === undefined ? {} : { seed }),
       ...(args['receiver-host'] ? { receiverHost: args['receiver-host'] } : {}),
       ...(args['receiver-url'] ? { receiverPublicUrl: args['receiver-url'] } : {}),
@@ -113,8 +104,8 @@ export function apiInputCommand(args: DeploymentFuzzArgs, print: Print = stdout)
     const result = await runApiInputFuzz({
       baseUrl: t.baseUrl,
       apiKey: t.apiKey,
-      numRuns: positive('cases', args.cases, 100, true),
-      maxSeconds: positive('max-seconds', args['max-seconds'], 60, false),
+      numRuns: positiveNumber('cases', args.cases, 100, true),
+      maxSeconds: positiveNumber('max-seconds', args['max-seconds'], 60, false),
       ...(seed === undefined ? {} : { seed }),
     });
     print(`${formatApiInputFuzz(result)}\n`);

@@ -20,6 +20,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumber } from '../positive-number.ts';
 import { createReceiver } from '../../../examples/receiver/receiver.ts';
 import { apiInputCommand, deliveriesCommand } from '../../fuzz/commands.ts';
 import { redactValue } from '../../redact.ts';
@@ -62,21 +63,6 @@ const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [opt
 
 const root = new URL('../../../', import.meta.url).pathname;
 
-function parseNumber(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  integer = false,
-): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
-    throw new Error(
-      `--${name} must be a positive ${integer ? 'integer' : 'number'} (got '${raw}')`,
-    );
-  return n;
-}
-
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
@@ -112,9 +98,9 @@ function bounds(values: Values): Omit<ReceiverFuzzOptions, 'url' | 'secret'> {
     throw new Error(`--form must be prefixed, plain or both (got '${form}')`);
   return {
     form: form as ReceiverFuzzOptions['form'],
-    cases: parseNumber('cases', values.cases, 50, true),
-    maxSeconds: parseNumber('max-seconds', values['max-seconds'], 120),
-    rate: parseNumber('rate', values.rate, 50),
+    cases: positiveNumber('cases', values.cases, 50, true),
+    maxSeconds: positiveNumber('max-seconds', values['max-seconds'], 120),
+    rate: positiveNumber('rate', values.rate, 50),
     ...(seed === undefined ? {} : { seed }),
     ...(values.only
       ? {
