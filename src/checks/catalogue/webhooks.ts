@@ -78,20 +78,28 @@ export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
   },
 });
 
-export const eventDelivered = defineCheck<{ event: string; got: string[] }>({
-  name: 'webhook.event-delivered',
-  provenance: 'documented',
-  rule: 'The service sends the POST as the event happens.',
-  kind: 'scenario',
-  run(_ex, a) {
-    return a.got.includes(a.event)
-      ? undefined
-      : {
-          received: `deliveries: ${a.got.join(', ') || 'none'}`,
-          expected: `a ${a.event} delivery`,
-        };
-  },
-});
+/** The triggered event arrived among the deliveries of its trigger. */
+const eventArrived = (name: string, provenance: 'documented' | 'assumed', rule: string) =>
+  defineCheck<{ event: string; got: string[] }>({
+    name,
+    provenance,
+    rule,
+    kind: 'scenario',
+    run(_ex, a) {
+      return a.got.includes(a.event)
+        ? undefined
+        : {
+            received: `deliveries: ${a.got.join(', ') || 'none'}`,
+            expected: `a ${a.event} delivery`,
+          };
+    },
+  });
+
+export const eventDelivered = eventArrived(
+  'webhook.event-delivered',
+  'documented',
+  'The service sends the POST as the event happens.',
+);
 
 export const onlyChosenEvents = defineCheck<{ chosen: string[]; got: string[] }>({
   name: 'webhook.only-chosen-events',
@@ -139,20 +147,11 @@ export const retriedAfter5xx = defineCheck<{ attempts: number; deliveryIds: stri
 });
 
 /** Events whose identifiers are assumed (U12) or whose trigger is the reference's clock (U13). */
-export const eventNamed = defineCheck<{ event: string; got: string[] }>({
-  name: 'webhook.event-named',
-  provenance: 'assumed',
-  rule: 'U12: status change, agent reply, internal note and macro applied are delivered as ticket.status_changed, agent.replied, ticket.note_added and macro.applied.',
-  kind: 'scenario',
-  run(_ex, a) {
-    return a.got.includes(a.event)
-      ? undefined
-      : {
-          received: `deliveries: ${a.got.join(', ') || 'none'}`,
-          expected: `a ${a.event} delivery`,
-        };
-  },
-});
+export const eventNamed = eventArrived(
+  'webhook.event-named',
+  'assumed',
+  'U12: status change, agent reply, internal note and macro applied are delivered as ticket.status_changed, agent.replied, ticket.note_added and macro.applied.',
+);
 
 export const eventShape = defineCheck<{ event: string; payload: unknown }>({
   name: 'webhook.event-shape',
