@@ -7,6 +7,7 @@
  * (comma-separated; a second key of the same workspace enables the scope phase S5).
  * Enterprise needs ENTERPRISE_RATE and ENTERPRISE_BURST (k6 cannot probe in its init context).
  * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
+ * EXPECTED_RTT_MS (default 50) sizes the VUs; burst phases get every VU up front.
  * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
  * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
  *
@@ -72,15 +73,19 @@ function scenarioFor(p: Phase): Scenario {
     };
   }
   const ms = Math.max(1, Math.round(p.durationMs));
-  // Enough VUs for the arrival rate at ~50 ms per request, so no iteration is dropped.
-  const pre = Math.min(p.count, Math.ceil(p.ratePerRealS * 0.05) + 5);
+  // Enough VUs for the arrival rate at EXPECTED_RTT_MS per request (default 50), so no
+  // iteration is dropped; bursts get every VU up front, because starting VUs mid-burst would
+  // stretch the burst and blur B̂.
+  const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
+  const need = Math.min(p.count, Math.ceil(p.ratePerRealS * rttS) + 5);
+  const max = Math.min(p.count, need * 4);
   return {
     executor: 'constant-arrival-rate',
     rate: p.count,
     timeUnit: `${ms}ms`,
     duration: `${ms}ms`,
-    preAllocatedVUs: pre,
-    maxVUs: Math.min(p.count, pre * 4),
+    preAllocatedVUs: p.kind === 'burst' ? max : need,
+    maxVUs: max,
     startTime,
     exec: 'paced',
     env: { PHASE: p.name },
