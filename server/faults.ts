@@ -6,10 +6,12 @@
  * `check` names a contract or webhook check of src/checks (area `contracts` / `webhooks`) or a
  * load verdict id of load/lib/verdicts.ts (area `limits`); a test fails when one does not exist.
  */
+import type { CheckName } from '../src/checks/all.ts';
+
 export type FaultArea = 'contracts' | 'limits' | 'webhooks';
 
-export interface Fault {
-  name: string;
+export interface Fault<N extends string = string> {
+  name: N;
   area: FaultArea;
   /** What the deployment does wrong. */
   does: string;
@@ -20,16 +22,20 @@ export interface Fault {
   check: string;
 }
 
-const F = (
-  name: string,
-  area: FaultArea,
+/**
+ * One catalogue entry. A contract or webhook fault must name a registered check (a typo is a
+ * compile error); a limits fault names a load verdict id (checked by test/server/faults.test.ts).
+ */
+const F = <const N extends string, Ar extends FaultArea>(
+  name: N,
+  area: Ar,
   provenance: Fault['provenance'],
-  check: string,
+  check: Ar extends 'limits' ? string : CheckName,
   does: string,
   breaks: string,
-): Fault => ({ name, area, provenance, check, does, breaks });
+): Fault<N> => ({ name, area, provenance, check, does, breaks });
 
-export const FAULTS: readonly Fault[] = [
+export const FAULTS = [
   // --- tickets ------------------------------------------------------------------------------
   F(
     'create-status-new',
@@ -380,18 +386,25 @@ export const FAULTS: readonly Fault[] = [
   ),
 ];
 
-export const FAULT_NAMES = new Set(FAULTS.map((f) => f.name));
+/** The name of a fault of the catalogue: a typo in `faults.has(…)` is a compile error. */
+export type FaultName = (typeof FAULTS)[number]['name'];
+
+export const FAULT_NAMES: ReadonlySet<string> = new Set<string>(FAULTS.map((f) => f.name));
+
+export function isFaultName(name: string): name is FaultName {
+  return FAULT_NAMES.has(name);
+}
 
 /** The set of active faults, validated: an unknown name is a usage error, not a silent no-op. */
 export class FaultSet {
-  private readonly on: Set<string>;
+  private readonly on: Set<FaultName>;
 
   constructor(names: Iterable<string> = []) {
     this.on = new Set();
     for (const raw of names) {
       const name = raw.trim();
       if (!name) continue;
-      if (!FAULT_NAMES.has(name)) {
+      if (!isFaultName(name)) {
         throw new Error(
           `unknown fault '${name}'; known faults: ${[...FAULT_NAMES].sort().join(', ')}`,
         );
@@ -400,15 +413,15 @@ export class FaultSet {
     }
   }
 
-  has(name: string): boolean {
+  has(name: FaultName): boolean {
     return this.on.has(name);
   }
 
-  list(): string[] {
+  list(): FaultName[] {
     return [...this.on].sort();
   }
 }
 
-export function faultByName(name: string): Fault | undefined {
+export function faultByName(name: string): Fault<FaultName> | undefined {
   return FAULTS.find((f) => f.name === name);
 }

@@ -1,45 +1,57 @@
 /**
  * The checks registry: every check by name, once. Duplicate names and lookups of unknown names
- * are errors (a typo in a test must not silently check nothing).
+ * are errors (a typo in a test must not silently check nothing). The registry's type carries the
+ * union of its checks, so a name it does not hold is a compile error where the name is literal.
  */
-import type { Check } from './types.ts';
+import type { Check, NameOf } from './types.ts';
 
-export class CheckRegistry {
-  private readonly byName = new Map<string, Check<any>>();
+type AnyCheck = Check<any, string>;
 
-  register(...checks: Check<any>[]): this {
+export class CheckRegistry<C extends AnyCheck = never> {
+  private readonly byName = new Map<string, AnyCheck>();
+
+  /** Adds checks; the returned registry (this one) is typed with them. */
+  register<D extends AnyCheck>(...checks: D[]): CheckRegistry<C | D> {
     for (const c of checks) {
       if (this.byName.has(c.name)) throw new Error(`duplicate check name '${c.name}'`);
       if (!/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(c.name))
         throw new Error(`bad check name '${c.name}' (area.rule-name)`);
       this.byName.set(c.name, c);
     }
-    return this;
+    return this as CheckRegistry<C | D>;
   }
 
-  get<A = unknown>(name: string): Check<A> {
+  get<N extends NameOf<C>>(name: N): Extract<C, { name: N }> {
     const c = this.byName.get(name);
     if (!c)
       throw new Error(
         `unknown check '${name}'; known: ${[...this.byName.keys()].sort().join(', ')}`,
       );
-    return c as Check<A>;
+    return c as Extract<C, { name: N }>;
   }
 
-  has(name: string): boolean {
+  /** Whether `name` is registered (narrows a name read from a file or the command line). */
+  has(name: string): name is NameOf<C> {
     return this.byName.has(name);
   }
 
-  all(): Check<any>[] {
-    return [...this.byName.values()];
+  all(): C[] {
+    return [...this.byName.values()] as C[];
   }
 
-  ofKind(kind: Check['kind']): Check<any>[] {
+  names(): NameOf<C>[] {
+    return [...this.byName.keys()] as NameOf<C>[];
+  }
+
+  ofKind(kind: Check['kind']): C[] {
     return this.all().filter((c) => c.kind === kind);
   }
 }
 
-/** Defines a check with its types inferred (for the catalogue files). */
-export function defineCheck<A = void>(c: Check<A>): Check<A> {
+/**
+ * Defines a check with its types inferred: the literal name, and the argument type from the
+ * annotation of `run`'s second parameter (no annotation: the check takes no arguments).
+ */
+export function defineCheck<const N extends string, A = undefined>(c: Check<A, N>): Check<A, N> {
   return c;
 }

@@ -45,11 +45,21 @@ export interface Violation {
   expected: string;
 }
 
-export interface Check<A = unknown> {
-  name: string;
+/**
+ * One named check. `N` keeps the literal name so the registry can derive the union of check
+ * names and, per name, the argument type `Verdict.check` must be given.
+ */
+export interface Check<A = unknown, N extends string = string> {
+  name: N;
   provenance: Provenance;
   rule: string;
   /** `exchange` checks run on every recorded response; `scenario` checks are called by tests. */
   kind: 'exchange' | 'scenario';
   run(exchange: Exchange, args: A): Violation | undefined;
 }
+
+/** The literal name of a check type (distributes over a union of checks). */
+export type NameOf<C> = C extends Check<any, infer N> ? N : never;
+
+/** The argument type of the check named `N` among the checks `C`. */
+export type ArgsOf<C, N extends string> = C extends Check<infer A, N> ? A : never;

@@ -8,8 +8,12 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { redactValue } from '../redact.ts';
 import { formatFailure, toFailure } from './failure.ts';
+import type { HarnessCheck } from './all.ts';
 import type { CheckRegistry } from './registry.ts';
-import type { Exchange, Failure } from './types.ts';
+import type { ArgsOf, Check, Exchange, Failure, NameOf } from './types.ts';
+
+/** The argument list of `check`: none for a check without arguments, else exactly its type. */
+type ArgsParam<A> = [A] extends [undefined] ? [args?: undefined] : [args: A];
 
 /** Statuses that say "no such route" rather than "no such resource". */
 const ROUTE_MISSING = new Set([404, 405, 501]);
@@ -24,26 +28,37 @@ export interface CheckResult {
   failure?: Failure;
 }
 
-export class Verdict {
+export class Verdict<C extends Check<any, string> = HarnessCheck> {
   readonly results: CheckResult[] = [];
 
   constructor(
-    private readonly registry: CheckRegistry,
+    private readonly registry: CheckRegistry<C>,
     private readonly test: string,
     private readonly sink?: string,
     private readonly project?: string,
   ) {}
 
-  /** Applies the named check; returns true when it held. Unknown names throw (misuse). */
-  check<A>(name: string, ex: Exchange | undefined, args?: A): boolean {
-    const c = this.registry.get<A>(name);
+  /**
+   * Applies the named check; returns true when it held. The name must be a registered check and
+   * `args` that check's argument type (compile-time); unknown names also throw at run time.
+   */
+  check<N extends NameOf<C>>(
+    name: N,
+    ex: Exchange | undefined,
+    ...[args]: ArgsParam<ArgsOf<C, N>>
+  ): boolean {
+    return this.apply(this.registry.get(name), ex, args);
+  }
+
+  private apply(c: Check<any, string>, ex: Exchange | undefined, args: unknown): boolean {
+    const name = c.name;
     const pseudo: Exchange = ex ?? {
       request: { method: '-', url: 'about:blank', headers: {} },
       durationMs: 0,
     };
     let v: ReturnType<typeof c.run>;
     try {
-      v = c.run(pseudo, args as A);
+      v = c.run(pseudo, args);
     } catch (e) {
       v = {
         received: `check could not evaluate: ${(e as Error).message}`,
@@ -92,7 +107,7 @@ export class Verdict {
   checkExchanges(exchanges: Exchange[]): void {
     for (const ex of exchanges) {
       if (!ex.response) continue;
-      for (const c of this.registry.ofKind('exchange')) this.check(c.name, ex);
+      for (const c of this.registry.ofKind('exchange')) this.apply(c, ex, undefined);
     }
   }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checks } from '../../src/checks/index.ts';
+import type { EXCHANGE_CHECKS } from '../../src/checks/catalogue/exchange.ts';
+import { checks, type NameOf } from '../../src/checks/index.ts';
 import { CheckRegistry, defineCheck } from '../../src/checks/registry.ts';
 import type { Exchange } from '../../src/checks/types.ts';
 import { Verdict } from '../../src/checks/verdict.ts';
@@ -70,8 +71,12 @@ describe('checks registry', () => {
       run: () => undefined,
     });
     assert.throws(() => new CheckRegistry().register(c, c), /duplicate check name 'a.b'/);
+    // A typo is a compile error (the names are a union derived from the registry) and, for a
+    // name computed at run time, still an error rather than a silent no-op.
+    // @ts-expect-error 'ticket.no-such-check' is not a check name
     assert.throws(() => checks.get('ticket.no-such-check'), /unknown check 'ticket.no-such-check'/);
     const v = new Verdict(checks, 't');
+    // @ts-expect-error 'nope.nope' is not a check name
     assert.throws(() => v.check('nope.nope', undefined), /unknown check/);
   });
 
@@ -101,7 +106,7 @@ describe('checks registry', () => {
 
   test('the every-exchange checks each catch their deviation and pass the correct exchange', () => {
     const good = ex(201, { ...RL, 'content-type': 'application/json' }, TICKET);
-    const cases: Array<[string, Exchange]> = [
+    const cases: Array<[NameOf<(typeof EXCHANGE_CHECKS)[number]>, Exchange]> = [
       ['exchange.ratelimit-headers', ex(404, { 'content-type': 'application/problem+json' }, {})],
       ['exchange.content-type', ex(404, { ...RL, 'content-type': 'text/plain' }, {})],
       ['exchange.documented-status', ex(200, { ...RL, 'content-type': 'application/json' }, {})],

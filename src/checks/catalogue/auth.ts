@@ -6,7 +6,7 @@ import type { Exchange } from '../types.ts';
 const status = (ex: Exchange) => ex.response?.status;
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 
-const rejected = (name: string, what: string) =>
+const rejected = <const N extends string>(name: N, what: string) =>
   defineCheck({
     name,
     provenance: 'documented',
@@ -26,7 +26,7 @@ export const invalidKeyRejected = rejected(
   'a request with an unknown key',
 );
 
-const is401 = (name: string, gap: string) =>
+const is401 = <const N extends string>(name: N, gap: string) =>
   defineCheck({
     name,
     provenance: 'assumed',
@@ -57,12 +57,12 @@ export const wwwAuthenticate = defineCheck({
   },
 });
 
-export const readOnlyForbidden = defineCheck<{ operation: string }>({
+export const readOnlyForbidden = defineCheck({
   name: 'auth.readonly-forbidden',
   provenance: 'documented',
   rule: 'A key is scoped either to read-only or to full access: a read-only key cannot write.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { operation: string }) {
     const s = status(ex);
     return s !== undefined && !ok(s)
       ? undefined
@@ -73,12 +73,12 @@ export const readOnlyForbidden = defineCheck<{ operation: string }>({
   },
 });
 
-export const readOnly403 = defineCheck<{ operation: string }>({
+export const readOnly403 = defineCheck({
   name: 'auth.readonly-403',
   provenance: 'assumed',
   rule: 'U19: a write with a read-only key is 403 with code insufficient_scope.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { operation: string }) {
     const s = status(ex);
     const code = (ex.response?.json as any)?.code;
     return s === 403 && code === 'insufficient_scope'
@@ -90,12 +90,12 @@ export const readOnly403 = defineCheck<{ operation: string }>({
   },
 });
 
-export const readOnlyCanRead = defineCheck<{ operation: string }>({
+export const readOnlyCanRead = defineCheck({
   name: 'auth.readonly-can-read',
   provenance: 'documented',
   rule: 'A read-only key can read.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { operation: string }) {
     const s = status(ex);
     return ok(s) ? undefined : { received: `${s ?? ex.error} for ${a.operation}`, expected: '2xx' };
   },
@@ -126,14 +126,14 @@ function leaks(ex: Exchange, ticket?: { subject?: unknown }): string | undefined
 }
 
 /** args: the foreign ticket as its own workspace created it (to spot its data in the answer). */
-export const otherWorkspaceGet = defineCheck<{ ticket?: Record<string, unknown> }>({
+export const otherWorkspaceGet = defineCheck({
   name: 'isolation.get-other-workspace',
   provenance: 'documented',
   // Documented: the data is isolated. That the answer equals the unknown-ticket one is U21
   // (isolation.same-as-unknown), an assumption: a 403 keeps the data isolated too.
   rule: "Data is isolated per workspace: another workspace's ticket is not served to it.",
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { ticket?: Record<string, unknown> }) {
     const s = status(ex);
     const leak = leaks(ex, a?.ticket);
     if (s !== undefined && !ok(s) && !leak) return undefined;
@@ -145,12 +145,12 @@ export const otherWorkspaceGet = defineCheck<{ ticket?: Record<string, unknown> 
 });
 
 /** args: the same request on a truly unknown id, and what was attempted. */
-export const sameAsUnknown = defineCheck<{ unknown: Exchange; operation: string }>({
+export const sameAsUnknown = defineCheck({
   name: 'isolation.same-as-unknown',
   provenance: 'assumed',
   rule: "U21: another workspace's ticket is answered exactly as an unknown one (404, same problem body).",
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { unknown: Exchange; operation: string }) {
     const s = status(ex);
     const u = status(a.unknown);
     if (s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
@@ -161,12 +161,12 @@ export const sameAsUnknown = defineCheck<{ unknown: Exchange; operation: string 
   },
 });
 
-export const otherWorkspaceList = defineCheck<{ foreignIds: string[]; seen: string[] }>({
+export const otherWorkspaceList = defineCheck({
   name: 'isolation.list',
   provenance: 'documented',
   rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { foreignIds: string[]; seen: string[] }) {
     const leaked = a.seen.filter((id) => a.foreignIds.includes(id));
     return leaked.length === 0
       ? undefined
@@ -199,12 +199,12 @@ function problemShape(e: Exchange): string {
 }
 
 /** args: what was attempted. */
-export const otherWorkspaceWrite = defineCheck<{ operation: string }>({
+export const otherWorkspaceWrite = defineCheck({
   name: 'isolation.write-other-workspace',
   provenance: 'documented',
   rule: "Data is isolated per workspace: a write to another workspace's ticket is not accepted.",
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { operation: string }) {
     const s = status(ex);
     if (s !== undefined && !ok(s)) return undefined;
     return {
@@ -215,12 +215,12 @@ export const otherWorkspaceWrite = defineCheck<{ operation: string }>({
 });
 
 /** args: the ticket before workspace B tried to change it; ex: workspace A's GET after. */
-export const foreignUnchanged = defineCheck<{ before: Record<string, unknown> }>({
+export const foreignUnchanged = defineCheck({
   name: 'isolation.foreign-unchanged',
   provenance: 'documented',
   rule: 'Data is isolated per workspace: another workspace cannot change a ticket.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { before: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
     const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
       (k) => JSON.stringify(t[k]) !== JSON.stringify(a.before[k]),

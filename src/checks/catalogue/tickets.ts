@@ -67,13 +67,13 @@ function dueSpans(a: ByPriority): [number, number, number] {
 const hours = (ms: number) => (Number.isNaN(ms) ? 'n/a' : `${(ms / 3.6e6).toFixed(2)} h`);
 
 /** args: the creation exchanges of three tickets with priorities high, normal, low. */
-export const slaByPriority = defineCheck<ByPriority>({
+export const slaByPriority = defineCheck({
   name: 'ticket.sla-by-priority',
   provenance: 'documented',
   // The docs say only that priority affects the clock: which way is ticket.sla-priority-order.
   rule: 'Priority affects the SLA clock: the three priorities do not all get the same first response due time.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: ByPriority) {
     const [h, n, l] = dueSpans(a);
     if (![h, n, l].some(Number.isNaN) && !(h === n && n === l)) return undefined;
     return {
@@ -84,12 +84,12 @@ export const slaByPriority = defineCheck<ByPriority>({
 });
 
 /** args: as ticket.sla-by-priority. */
-export const slaPriorityOrder = defineCheck<ByPriority>({
+export const slaPriorityOrder = defineCheck({
   name: 'ticket.sla-priority-order',
   provenance: 'assumed',
   rule: 'SLA (DESIGN §3): higher priority, earlier first response due (high 1 h < normal 4 h < low 24 h).',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: ByPriority) {
     const [h, n, l] = dueSpans(a);
     if (h < n && n < l) return undefined;
     return {
@@ -99,12 +99,12 @@ export const slaPriorityOrder = defineCheck<ByPriority>({
   },
 });
 
-export const priorityEchoed = defineCheck<{ sent: string }>({
+export const priorityEchoed = defineCheck({
   name: 'ticket.priority-echoed',
   provenance: 'documented',
   rule: 'priority is one of low, normal, high, as supplied at creation.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { sent: string }) {
     const p = body(ex).priority;
     return p === a.sent
       ? undefined
@@ -112,12 +112,12 @@ export const priorityEchoed = defineCheck<{ sent: string }>({
   },
 });
 
-export const requesterEchoed = defineCheck<{ sent: { email: string; name?: string } }>({
+export const requesterEchoed = defineCheck({
   name: 'ticket.requester-echoed',
   provenance: 'documented',
   rule: 'requester is the customer and carries an email and a name.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { sent: { email: string; name?: string } }) {
     const r = body(ex).requester ?? {};
     if (r.email === a.sent.email && (a.sent.name === undefined || r.name === a.sent.name))
       return undefined;
@@ -149,23 +149,21 @@ export const listEnvelope = defineCheck({
 });
 
 /** args: ids in walk order, and the ids known to exist in the workspace (a subset must all be seen). */
-export const paginationWalk = defineCheck<{ seen: string[]; mustContain: string[]; pages: number }>(
-  {
-    name: 'tickets.pagination-walk',
-    provenance: 'assumed',
-    rule: 'U4: following next_cursor visits every ticket exactly once.',
-    kind: 'scenario',
-    run(_ex, a) {
-      const dupes = a.seen.filter((id, i) => a.seen.indexOf(id) !== i);
-      const missing = a.mustContain.filter((id) => !a.seen.includes(id));
-      if (dupes.length === 0 && missing.length === 0) return undefined;
-      return {
-        received: `${a.pages} pages, ${a.seen.length} items, ${dupes.length} duplicates, ${missing.length} of ${a.mustContain.length} created tickets missing`,
-        expected: 'no duplicates and no gaps',
-      };
-    },
+export const paginationWalk = defineCheck({
+  name: 'tickets.pagination-walk',
+  provenance: 'assumed',
+  rule: 'U4: following next_cursor visits every ticket exactly once.',
+  kind: 'scenario',
+  run(_ex, a: { seen: string[]; mustContain: string[]; pages: number }) {
+    const dupes = a.seen.filter((id, i) => a.seen.indexOf(id) !== i);
+    const missing = a.mustContain.filter((id) => !a.seen.includes(id));
+    if (dupes.length === 0 && missing.length === 0) return undefined;
+    return {
+      received: `${a.pages} pages, ${a.seen.length} items, ${dupes.length} duplicates, ${missing.length} of ${a.mustContain.length} created tickets missing`,
+      expected: 'no duplicates and no gaps',
+    };
   },
-);
+});
 
 export const closeCloses = defineCheck({
   name: 'tickets.close',
@@ -187,13 +185,13 @@ export const closeCloses = defineCheck({
 });
 
 /** An assumed status-code check: the answer's status is one of `expected`. */
-const statusIn = (name: string, rule: string) =>
-  defineCheck<{ expected: number[]; what: string }>({
+const statusIn = <const N extends string>(name: N, rule: string) =>
+  defineCheck({
     name,
     provenance: 'assumed',
     rule,
     kind: 'scenario',
-    run(ex, a) {
+    run(ex, a: { expected: number[]; what: string }) {
       const s = ex.response?.status;
       return s !== undefined && a.expected.includes(s)
         ? undefined
@@ -210,12 +208,12 @@ export const statusIs = statusIn(
 );
 
 /** args: the filter sent; every listed ticket must match it. */
-export const filterApplied = defineCheck<{ filter: { status?: string; priority?: string } }>({
+export const filterApplied = defineCheck({
   name: 'tickets.filter-applied',
   provenance: 'assumed',
   rule: 'U4: the status and priority query parameters filter the list.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { filter: { status?: string; priority?: string } }) {
     const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data))
       return { received: `body ${show(ex.response?.json, 80)}`, expected: 'a list envelope' };
@@ -231,12 +229,12 @@ export const filterApplied = defineCheck<{ filter: { status?: string; priority?:
 });
 
 /** args: the filter sent; the ticket that matches it must be listed. */
-export const filterIncludes = defineCheck<{ id: string; filter: Record<string, string> }>({
+export const filterIncludes = defineCheck({
   name: 'tickets.filter-includes',
   provenance: 'assumed',
   rule: 'U4: a filtered list contains the tickets that match the filter.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { id: string; filter: Record<string, string> }) {
     const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
     if (Array.isArray(data) && data.some((t) => t?.id === a.id)) return undefined;
     return {
@@ -247,12 +245,12 @@ export const filterIncludes = defineCheck<{ id: string; filter: Record<string, s
 });
 
 /** args: the ticket as created; ex is a GET of it. */
-export const getMatches = defineCheck<{ created: Record<string, unknown> }>({
+export const getMatches = defineCheck({
   name: 'tickets.get-matches',
   provenance: 'assumed',
   rule: 'U8: GET /v1/tickets/{id} returns the ticket as created.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { created: Record<string, unknown> }) {
     const t = body(ex);
     const keys = ['id', 'subject', 'priority', 'status', 'created_at'] as const;
     const diff = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(a.created[k]));
@@ -265,15 +263,18 @@ export const getMatches = defineCheck<{ created: Record<string, unknown> }>({
 });
 
 /** args: the ticket before the patch and the patch; ex is the PATCH answer. */
-export const mergePatch = defineCheck<{
-  before: Record<string, unknown>;
-  patch: Record<string, unknown>;
-}>({
+export const mergePatch = defineCheck({
   name: 'tickets.merge-patch',
   provenance: 'assumed',
   rule: 'U6: PATCH is a JSON merge patch: the fields sent change, the others stay.',
   kind: 'scenario',
-  run(ex, a) {
+  run(
+    ex,
+    a: {
+      before: Record<string, unknown>;
+      patch: Record<string, unknown>;
+    },
+  ) {
     const t = body(ex);
     const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
     const notApplied = Object.entries(a.patch)
@@ -337,15 +338,18 @@ export const idempotentClose = defineCheck({
 });
 
 /** args: the message sent. */
-export const messageStored = defineCheck<{
-  sent: { body: string; author: string; internal?: boolean };
-  ticketId: string;
-}>({
+export const messageStored = defineCheck({
   name: 'tickets.message-stored',
   provenance: 'assumed',
   rule: 'U9: POST /v1/tickets/{id}/messages → 201 with the stored message (body, author, internal).',
   kind: 'scenario',
-  run(ex, a) {
+  run(
+    ex,
+    a: {
+      sent: { body: string; author: string; internal?: boolean };
+      ticketId: string;
+    },
+  ) {
     const m = body(ex);
     const ok =
       ex.response?.status === 201 &&
@@ -363,12 +367,12 @@ export const messageStored = defineCheck<{
 });
 
 /** args: the status the ticket should have after a transition; ex: a GET of the ticket. */
-export const statusAfter = defineCheck<{ expected: string; what: string }>({
+export const statusAfter = defineCheck({
   name: 'tickets.status-transition',
   provenance: 'assumed',
   rule: 'U1: statuses open, pending, on_hold, closed; a customer reply re-opens a pending ticket.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { expected: string; what: string }) {
     const st = body(ex).status;
     return st === a.expected
       ? undefined
@@ -383,12 +387,12 @@ export const resourceStatus = statusIn(
   'U10: contacts, macros, rules and reports answer with the statuses the spec gives them.',
 );
 
-export const contactEchoed = defineCheck<{ sent: { email?: string; name?: string } }>({
+export const contactEchoed = defineCheck({
   name: 'resources.contact-echoed',
   provenance: 'assumed',
   rule: 'U10: a contact is stored and returned with the email and name sent.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { sent: { email?: string; name?: string } }) {
     const c = body(ex);
     const off = Object.entries(a.sent).filter(([k, v]) => c[k] !== v);
     return off.length === 0
@@ -398,14 +402,17 @@ export const contactEchoed = defineCheck<{ sent: { email?: string; name?: string
 });
 
 /** args: the macro's actions; ex: the apply answer (the ticket after the macro). */
-export const macroApplied = defineCheck<{
-  actions: { status?: string; priority?: string; tags_add?: string[] };
-}>({
+export const macroApplied = defineCheck({
   name: 'resources.macro-applied',
   provenance: 'assumed',
   rule: 'U10: applying a macro performs its actions on the ticket and returns the ticket.',
   kind: 'scenario',
-  run(ex, a) {
+  run(
+    ex,
+    a: {
+      actions: { status?: string; priority?: string; tags_add?: string[] };
+    },
+  ) {
     const t = body(ex);
     const off: string[] = [];
     if (ex.response?.status !== 200) off.push(`status code ${ex.response?.status ?? ex.error}`);
@@ -424,12 +431,12 @@ export const macroApplied = defineCheck<{
 });
 
 /** args: the tag the rule adds; ex: the creation of a ticket matching the rule's condition. */
-export const ruleApplied = defineCheck<{ tag: string }>({
+export const ruleApplied = defineCheck({
   name: 'resources.rule-applied',
   provenance: 'assumed',
   rule: 'U10: an enabled rule acts on the tickets matching its event and conditions.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { tag: string }) {
     const tags = body(ex).tags;
     return Array.isArray(tags) && tags.includes(a.tag)
       ? undefined
@@ -438,12 +445,12 @@ export const ruleApplied = defineCheck<{ tag: string }>({
 });
 
 /** args: how many tickets this test created before asking (a lower bound of the total). */
-export const reportConsistent = defineCheck<{ atLeast: number }>({
+export const reportConsistent = defineCheck({
   name: 'resources.report-consistent',
   provenance: 'assumed',
   rule: 'U10: the summary report counts every ticket once by status and once by priority.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { atLeast: number }) {
     const r = body(ex);
     const total = r.tickets?.total;
     const sum = (o: unknown) =>
@@ -465,12 +472,12 @@ export const reportConsistent = defineCheck<{ atLeast: number }>({
 });
 
 /** args: the id that must appear in the listed page; ex: the list answer. */
-export const resourceListed = defineCheck<{ id: string; what: string }>({
+export const resourceListed = defineCheck({
   name: 'resources.listed',
   provenance: 'assumed',
   rule: 'U10: a created contact or rule appears in its list.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { id: string; what: string }) {
     const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
     return Array.isArray(data) && data.some((x) => x?.id === a.id)
       ? undefined
@@ -479,12 +486,12 @@ export const resourceListed = defineCheck<{ id: string; what: string }>({
 });
 
 /** args: the tag the rule adds; ex: the creation of a ticket NOT matching the rule's condition. */
-export const ruleConditions = defineCheck<{ tag: string }>({
+export const ruleConditions = defineCheck({
   name: 'resources.rule-conditions',
   provenance: 'assumed',
   rule: 'U10: a rule leaves tickets that do not match its conditions alone.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { tag: string }) {
     const tags = body(ex).tags;
     return Array.isArray(tags) && !tags.includes(a.tag)
       ? undefined

@@ -6,12 +6,12 @@ import type { Exchange } from '../types.ts';
 
 const s = (ex: Exchange) => ex.response?.status;
 
-export const invalidRejected = defineCheck<{ what: string }>({
+export const invalidRejected = defineCheck({
   name: 'validation.invalid-rejected',
   provenance: 'documented',
   rule: 'Creation input: subject and requester are required; priority is one of low, normal, high.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { what: string }) {
     const st = s(ex);
     return st !== undefined && st >= 400 && st < 500
       ? undefined
@@ -19,13 +19,13 @@ export const invalidRejected = defineCheck<{ what: string }>({
   },
 });
 
-const statusCheck = (name: string, want: number, rule: string) =>
-  defineCheck<{ what: string }>({
+const statusCheck = <const N extends string>(name: N, want: number, rule: string) =>
+  defineCheck({
     name,
     provenance: 'assumed',
     rule,
     kind: 'scenario',
-    run(ex, a) {
+    run(ex, a: { what: string }) {
       const st = s(ex);
       return st === want
         ? undefined
@@ -76,12 +76,12 @@ export const problemBody = defineCheck({
 });
 
 /** args: the field that was invalid (dotted path, as in the problem's errors[].field). */
-export const errorFieldNamed = defineCheck<{ field: string }>({
+export const errorFieldNamed = defineCheck({
   name: 'validation.error-field-named',
   provenance: 'assumed',
   rule: 'U16: a validation problem lists each invalid field in errors[{field, code, message}].',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { field: string }) {
     const errors = (ex.response?.json as { errors?: Array<{ field?: unknown }> } | undefined)
       ?.errors;
     const fields = Array.isArray(errors) ? errors.map((e) => String(e?.field)) : [];

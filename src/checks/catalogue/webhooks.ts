@@ -20,12 +20,12 @@ export const EVENT_SCHEMAS: Record<string, string> = {
   'macro.applied': 'MacroAppliedEvent',
 };
 
-export const signatureValid = defineCheck<{ raw: Uint8Array; secret: string }>({
+export const signatureValid = defineCheck({
   name: 'webhook.signature-valid',
   provenance: 'documented',
   rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { raw: Uint8Array; secret: string }) {
     const h = ex.request.headers;
     const present = (['prefixed', 'plain'] as const).filter(
       (f) => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined,
@@ -63,14 +63,14 @@ function schemaViolation(schema: string, payload: unknown) {
   };
 }
 
-export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
+export const payloadSchema = defineCheck({
   name: 'webhook.payload-schema',
   provenance: 'documented',
   // Only the envelope is documented; per-event extras (customer.replied's message, …) are U13
   // and belong to webhook.event-shape, or a deployment without them would fail the gate.
   rule: 'Payload: event, ticket {id, subject, status, priority, url}, customer {name, email}.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { event: string; payload: unknown }) {
     const env = a.payload as { event?: unknown } | undefined;
     if (env && typeof env === 'object' && env.event !== a.event)
       return { received: `event ${show(env.event)}`, expected: `event ${show(a.event)}` };
@@ -79,13 +79,17 @@ export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
 });
 
 /** The triggered event arrived among the deliveries of its trigger. */
-const eventArrived = (name: string, provenance: 'documented' | 'assumed', rule: string) =>
-  defineCheck<{ event: string; got: string[] }>({
+const eventArrived = <const N extends string>(
+  name: N,
+  provenance: 'documented' | 'assumed',
+  rule: string,
+) =>
+  defineCheck({
     name,
     provenance,
     rule,
     kind: 'scenario',
-    run(_ex, a) {
+    run(_ex, a: { event: string; got: string[] }) {
       return a.got.includes(a.event)
         ? undefined
         : {
@@ -101,12 +105,12 @@ export const eventDelivered = eventArrived(
   'The service sends the POST as the event happens.',
 );
 
-export const onlyChosenEvents = defineCheck<{ chosen: string[]; got: string[] }>({
+export const onlyChosenEvents = defineCheck({
   name: 'webhook.only-chosen-events',
   provenance: 'documented',
   rule: 'An endpoint receives only the events chosen for it.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { chosen: string[]; got: string[] }) {
     const extra = a.got.filter((e) => !a.chosen.includes(e));
     return extra.length === 0
       ? undefined
@@ -117,12 +121,12 @@ export const onlyChosenEvents = defineCheck<{ chosen: string[]; got: string[] }>
   },
 });
 
-export const slaAtRiskFired = defineCheck<{ got: string[] }>({
+export const slaAtRiskFired = defineCheck({
   name: 'webhook.sla-at-risk-fired',
   provenance: 'documented',
   rule: 'sla.at_risk: a ticket crosses its at-risk threshold.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { got: string[] }) {
     return a.got.includes('sla.at_risk')
       ? undefined
       : {
@@ -132,12 +136,12 @@ export const slaAtRiskFired = defineCheck<{ got: string[] }>({
   },
 });
 
-export const retriedAfter5xx = defineCheck<{ attempts: number; deliveryIds: string[] }>({
+export const retriedAfter5xx = defineCheck({
   name: 'webhook.retried-after-5xx',
   provenance: 'assumed',
   rule: 'U14: a 5xx from the receiver is retried with backoff, with the same delivery id.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { attempts: number; deliveryIds: string[] }) {
     if (a.attempts >= 2 && new Set(a.deliveryIds).size === 1) return undefined;
     return {
       received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}`,
@@ -153,12 +157,12 @@ export const eventNamed = eventArrived(
   'U12: status change, agent reply, internal note and macro applied are delivered as ticket.status_changed, agent.replied, ticket.note_added and macro.applied.',
 );
 
-export const eventShape = defineCheck<{ event: string; payload: unknown }>({
+export const eventShape = defineCheck({
   name: 'webhook.event-shape',
   provenance: 'assumed',
   rule: 'U13: every event uses the envelope {event, ticket, customer} plus its event-specific extras.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { event: string; payload: unknown }) {
     const schema = EVENT_SCHEMAS[a.event];
     if (!schema)
       return {
@@ -170,12 +174,12 @@ export const eventShape = defineCheck<{ event: string; payload: unknown }>({
 });
 
 /** args: the form the endpoint was configured with. */
-export const signatureForm = defineCheck<{ form: 'prefixed' | 'plain' | 'both' }>({
+export const signatureForm = defineCheck({
   name: 'webhook.signature-form',
   provenance: 'assumed',
   rule: 'U15: a delivery carries the signature header form(s) chosen for its endpoint.',
   kind: 'scenario',
-  run(ex, a) {
+  run(ex, a: { form: 'prefixed' | 'plain' | 'both' }) {
     const h = ex.request.headers;
     const has = (f: 'prefixed' | 'plain') => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined;
     const want = { prefixed: a.form !== 'plain', plain: a.form !== 'prefixed' };
@@ -192,12 +196,12 @@ export const signatureForm = defineCheck<{ form: 'prefixed' | 'plain' | 'both' }
   },
 });
 
-export const slaAtRiskOnce = defineCheck<{ count: number }>({
+export const slaAtRiskOnce = defineCheck({
   name: 'webhook.sla-at-risk-once',
   provenance: 'assumed',
   rule: 'U13: sla.at_risk fires once per ticket when 25 % of the first-response target is left.',
   kind: 'scenario',
-  run(_ex, a) {
+  run(_ex, a: { count: number }) {
     return a.count === 1
       ? undefined
       : { received: `${a.count} sla.at_risk deliveries for one ticket`, expected: 'exactly one' };
