@@ -7,6 +7,7 @@ import type { ServiceContext } from './context.ts';
 import { enforcedLimit } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import type { Decision } from './rate-limit/types.ts';
+import { bearer, rateHeaderValues, retryAfterValue } from './rate-limit-answer.ts';
 import type { ApiKey } from './store.ts';
 import { refuseBeforeRoute } from './transport-errors.ts';
 
@@ -15,27 +16,6 @@ declare module 'fastify' {
     /** `write` operations need a full-access key (x-scope in the spec). */
     scope?: 'read' | 'write';
   }
-}
-
-/** The three X-RateLimit header values for a decision (the remaining/reset faults apply here). */
-export function rateHeaderValues(
-  ctx: ServiceContext,
-  limit: number,
-  d: Decision,
-): Record<string, string> {
-  const remaining = d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
-  const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
-  return {
-    'x-ratelimit-limit': String(limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(reset),
-  };
-}
-
-/** Retry-After (seconds) of a refused request, or undefined under the no-retry-after fault. */
-export function retryAfterValue(ctx: ServiceContext, d: Decision): string | undefined {
-  if (ctx.faults.has('no-retry-after')) return undefined;
-  return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
 }
 
 function rateHeaders(reply: FastifyReply, ctx: ServiceContext, limit: number, d: Decision): void {
@@ -51,35 +31,6 @@ function tooMany(reply: FastifyReply, ctx: ServiceContext, d: Decision): Fastify
     'rate_limited',
     'Rate limit exceeded; retry after Retry-After seconds.',
   );
-}
-
-function bearer(header: unknown): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : '';
-}
-
-/**
- * Takes one token for a request that never reached a route (bad request line, bad URL,
- * unsupported Expect): from the key's bucket when it carries a valid key, else from the
- * per-address bucket — so even these answers carry honest X-RateLimit headers.
- */
-export function takeUnrouted(
-  ctx: ServiceContext,
-  authorization: unknown,
-  ip: string,
-): { limit: number; decision: Decision } {
-  const now = ctx.clock.now();
-  const token = bearer(authorization);
-  const k = token ? ctx.store.keysBySecret.get(token) : undefined;
-  const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
-  if (k && workspace) {
-    const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
-    const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
-    return { limit: workspace.ratePerMin, decision };
-  }
-  const decision = ctx.limiter.take(`anon:${ip}`, ctx.anonymousLimit, now);
-  return { limit: ctx.anonymousLimit.ratePerMin, decision };
 }
 
 /** The first seeded workspace's full key: what the auth faults fall back to. */

@@ -10,8 +10,8 @@ import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
-import { rateHeaderValues, retryAfterValue, takeUnrouted } from './guard.ts';
 import { problemBody, sendProblem } from './problem.ts';
+import { rateHeaderValues, retryAfterValue, takeUnrouted } from './rate-limit-answer.ts';
 
 export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;

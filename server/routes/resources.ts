@@ -7,8 +7,8 @@ import { atRiskAtMs } from '../sla.ts';
 import { type Contact, type Rule, newId } from '../store.ts';
 import { applyActions } from './actions.ts';
 import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
-import { findTicket, validationFailed } from './tickets.ts';
-import { validBody } from './validate.ts';
+import { findTicket } from './tickets.ts';
+import { validationFailed, validBody } from './validate.ts';
 
 export function registerResourceRoutes(app: FastifyInstance): void {
   const ctx = app.svc;

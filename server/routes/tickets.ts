@@ -8,7 +8,7 @@ import { slaTarget } from '../sla.ts';
 import { type Priority, type Status, type Ticket, newId } from '../store.ts';
 import { runRules } from './actions.ts';
 import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
-import { validBody } from './validate.ts';
+import { validationFailed, validBody } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
@@ -217,20 +217,5 @@ export function registerTicketRoutes(app: FastifyInstance): void {
       }
       return reply.code(201).send(messageJson(m));
     },
-  );
-}
-
-export function validationFailed(
-  ctx: ServiceContext,
-  reply: FastifyReply,
-  errors: Array<{ field: string; code: string; message: string }>,
-): FastifyReply {
-  const status = ctx.faults.has('validation-400') ? 400 : 422;
-  return sendProblem(
-    reply,
-    status,
-    'validation_failed',
-    'The request does not satisfy the schema.',
-    errors,
   );
 }

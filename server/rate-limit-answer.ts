@@ -1,0 +1,60 @@
+/**
+ * The rate-limit side of an answer, shared by the guard (routed requests) and the transport
+ * errors (requests no route sees): the bearer token, the X-RateLimit and Retry-After values, and
+ * the token a request that never reached a route takes. Its own file so that neither of those two
+ * imports the other's helpers back (guard.ts → transport-errors.ts → here, no circle).
+ */
+import type { ServiceContext } from './context.ts';
+import { enforcedLimit } from './plans.ts';
+import type { Decision } from './rate-limit/types.ts';
+
+/** The three X-RateLimit header values for a decision (the remaining/reset faults apply here). */
+export function rateHeaderValues(
+  ctx: ServiceContext,
+  limit: number,
+  d: Decision,
+): Record<string, string> {
+  const remaining = d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
+  const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(reset),
+  };
+}
+
+/** Retry-After (seconds) of a refused request, or undefined under the no-retry-after fault. */
+export function retryAfterValue(ctx: ServiceContext, d: Decision): string | undefined {
+  if (ctx.faults.has('no-retry-after')) return undefined;
+  return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
+}
+
+/** The bearer token of an Authorization header: undefined when absent, '' when malformed. */
+export function bearer(header: unknown): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : '';
+}
+
+/**
+ * Takes one token for a request that never reached a route (bad request line, bad URL,
+ * unsupported Expect): from the key's bucket when it carries a valid key, else from the
+ * per-address bucket — so even these answers carry honest X-RateLimit headers.
+ */
+export function takeUnrouted(
+  ctx: ServiceContext,
+  authorization: unknown,
+  ip: string,
+): { limit: number; decision: Decision } {
+  const now = ctx.clock.now();
+  const token = bearer(authorization);
+  const k = token ? ctx.store.keysBySecret.get(token) : undefined;
+  const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
+  if (k && workspace) {
+    const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
+    const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
+    return { limit: workspace.ratePerMin, decision };
+  }
+  const decision = ctx.limiter.take(`anon:${ip}`, ctx.anonymousLimit, now);
+  return { limit: ctx.anonymousLimit.ratePerMin, decision };
+}
