@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import {
+  deref,
   type JsonSchema,
   type Resolve,
   type SchemaSite,
@@ -42,6 +43,12 @@ export interface BodyCase {
   raw?: string;
   /** Content-Type to send instead of the operation's; `null` sends none. */
   contentType?: string | null;
+  /** Where a one-place mutation was made (extra-fields: the object; deep-junk: the value). */
+  at?: ReadonlyArray<string | number>;
+  /** extra-fields: the unknown keys added at `at`. */
+  keys?: string[];
+  /** deep-junk: how deep and in what shape the junk at `at` nests. */
+  deep?: { depth: number; shape: 'array' | 'object' | 'mixed' };
 }
 
 /** Options of {@link bodyCaseArb}. */
@@ -107,6 +114,16 @@ export function deleteAt(root: unknown, path: ReadonlyArray<string | number>): u
 }
 
 const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length]!;
+
+/** Whether `root` holds a (non-array) object at `path`. */
+function isObjectAt(root: unknown, path: ReadonlyArray<string | number>): boolean {
+  let node = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return false;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node !== null && typeof node === 'object' && !Array.isArray(node);
+}
 
 /** One character repeated to an exact number of code points; astral ones count once. */
 const limitUnitArb = () => fc.constantFrom('a', 'é', '😀', '中', 'ש', '"', '\\', '\u2028');
@@ -181,9 +198,13 @@ export function bodyCaseArb(
   const enums = where((s) => Array.isArray(s.schema.enum));
   const emails = where((s) => s.schema.format === 'email');
   const arrays = where((s) => s.schema.type === 'array' && s.schema.maxItems !== undefined);
-  const objects: Array<Array<string | number>> = [
-    [],
-    ...where((s) => s.schema.type === 'object').map((s) => s.path),
+  const declared = (o: JsonSchema) => Object.keys(deref(o, resolve).properties ?? {});
+  const objects: Array<{ path: Array<string | number>; declared: string[] }> = [
+    { path: [], declared: declared(schema) },
+    ...where((s) => s.schema.type === 'object').map((s) => ({
+      path: s.path,
+      declared: declared(s.schema),
+    })),
   ];
 
   const arbs: Array<{ arbitrary: fc.Arbitrary<BodyCase>; weight: number }> = [
@@ -197,12 +218,22 @@ export function bodyCaseArb(
           v: fc.jsonValue({ maxDepth: 2 }),
         })
         .map(({ json, keys, at, v }) => {
-          const base = pick(objects, at);
+          // Only objects the valid body has: an absent optional object would be created
+          // without its required fields, a second deviation the case does not name.
+          const present = objects.filter((o) => isObjectAt(json, o.path));
+          const site = pick(present.length > 0 ? present : [objects[0]!], at);
+          const base = site.path;
+          // A key the schema declares at this object is not unknown (TicketUpdate.status,
+          // MessageCreate.internal): adding it would be a wrong value, not an extra field.
+          const unknown = keys.filter((k) => !site.declared.includes(k));
+          const added = unknown.length > 0 ? unknown : ['x-harness-unknown'];
           let out = json;
-          for (const k of keys) out = setAt(out, [...base, k], v);
+          for (const k of added) out = setAt(out, [...base, k], v);
           return {
             kind: 'extra-fields' as const,
-            note: `unknown field(s) ${keys.map((k) => JSON.stringify(k.length > 20 ? `${k.slice(0, 20)}…` : k)).join(', ')} at ${sitePath(base)}`,
+            note: `unknown field(s) ${added.map((k) => JSON.stringify(k.length > 20 ? `${k.slice(0, 20)}…` : k)).join(', ')} at ${sitePath(base)}`,
+            at: base,
+            keys: [...new Set(added)],
             json: out,
           };
         }),
@@ -223,6 +254,8 @@ export function bodyCaseArb(
           return {
             kind: 'deep-junk' as const,
             note: `${shape} nested ${depth} deep at ${sitePath(path)}`,
+            at: path,
+            deep: { depth, shape },
             raw: text.replace(JSON.stringify(DEEP_MARKER), () => deepJsonText(depth, shape)),
           };
         }),
