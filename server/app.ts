@@ -147,9 +147,15 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   app.setErrorHandler((err, req, reply) => {
     const e = err as { code?: string; statusCode?: number; message?: string };
     const mapped = e.code ? ERROR_CODES[e.code] : undefined;
-    if (mapped) return sendProblem(reply, mapped[0], mapped[1], mapped[2]);
+    if (mapped) {
+      const wrong400 =
+        (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && faults.has('unsupported-media-400')) ||
+        (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && faults.has('body-too-large-400'));
+      return sendProblem(reply, wrong400 ? 400 : mapped[0], mapped[1], mapped[2]);
+    }
     if (e.statusCode === 400 || e instanceof SyntaxError) {
-      return sendProblem(reply, 400, 'malformed_json', 'The body is not valid JSON.');
+      const status = faults.has('malformed-json-422') ? 422 : 400;
+      return sendProblem(reply, status, 'malformed_json', 'The body is not valid JSON.');
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return sendProblem(reply, e.statusCode, 'bad_request', e.message ?? 'Bad request.');

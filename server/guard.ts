@@ -47,7 +47,13 @@ function resolveKey(
     return ctx.faults.has('missing-key-accepted') ? (fallbackKey(ctx) ?? 'missing') : 'missing';
   }
   const k = token ? ctx.store.keysBySecret.get(token) : undefined;
-  if (k && !k.revoked) return k;
+  if (k && !k.revoked) {
+    // FAULT rotated-new-key-inactive: a key some rotation issued is never activated.
+    const issuedByRotation = () =>
+      [...ctx.store.keysBySecret.values()].some((o) => o.rotatedTo === token);
+    if (ctx.faults.has('rotated-new-key-inactive') && issuedByRotation()) return 'invalid';
+    return k;
+  }
   if (k?.rotatedTo && ctx.faults.has('rotated-key-works')) {
     return ctx.store.keysBySecret.get(k.rotatedTo) ?? 'invalid';
   }
@@ -102,16 +108,24 @@ export function installGuard(app: FastifyInstance): void {
           resolved === 'missing' ? 'Bearer realm="v1"' : 'Bearer realm="v1", error="invalid_token"',
         );
       }
+      const status =
+        resolved === 'missing'
+          ? ctx.faults.has('missing-key-403')
+            ? 403
+            : 401
+          : ctx.faults.has('invalid-key-403')
+            ? 403
+            : 401;
       return resolved === 'missing'
         ? sendProblem(
             reply,
-            401,
+            status,
             'missing_api_key',
             'Send a workspace API key as Authorization: Bearer <key>.',
           )
         : sendProblem(
             reply,
-            401,
+            status,
             'invalid_api_key',
             'The API key is not valid (unknown, revoked or rotated).',
           );
@@ -126,11 +140,15 @@ export function installGuard(app: FastifyInstance): void {
     if (!d.allowed) return tooMany(reply, ctx, d);
     req.auth = { key: resolved, workspace };
     const scope = req.routeOptions.config?.scope;
-    if (scope === 'write' && resolved.scope !== 'full' && !ctx.faults.has('readonly-can-write')) {
+    const refused =
+      resolved.scope !== 'full' &&
+      ((scope === 'write' && !ctx.faults.has('readonly-can-write')) ||
+        ctx.faults.has('readonly-cannot-read'));
+    if (refused) {
       return sendProblem(
         reply,
         403,
-        'insufficient_scope',
+        ctx.faults.has('readonly-wrong-code') ? 'forbidden' : 'insufficient_scope',
         'This operation needs a full-access key; the key is read-only.',
       );
     }

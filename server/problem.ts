@@ -51,6 +51,7 @@ export function sendProblem(
   errors?: FieldError[],
 ): FastifyReply {
   const body = problemBody(status, code, detail, String(reply.request.id), errors);
+  if (reply.server.svc?.faults.has('problem-status-400')) body.status = 400;
   if (reply.server.svc?.faults.has('errors-plain-text')) {
     return reply.code(status).type('text/plain; charset=utf-8').send(`${status} ${detail}`);
   }

@@ -14,8 +14,11 @@ export const SLA_TARGET_MS: Record<Priority, number> = {
 };
 export const AT_RISK_FRACTION = 0.25;
 
+const REVERSED: Record<Priority, Priority> = { high: 'low', normal: 'normal', low: 'high' };
+
 export function slaTarget(priority: Priority, faults: FaultSet): number {
-  return faults.has('sla-ignores-priority') ? SLA_TARGET_MS.normal : SLA_TARGET_MS[priority];
+  if (faults.has('sla-ignores-priority')) return SLA_TARGET_MS.normal;
+  return SLA_TARGET_MS[faults.has('sla-reversed') ? REVERSED[priority] : priority];
 }
 
 export function atRiskAtMs(t: Ticket, faults: FaultSet): number {

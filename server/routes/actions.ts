@@ -9,8 +9,10 @@ export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): v
   const now = ctx.clock.now();
   if (a.priority && a.priority !== t.priority && !ctx.faults.has('priority-ignored')) {
     t.priority = a.priority;
-    t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
-    t.atRiskFired = false;
+    if (!ctx.faults.has('sla-not-recomputed')) {
+      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+      t.atRiskFired = false;
+    }
   }
   if (a.tags_add) t.tags = [...new Set([...t.tags, ...a.tags_add])];
   if (a.reply) {
@@ -36,10 +38,12 @@ export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): v
 
 /** Runs the workspace's enabled rules for `event` on the ticket (rules never trigger rules). */
 export function runRules(ctx: ServiceContext, t: Ticket, event: string): void {
+  if (ctx.faults.has('rules-never-run')) return;
+  const conditions = !ctx.faults.has('rule-conditions-ignored');
   for (const r of ctx.store.rules.values()) {
     if (r.workspaceId !== t.workspaceId || !r.enabled || r.event !== event) continue;
-    if (r.conditions.priority && r.conditions.priority !== t.priority) continue;
-    if (r.conditions.tag && !t.tags.includes(r.conditions.tag)) continue;
+    if (conditions && r.conditions.priority && r.conditions.priority !== t.priority) continue;
+    if (conditions && r.conditions.tag && !t.tags.includes(r.conditions.tag)) continue;
     applyActions(ctx, t, r.actions);
   }
 }

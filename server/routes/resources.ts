@@ -26,7 +26,8 @@ export function registerResourceRoutes(app: FastifyInstance): void {
     }
     const rest = [...ctx.store.contacts.values()]
       .filter((c) => c.workspaceId === ws(req) && c.seq < after)
-      .sort((a, b) => b.seq - a.seq);
+      .sort((a, b) => b.seq - a.seq)
+      .slice(ctx.faults.has('list-skips-newest') && q.cursor === undefined ? 1 : 0);
     const page = rest.slice(0, q.limit);
     const hasMore = rest.length > q.limit;
     return {
@@ -44,12 +45,12 @@ export function registerResourceRoutes(app: FastifyInstance): void {
       seq: ctx.store.nextSeq(),
       workspaceId: ws(req),
       email: b.email,
-      name: b.name,
+      name: ctx.faults.has('contact-name-dropped') ? undefined : b.name,
       createdAtMs: ctx.clock.now(),
     };
     ctx.store.contacts.set(c.id, c);
     reply.header('location', `/v1/contacts/${c.id}`);
-    return reply.code(201).send(contactJson(c));
+    return reply.code(ctx.faults.has('contact-create-200') ? 200 : 201).send(contactJson(c));
   });
 
   const findContact = (id: string, workspaceId: string) => {
@@ -68,7 +69,7 @@ export function registerResourceRoutes(app: FastifyInstance): void {
     if (!validBody(ctx, reply, 'ContactUpdate', req.body)) return reply;
     const b = req.body as { email?: string; name?: string };
     if (b.email !== undefined) c.email = b.email;
-    if (b.name !== undefined) c.name = b.name;
+    if (b.name !== undefined && !ctx.faults.has('contact-name-dropped')) c.name = b.name;
     return contactJson(c);
   });
 
@@ -93,15 +94,20 @@ export function registerResourceRoutes(app: FastifyInstance): void {
     if (!validBody(ctx, reply, 'MacroApply', req.body)) return reply;
     const t = findTicket(ctx, req, reply, (req.body as { ticket_id: string }).ticket_id);
     if (!t) return reply;
-    applyActions(ctx, t, m.actions);
+    // FAULT macro-tags-ignored: the macro's tags_add action is lost on the way (rules keep theirs).
+    const { tags_add: _dropped, ...withoutTags } = m.actions;
+    applyActions(ctx, t, ctx.faults.has('macro-tags-ignored') ? withoutTags : m.actions);
     emit(ctx, 'macro.applied', t, { macro: { id: m.id, name: m.name } });
     return ticketJson(t, ctx);
   });
 
   // --- rules ------------------------------------------------------------------------------
-  app.get('/v1/rules', { config: { scope: 'read' } }, async (req) => ({
-    data: [...ctx.store.rules.values()].filter((r) => r.workspaceId === ws(req)).map(ruleJson),
-  }));
+  app.get('/v1/rules', { config: { scope: 'read' } }, async (req) => {
+    const mine = [...ctx.store.rules.values()].filter((r) => r.workspaceId === ws(req));
+    // FAULT list-skips-newest: the newest rule (inserted last) is left out.
+    if (ctx.faults.has('list-skips-newest')) mine.pop();
+    return { data: mine.map(ruleJson) };
+  });
 
   app.post('/v1/rules', { config: { scope: 'write' } }, async (req, reply) => {
     if (!validBody(ctx, reply, 'RuleCreate', req.body)) return reply;
@@ -130,13 +136,15 @@ export function registerResourceRoutes(app: FastifyInstance): void {
         acc[key(t)] = (acc[key(t)] ?? 0) + 1;
         return acc;
       }, {});
+    const byPriority = count((t) => t.priority);
+    if (ctx.faults.has('report-skips-normal')) delete byPriority.normal;
     const waiting = mine.filter((t) => t.status !== 'closed' && t.firstResponseAtMs === undefined);
     return {
       generated_at: iso(now),
       tickets: {
         total: mine.length,
         by_status: count((t) => t.status),
-        by_priority: count((t) => t.priority),
+        by_priority: byPriority,
       },
       sla: {
         at_risk: waiting.filter(

@@ -21,10 +21,27 @@ export function findTicket(
   id: string,
 ): Ticket | undefined {
   const t = ctx.store.tickets.get(id);
+  const read = /^(GET|HEAD)$/.test(req.method);
   // The fault names reads only: writes to a foreign ticket stay 404 under it.
-  const leak = ctx.faults.has('cross-workspace-read') && /^(GET|HEAD)$/.test(req.method);
+  const leak =
+    (ctx.faults.has('cross-workspace-read') && read) ||
+    (ctx.faults.has('foreign-write-accepted') && !read);
   const visible = t && (t.workspaceId === req.auth!.workspace.id || leak);
   if (visible) return t;
+  if (!t && ctx.faults.has('unknown-ticket-400')) {
+    sendProblem(reply, 400, 'invalid_id', 'The ticket id is not valid.');
+    return undefined;
+  }
+  if (t && ctx.faults.has('foreign-403')) {
+    sendProblem(reply, 403, 'forbidden', 'The ticket belongs to another workspace.');
+    return undefined;
+  }
+  if (t && !read && req.method === 'PATCH' && ctx.faults.has('foreign-write-applied-404')) {
+    // The fault: the update goes through before the workspace check answers.
+    const subject = (req.body as { subject?: unknown } | undefined)?.subject;
+    if (typeof subject === 'string') t.subject = subject;
+    t.updatedAtMs = ctx.clock.now();
+  }
   sendProblem(reply, 404, 'not_found', 'No ticket with this id.');
   return undefined;
 }
@@ -41,8 +58,18 @@ export function registerTicketRoutes(app: FastifyInstance): void {
     const ws = req.auth!.workspace.id;
     const all = [...ctx.store.tickets.values()]
       .filter((t) => ctx.faults.has('list-leaks-workspaces') || t.workspaceId === ws)
-      .filter((t) => !q.filters.status || t.status === q.filters.status)
-      .filter((t) => !q.filters.priority || t.priority === q.filters.priority)
+      // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
+      .filter(
+        (t) =>
+          !q.filters.status ||
+          (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === q.filters.status,
+      )
+      .filter(
+        (t) =>
+          !q.filters.priority ||
+          ctx.faults.has('filter-priority-ignored') ||
+          t.priority === q.filters.priority,
+      )
       .sort((a, b) => b.seq - a.seq);
     const after = q.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(q.cursor);
     if (after === undefined) {
@@ -128,7 +155,10 @@ export function registerTicketRoutes(app: FastifyInstance): void {
 
   app.get('/v1/tickets/:ticket_id', { config: { scope: 'read' } }, async (req, reply) => {
     const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
-    return t ? ticketJson(t, ctx) : reply;
+    if (!t) return reply;
+    const json = ticketJson(t, ctx);
+    if (ctx.faults.has('get-priority-normal')) json.priority = 'normal';
+    return json;
   });
 
   app.patch('/v1/tickets/:ticket_id', { config: { scope: 'write' } }, async (req, reply) => {
@@ -142,13 +172,16 @@ export function registerTicketRoutes(app: FastifyInstance): void {
       tags?: string[];
     };
     const previous = t.status;
-    if (patch.subject !== undefined) t.subject = patch.subject;
+    if (patch.subject !== undefined && !ctx.faults.has('patch-subject-ignored'))
+      t.subject = patch.subject;
     if (patch.tags !== undefined) t.tags = [...new Set(patch.tags)];
     if (patch.priority !== undefined && !ctx.faults.has('priority-ignored')) {
       t.priority = patch.priority;
       // A priority change recomputes the SLA (DESIGN §3); the at-risk announcement re-arms.
-      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
-      t.atRiskFired = false;
+      if (!ctx.faults.has('sla-not-recomputed')) {
+        t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+        t.atRiskFired = false;
+      }
     }
     if (
       patch.status !== undefined &&
@@ -165,6 +198,8 @@ export function registerTicketRoutes(app: FastifyInstance): void {
     const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
     if (!t) return reply;
     const previous = t.status;
+    if (previous === 'closed' && ctx.faults.has('close-twice-409'))
+      return sendProblem(reply, 409, 'conflict', 'The ticket is already closed.');
     if (!ctx.faults.has('close-keeps-status')) t.status = 'closed';
     if (previous !== t.status) t.updatedAtMs = ctx.clock.now();
     emitStatusChange(ctx, t, previous);
@@ -191,7 +226,7 @@ export function registerTicketRoutes(app: FastifyInstance): void {
         workspaceId: t.workspaceId,
         body: body.body,
         author: body.author,
-        internal: body.internal ?? false,
+        internal: ctx.faults.has('message-internal-dropped') ? false : (body.internal ?? false),
         createdAtMs: now,
       };
       ctx.store.messages.push(m);
@@ -205,7 +240,7 @@ export function registerTicketRoutes(app: FastifyInstance): void {
           if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
           runRules(ctx, t, 'customer.replied');
           // A customer reply re-opens a ticket waiting on the customer (U1).
-          if (t.status === 'pending') {
+          if (t.status === 'pending' && !ctx.faults.has('reply-keeps-pending')) {
             t.status = 'open';
             emitStatusChange(ctx, t, 'pending');
           }

@@ -35,6 +35,6 @@ export function validationFailed(
     status,
     'validation_failed',
     'The request does not satisfy the schema.',
-    errors,
+    ctx.faults.has('validation-errors-missing') ? [] : errors,
   );
 }

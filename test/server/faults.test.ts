@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { FAULTS } from '../../server/faults.ts';
+import { FAULTS, type FaultName } from '../../server/faults.ts';
 import { checks } from '../../src/checks/index.ts';
 import { makeService, newTicket } from './harness.ts';
 
@@ -118,33 +118,227 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).headers,
   headersOn200: async (s) =>
     'x-ratelimit-limit' in (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers,
+  // --- probes of the assumed ticket rules (U1, U4, U6–U9, SLA) ---------------------------------
+  slaAfterPriorityChange: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'low' }))).json;
+    return hours((await s.call('PATCH', `/v1/tickets/${t.id}`, key, { priority: 'high' })).json);
+  },
+  getPriority: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'low' }))).json;
+    return (await s.call('GET', `/v1/tickets/${t.id}`, key)).json.priority;
+  },
+  patchSubject: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    return (await s.call('PATCH', `/v1/tickets/${t.id}`, key, { subject: 'patched' })).json.subject;
+  },
+  closeTwice: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    await s.call('POST', `/v1/tickets/${t.id}/close`, key);
+    return (await s.call('POST', `/v1/tickets/${t.id}/close`, key)).status;
+  },
+  priorityFilter: async (s) => {
+    const key = s.ws.team.keys.full;
+    await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'low' }));
+    const j = (await s.call('GET', '/v1/tickets?priority=high&limit=100', key)).json;
+    return (
+      Array.isArray(j?.data) && j.data.every((t: { priority: string }) => t.priority === 'high')
+    );
+  },
+  closedFilter: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    await s.call('POST', `/v1/tickets/${t.id}/close`, key);
+    const j = (await s.call('GET', '/v1/tickets?status=closed&limit=100', key)).json;
+    return Array.isArray(j?.data) && j.data.some((x: { id: string }) => x.id === t.id);
+  },
+  internalNote: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    const note = { body: 'check logs', author: 'agent', internal: true };
+    return (await s.call('POST', `/v1/tickets/${t.id}/messages`, key, note)).json.internal;
+  },
+  customerReplyReopens: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    await s.call('PATCH', `/v1/tickets/${t.id}`, key, { status: 'pending' });
+    await s.call('POST', `/v1/tickets/${t.id}/messages`, key, { body: 'hi', author: 'customer' });
+    return (await s.call('GET', `/v1/tickets/${t.id}`, key)).json.status;
+  },
+  formBody: async (s) =>
+    (
+      await s.call('POST', '/v1/tickets', s.ws.team.keys.full, 'subject=x', {
+        'content-type': 'application/x-www-form-urlencoded',
+      })
+    ).status,
+  // --- contacts, macros, rules, reports (U10) ---------------------------------------------------
+  contactCreate: async (s) => {
+    const r = await s.call('POST', '/v1/contacts', s.ws.team.keys.full, {
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+    });
+    return [r.status, r.json.name ?? null];
+  },
+  newestListed: async (s) => {
+    // Its own workspace: the rule it creates must not act on the other probes' tickets.
+    const key = s.ws.enterprise.keys.full;
+    const c = (await s.call('POST', '/v1/contacts', key, { email: 'new@example.com' })).json;
+    const rule = (
+      await s.call('POST', '/v1/rules', key, {
+        name: 'r',
+        event: 'ticket.created',
+        conditions: { tag: 'never-matches' },
+        actions: { tags_add: ['x'] },
+      })
+    ).json;
+    const ids = async (p: string) =>
+      (await s.call('GET', p, key)).json.data.map((x: { id: string }) => x.id);
+    return [
+      (await ids('/v1/contacts?limit=100')).includes(c.id),
+      (await ids('/v1/rules')).includes(rule.id),
+    ];
+  },
+  macroApplied: async (s) => {
+    const key = s.ws.team.keys.full;
+    const macros = (await s.call('GET', '/v1/macros', key)).json.data;
+    const escalate = macros.find((m: { name: string }) => m.name === 'Escalate');
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'low' }))).json;
+    const a = (await s.call('POST', `/v1/macros/${escalate.id}/apply`, key, { ticket_id: t.id }))
+      .json;
+    return [a.priority, a.tags];
+  },
+  rules: async (s) => {
+    const key = s.ws.growth.keys.full;
+    await s.call('POST', '/v1/rules', key, {
+      name: 'vip',
+      event: 'ticket.created',
+      conditions: { tag: 'vip' },
+      actions: { tags_add: ['fast-lane'] },
+    });
+    const tagsOf = async (tags: string[]) =>
+      (await s.call('POST', '/v1/tickets', key, newTicket({ tags }))).json.tags;
+    return [await tagsOf(['vip']), await tagsOf(['other'])];
+  },
+  reportSums: async (s) => {
+    const key = s.ws.team.keys.full;
+    await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'normal' }));
+    const r = (await s.call('GET', '/v1/reports/summary', key)).json.tickets;
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    return [r.total === sum(r.by_status), r.total === sum(r.by_priority)];
+  },
+  // --- validation (U16, U20, U21, U26) ----------------------------------------------------------
+  malformedJson: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, '{"subject": "half",')).status,
+  tooLarge: async (s) =>
+    (
+      await s.call(
+        'POST',
+        '/v1/tickets',
+        s.ws.team.keys.full,
+        JSON.stringify(newTicket({ subject: 'a'.repeat(1024 * 1024 + 10) })),
+      )
+    ).status,
+  unknownTicket: async (s) =>
+    (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).status,
+  problemStatusField: async (s) =>
+    (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).json?.status ?? null,
+  validationFields: async (s) =>
+    (
+      (
+        await s.call('POST', '/v1/tickets', s.ws.team.keys.full, {
+          requester: { email: 'a@b.io' },
+        })
+      ).json?.errors ?? []
+    ).map((e: { field: string }) => e.field),
+  // --- auth and isolation -----------------------------------------------------------------------
+  readOnlyWriteCode: async (s) =>
+    (await s.call('POST', '/v1/tickets', s.ws.team.keys.readOnly, newTicket())).json?.code ?? null,
+  readOnlyRead: async (s) => (await s.call('GET', '/v1/tickets', s.ws.team.keys.readOnly)).status,
+  rotatedNewKey: async (s) => {
+    const issued = (await s.admin('POST', `/admin/workspaces/${s.ws.growth.id}/keys`, {})).json;
+    const fresh = (await s.admin('POST', `/admin/keys/${issued.id}/rotate`)).json.key;
+    return (await s.call('GET', '/v1/tickets', fresh)).status;
+  },
+  foreignPatchApplied: async (s) => {
+    const key = s.ws.team.keys.full;
+    const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
+    await s.call('PATCH', `/v1/tickets/${t.id}`, s.ws.other.keys.full, { subject: 'taken over' });
+    return (await s.call('GET', `/v1/tickets/${t.id}`, key)).json.subject;
+  },
 };
 
 /** fault → the probes it must change (and no other). */
-const EXPECTED: Record<string, string[]> = {
+const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'create-status-new': ['createStatus'],
-  'subject-not-required': ['missingSubject'],
+  'subject-not-required': ['missingSubject', 'validationFields'],
   'created-at-no-utc': ['createdAtUtc'],
-  'sla-missing': ['slaPresent', 'slaHours'],
-  'sla-ignores-priority': ['slaHours'],
-  'priority-ignored': ['priorityEcho', 'slaHours'],
+  'sla-missing': ['slaPresent', 'slaHours', 'slaAfterPriorityChange'],
+  'sla-ignores-priority': ['slaHours', 'slaAfterPriorityChange'],
+  'priority-ignored': [
+    'priorityEcho',
+    'slaHours',
+    'slaAfterPriorityChange',
+    'getPriority',
+    'macroApplied',
+  ],
   'requester-not-echoed': ['requesterEcho'],
   'missing-requester-500': ['missingRequester'],
   'create-200': ['createCode'],
-  'list-bare-array': ['listShape', 'paginationDuplicates'],
+  'list-bare-array': ['listShape', 'paginationDuplicates', 'priorityFilter', 'closedFilter'],
   'pagination-overlap': ['paginationDuplicates'],
-  'close-keeps-status': ['closeStatus'],
-  'errors-plain-text': ['notFoundType'],
+  'close-keeps-status': ['closeStatus', 'closedFilter'],
+  // Plain-text errors carry no problem fields at all.
+  'errors-plain-text': [
+    'notFoundType',
+    'problemStatusField',
+    'validationFields',
+    'readOnlyWriteCode',
+  ],
   'validation-400': ['missingRequester', 'missingSubject', 'wrongType'],
   'missing-key-accepted': ['missingKey'],
   // A rotated key is just an invalid key to a deployment that accepts any key.
   'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
   'no-www-authenticate': ['wwwAuthOnInvalid'],
-  'readonly-can-write': ['readOnlyWrite'],
+  'readonly-can-write': ['readOnlyWrite', 'readOnlyWriteCode'],
   'rotated-key-works': ['rotatedOldKey'],
   'cross-workspace-read': ['crossWorkspaceGet'],
   'list-leaks-workspaces': ['crossWorkspaceList'],
   'ratelimit-headers-missing-on-4xx': ['headersOn404'],
+  'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
+  'sla-not-recomputed': ['slaAfterPriorityChange'],
+  'get-priority-normal': ['getPriority'],
+  'patch-subject-ignored': ['patchSubject'],
+  'close-twice-409': ['closeTwice'],
+  'filter-priority-ignored': ['priorityFilter'],
+  'filter-stale-status': ['closedFilter'],
+  'message-internal-dropped': ['internalNote'],
+  'reply-keeps-pending': ['customerReplyReopens'],
+  'unsupported-media-400': ['formBody'],
+  'contact-create-200': ['contactCreate'],
+  'contact-name-dropped': ['contactCreate'],
+  'list-skips-newest': ['newestListed'],
+  'macro-tags-ignored': ['macroApplied'],
+  'rules-never-run': ['rules'],
+  'rule-conditions-ignored': ['rules'],
+  'report-skips-normal': ['reportSums'],
+  'malformed-json-422': ['malformedJson'],
+  'body-too-large-400': ['tooLarge'],
+  // The unknown ticket's problem says 400 because it is one.
+  'unknown-ticket-400': ['unknownTicket', 'problemStatusField'],
+  'problem-status-400': ['problemStatusField'],
+  'validation-errors-missing': ['validationFields'],
+  'missing-key-403': ['missingKey'],
+  // A rotated key is an invalid key: it gets the invalid key's 403 too.
+  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
+  'readonly-wrong-code': ['readOnlyWriteCode'],
+  'readonly-cannot-read': ['readOnlyRead'],
+  'rotated-new-key-inactive': ['rotatedNewKey'],
+  'foreign-403': ['crossWorkspaceGet', 'crossWorkspaceWrite'],
+  'foreign-write-accepted': ['crossWorkspaceWrite', 'foreignPatchApplied'],
+  'foreign-write-applied-404': ['foreignPatchApplied'],
 };
 
 async function observe(faults: string[]): Promise<Record<string, string>> {
