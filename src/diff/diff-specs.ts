@@ -135,7 +135,12 @@ function diffParams(
         e.n!.ptr,
       );
     }
-    const sub: Ctx = { ...e.ctx, where: `${ctx.where} → ${z.in} parameter ${z.name}` };
+    const sub: Ctx = {
+      ...e.ctx,
+      where: `${ctx.where} → ${z.in} parameter ${z.name}`,
+      param: true,
+      pathParam: z.in === 'path',
+    };
     diffSchema(
       sub,
       side,
@@ -176,15 +181,55 @@ function diffContent(
   const o = obj(oc);
   const n = obj(nc);
   const pre = side.prefix;
+  const baseType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+  const specialised = new Set<string>();
   for (const [mt, om] of Object.entries(o)) {
     const nm = n[mt];
     const omPtr = join(ocPtr, mt);
+    if (nm === undefined && side.polarity === 'out') {
+      // `application/json` → `application/problem+json` (or only its parameters changed): a
+      // receiver of the old type still reads the new one.
+      const [t, sub] = baseType(mt).split('/');
+      const alt = Object.keys(n).find(
+        (k) =>
+          !(k in o) &&
+          !specialised.has(k) &&
+          (baseType(k) === baseType(mt) ||
+            (baseType(k).startsWith(`${t}/`) && baseType(k).endsWith(`+${sub}`))),
+      );
+      if (alt !== undefined) {
+        specialised.add(alt);
+        const e = enter(ctx, om, omPtr, n[alt], join(ncPtr, alt));
+        emit(
+          e.ctx,
+          `${pre}-media-type-specialised`,
+          'INFO',
+          `${what}: media type ${mt} now sent as ${alt}`,
+          omPtr,
+          join(ncPtr, alt),
+        );
+        const os = obj(e.o!.node);
+        const ns = obj(e.n!.node);
+        if (os.schema !== undefined && ns.schema !== undefined)
+          diffSchema(
+            { ...e.ctx, where: `${ctx.where} ${alt}` },
+            side,
+            os.schema,
+            join(e.o!.ptr, 'schema'),
+            ns.schema,
+            join(e.n!.ptr, 'schema'),
+            '',
+          );
+        continue;
+      }
+    }
     if (nm === undefined) {
       const e = enter(ctx, om, omPtr, undefined, undefined);
       emit(
         e.ctx,
         `${pre}-media-type-removed`,
-        side.polarity === 'in' ? 'ERR' : 'WARN',
+        // Senders of it are refused; receivers asking for it (Accept) get another format or 406.
+        'ERR',
         `${what}: media type ${mt} removed`,
         omPtr,
         isObj(nc) ? ncPtr : ownerNew,
@@ -208,7 +253,7 @@ function diffContent(
       );
   }
   for (const [mt, nm] of Object.entries(n)) {
-    if (mt in o) continue;
+    if (mt in o || specialised.has(mt)) continue;
     const nmPtr = join(ncPtr, mt);
     const e = enter(ctx, undefined, undefined, nm, nmPtr);
     emit(
@@ -245,7 +290,8 @@ function diffRequestBody(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPt
     emit(
       e.ctx,
       `${pre}-body-removed`,
-      side.polarity === 'out' ? 'ERR' : 'WARN',
+      // A receiver loses the payload; a sender's data is refused or silently dropped.
+      'ERR',
       `${what} removed`,
       oPtrB,
       nPtr,
@@ -346,10 +392,13 @@ function diffResponses(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr:
     const nresp = nr[code];
     if (nresp === undefined) {
       const e = enter(ctx, oresp, join(orPtr, code), undefined, undefined);
+      // A client that checks for the success status it was promised (201) now sees another
+      // (200) as unexpected; a removed error status is one less case to handle.
+      const success = side.polarity === 'out' && /^2/.test(code);
       emit(
         e.ctx,
-        `${pre}-status-removed`,
-        side.polarity === 'in' ? 'ERR' : 'INFO',
+        success ? `${pre}-success-status-removed` : `${pre}-status-removed`,
+        side.polarity === 'in' || success ? 'ERR' : 'INFO',
         `status ${code} removed`,
         join(orPtr, code),
         isObj(n.responses) ? nrPtr : nPtr,
@@ -507,7 +556,16 @@ function diffItems(
     const base: Ctx = { ...root, where: label(nk ?? ok) };
     if (nk === undefined) {
       const e = enter(base, oraw, oPtr, undefined, undefined);
-      emit(e.ctx, `${noun}-removed`, 'ERR', `${label(ok)} removed`, oPtr, join('', section));
+      // A path with no operations was never callable: removing it breaks nobody.
+      const callable = METHODS.some((m) => obj(e.o!.node)[m] !== undefined);
+      emit(
+        e.ctx,
+        callable ? `${noun}-removed` : `${noun}-without-operations-removed`,
+        callable ? 'ERR' : 'INFO',
+        `${label(ok)} removed`,
+        oPtr,
+        join('', section),
+      );
       continue;
     }
     const nPtr = join('', section, nk);

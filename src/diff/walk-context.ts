@@ -46,6 +46,15 @@ export interface Ctx {
   where: string;
   /** Per-operation guard against recursive schemas. */
   visited: Set<string>;
+  /**
+   * Inside a parameter's schema: the value travels as text in a URL or header, so `null` cannot
+   * be sent and every number or boolean is also a valid string.
+   */
+  param?: boolean;
+  /** Inside a path parameter: always sent, so a default never applies. */
+  pathParam?: boolean;
+  /** Team overrides of rule levels (`--level rule=WARN`), applied as findings are emitted. */
+  levels?: Readonly<Record<string, Level>>;
 }
 
 export interface Resolved {
@@ -137,7 +146,7 @@ export function emit(
   const assumed = assumedMark(ctx, oldPtr, newPtr);
   ctx.sink.add({
     rule,
-    level,
+    level: ctx.levels?.[rule] ?? level,
     message,
     ...(oldPtr !== undefined ? { old: oldPtr } : {}),
     ...(newPtr !== undefined ? { new: newPtr } : {}),
