@@ -307,6 +307,17 @@ export function diffSchema(
     // Receivers of an extensible enum must expect new values; senders lose removed ones.
     const nset = new Set(nx.map((x) => JSON.stringify(x)));
     const gone = ox.map((x) => JSON.stringify(x)).filter((x) => !nset.has(x));
+    const oset = new Set(ox.map((x) => JSON.stringify(x)));
+    const fresh = [...nset].filter((x) => !oset.has(x));
+    if (fresh.length > 0)
+      emit(
+        ctx,
+        `${p}-extensible-enum-value-added`,
+        'INFO',
+        `${label(name)}: x-extensible-enum value(s) added: ${fresh.join(', ')}`,
+        join(ov.ptr, 'x-extensible-enum'),
+        join(nv.ptr, 'x-extensible-enum'),
+      );
     if (gone.length > 0)
       emit(
         ctx,
@@ -406,6 +417,21 @@ export function diffSchema(
       );
     }
     diffSchema(ctx, side, op.raw, op.ptr, np.raw, np.ptr, sub(k));
+  }
+  // `required` naming a property neither version declares (common inside `not`, `if`, branches).
+  const reqPtr = (v: View) => (Array.isArray(v.s.required) ? join(v.ptr, 'required') : v.ptr);
+  for (const k of new Set([...ov.required, ...nv.required])) {
+    if (ov.props.has(k) || nv.props.has(k)) continue;
+    const isReq = nv.required.has(k);
+    if (ov.required.has(k) === isReq) continue;
+    emit(
+      ctx,
+      `${p}-property-became-${isReq ? 'required' : 'optional'}`,
+      rate(side, isReq),
+      `${label(sub(k))}: became ${isReq ? 'required' : 'optional'}`,
+      reqPtr(ov),
+      reqPtr(nv),
+    );
   }
   for (const [k, np] of nv.props) {
     if (ov.props.has(k)) continue;
@@ -729,6 +755,14 @@ function wrapped(
 ): void {
   const p = side.prefix;
   const many = (how === 'wrap' ? nv : ov).s[kw] as unknown[];
+  emit(
+    ctx,
+    `${p}-composition-${how === 'wrap' ? 'wrapped' : 'unwrapped'}`,
+    'INFO',
+    `${label(name)}: ${how === 'wrap' ? `now a \`${kw}\` of ${many.length} schemas` : `no longer a \`${kw}\``}`,
+    how === 'wrap' ? ov.ptr : join(ov.ptr, kw),
+    how === 'wrap' ? join(nv.ptr, kw) : nv.ptr,
+  );
   const branchPtr = (i: number) => join((how === 'wrap' ? nv : ov).ptr, kw, i);
   const single = how === 'wrap' ? ov : nv;
   // The side on which every value must land in one branch: the sender's old values when a

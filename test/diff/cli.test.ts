@@ -28,6 +28,19 @@ describe('harness diff-spec', () => {
     assert.match(r.out, /\| `response-property-removed` \|/);
   });
 
+  test('a success status replaced (201 → 200) exits 1 with an ERR', async () => {
+    const name = 'response-success-status-removed--201-to-200';
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'json']);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.out);
+    assert.deepEqual(
+      report.findings
+        .filter((f: { level: string }) => f.level === 'ERR')
+        .map((f: { rule: string }) => f.rule),
+      ['response-success-status-removed'],
+    );
+  });
+
   test('exits 0 on a negative control', async () => {
     const name = 'negative--inline-to-ref';
     const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'json']);
