@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { bundleRefs } from './bundle-refs.ts';
 import type { SpecDoc } from './types.ts';
 
 /**
@@ -38,6 +39,8 @@ export function parseSpec(text: string, source: string): SpecDoc {
   return doc as SpecDoc;
 }
 
+/** Reads and parses a spec, then resolves every `$ref` (see `bundleRefs`). */
 export function loadSpec(source: string, cwd?: string): SpecDoc {
-  return parseSpec(loadSpecText(source, cwd), source);
+  const read = (s: string) => parseSpec(loadSpecText(s, cwd), s);
+  return bundleRefs(read(source), source, read, existsSync);
 }

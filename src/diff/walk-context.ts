@@ -80,7 +80,8 @@ export function resolve(doc: unknown, node: unknown, ptr: string): Resolved {
       if (!ANNOTATIONS.has(k) && !k.startsWith('x-') && !(k in siblings)) siblings[k] = v;
     }
     curPtr = decodeURIComponent(ref.slice(1));
-    refName = curPtr.split('/').pop();
+    // The last name in the pointer, also for hoisted external refs (`/x-bundled/pet.yaml#~1Pet`).
+    refName = curPtr.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~').split('/').pop();
     cur = get(doc, ref);
   }
   if (Object.keys(siblings).length > 0 && isObj(cur)) cur = { ...cur, ...siblings };
