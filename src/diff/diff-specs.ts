@@ -1,6 +1,6 @@
 import { join } from './pointer.ts';
 import { diffSchema } from './schema-diff.ts';
-import { type Finding, LEVEL_RANK, type SpecDoc } from './types.ts';
+import { type Finding, LEVEL_RANK, type Level, type SpecDoc } from './types.ts';
 import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
 
 type Obj = Record<string, unknown>;
@@ -625,9 +625,20 @@ function diffItems(
  * merged when one change (e.g. in a shared component) is reached from several operations, and
  * sorted most severe first.
  */
-export function diffSpecs(oldDoc: SpecDoc, newDoc: SpecDoc): Finding[] {
+export function diffSpecs(
+  oldDoc: SpecDoc,
+  newDoc: SpecDoc,
+  options: { levels?: Readonly<Record<string, Level>> } = {},
+): Finding[] {
   const sink = new Sink();
-  const root: Ctx = { oldDoc, newDoc, sink, where: '', visited: new Set() };
+  const root: Ctx = {
+    oldDoc,
+    newDoc,
+    sink,
+    where: '',
+    visited: new Set(),
+    ...(options.levels ? { levels: options.levels } : {}),
+  };
   diffItems(root, 'paths', normalisePath);
   diffItems(root, 'webhooks', (k) => k);
   return [...sink.byKey.values()].sort(

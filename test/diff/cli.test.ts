@@ -56,6 +56,18 @@ describe('harness diff-spec', () => {
     assert.equal((await cli([fx(name, 'old'), fx(name, 'new'), '--fail-on', 'WARN'])).code, 1);
   });
 
+  test('--level moves a rule below the failing level', async () => {
+    const name = 'response-enum-value-added';
+    assert.equal((await cli([fx(name, 'old'), fx(name, 'new')])).code, 1);
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--level', 'enum-value-added=WARN']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /### 🟠 WARN \(1\)/);
+    await assert.rejects(
+      run([fx(name, 'old'), fx(name, 'new'), '--level', 'nope=WARN']),
+      /unknown rule/,
+    );
+  });
+
   test('JUnit marks failing findings as failures and escapes XML', async () => {
     const name = 'webhook-enum-value-added';
     const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'junit']);
