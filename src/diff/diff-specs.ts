@@ -1,5 +1,5 @@
 import { join } from './pointer.ts';
-import { diffSchema } from './schema-diff.ts';
+import { diffSchemaAt } from './schema-diff.ts';
 import { type Finding, LEVEL_RANK, type Level, type SpecDoc } from './types.ts';
 import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
 
@@ -141,7 +141,7 @@ function diffParams(
       param: true,
       pathParam: z.in === 'path',
     };
-    diffSchema(
+    diffSchemaAt(
       sub,
       side,
       a.p.schema,
@@ -211,7 +211,7 @@ function diffContent(
         const os = obj(e.o!.node);
         const ns = obj(e.n!.node);
         if (os.schema !== undefined && ns.schema !== undefined)
-          diffSchema(
+          diffSchemaAt(
             { ...e.ctx, where: `${ctx.where} ${alt}` },
             side,
             os.schema,
@@ -242,7 +242,7 @@ function diffContent(
     const os = obj(e.o!.node);
     const ns = obj(e.n!.node);
     if (os.schema !== undefined && ns.schema !== undefined)
-      diffSchema(
+      diffSchemaAt(
         sub,
         side,
         os.schema,
@@ -364,7 +364,7 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
         e.n!.ptr,
       );
     const sub: Ctx = { ...e.ctx, where: `${ctx.where} header ${nk}` };
-    diffSchema(
+    diffSchemaAt(
       sub,
       side,
       obj(e.o!.node).schema,
@@ -637,6 +637,8 @@ export function diffSpecs(
     sink,
     where: '',
     visited: new Set(),
+    memo: new Map(),
+    trials: new Map(),
     ...(options.levels ? { levels: options.levels } : {}),
   };
   diffItems(root, 'paths', normalisePath);

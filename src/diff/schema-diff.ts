@@ -1,4 +1,4 @@
-import { join } from './pointer.ts';
+import { get, join } from './pointer.ts';
 import type { Level } from './types.ts';
 import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
 
@@ -177,10 +177,14 @@ function trialErrs(
   n: unknown,
   nPtr: string,
 ): number {
+  const key = `${side.prefix}|${side.polarity}|${ctx.param ? 1 : 0}|${oPtr}|${nPtr}`;
+  const known = ctx.trials?.get(key);
+  if (known !== undefined) return known;
   const sink = new Sink();
   diffSchema({ ...ctx, sink, visited: new Set(), levels: undefined }, side, o, oPtr, n, nPtr, '');
   let errs = 0;
   for (const f of sink.byKey.values()) if (f.level === 'ERR') errs++;
+  ctx.trials?.set(key, errs);
   return errs;
 }
 
@@ -190,6 +194,45 @@ function kebab(s: string): string {
 
 function label(path: string): string {
   return path === '' ? 'the schema' : `\`${path}\``;
+}
+
+/**
+ * `diffSchema` for a schema at the top of a message part (a parameter, a body, a header). The
+ * result depends only on the pair and the place, not on the operation, so it is computed once
+ * (with its own cycle guard, so it is complete) and replayed for every other operation reaching
+ * the same pair with that operation's `where`.
+ */
+export function diffSchemaAt(
+  ctx: Ctx,
+  side: Side,
+  oldNode: unknown,
+  oldPtr: string,
+  newNode: unknown,
+  newPtr: string,
+  path: string,
+): void {
+  const memo = ctx.memo;
+  // Only a pair of referenced components is shared between operations; an inline schema is not.
+  const ro = resolve(ctx.oldDoc, oldNode, oldPtr);
+  const rn = resolve(ctx.newDoc, newNode, newPtr);
+  const shared =
+    ro.ptr !== oldPtr &&
+    rn.ptr !== newPtr &&
+    ro.node === get(ctx.oldDoc, ro.ptr) &&
+    rn.node === get(ctx.newDoc, rn.ptr);
+  if (!memo || !shared) {
+    diffSchema(ctx, side, oldNode, oldPtr, newNode, newPtr, path);
+    return;
+  }
+  const key = `${side.prefix}|${ctx.param ? 1 : 0}${ctx.pathParam ? 1 : 0}|${path}|${ro.ptr}|${rn.ptr}`;
+  let found = memo.get(key);
+  if (!found) {
+    const sink = new Sink();
+    diffSchema({ ...ctx, sink, visited: new Set() }, side, oldNode, oldPtr, newNode, newPtr, path);
+    found = [...sink.byKey.values()].map((f) => ({ ...f, where: [] }));
+    memo.set(key, found);
+  }
+  for (const f of found) ctx.sink.add({ ...f, where: [ctx.where] });
 }
 
 /**

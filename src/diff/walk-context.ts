@@ -55,6 +55,13 @@ export interface Ctx {
   pathParam?: boolean;
   /** Team overrides of rule levels (`--level rule=WARN`), applied as findings are emitted. */
   levels?: Readonly<Record<string, Level>>;
+  /**
+   * Findings of a schema pair already compared from another operation (shared components are
+   * reached from many): replayed with the new `where` instead of walked again.
+   */
+  memo?: Map<string, Finding[]>;
+  /** ERR counts of trial comparisons (branch coverage), by pair and place. */
+  trials?: Map<string, number>;
 }
 
 export interface Resolved {
