@@ -518,6 +518,19 @@ function diffSecurity(ctx: Ctx, o: Obj, oPtr: string, n: Obj, nPtr: string): voi
   else if (nr < or) emit(ctx, 'x-scope-lowered', 'INFO', msg, oxPtr, nxPtr);
 }
 
+/**
+ * Where a removed operation stood in its announced life: `deprecated: true` with an `x-sunset`
+ * date (YYYY-MM-DD or RFC 3339) that has `passed` (removal was promised: INFO) or is still
+ * `ahead` (removed early: ERR). A deprecation without a date promises no end, so removal stays ERR.
+ */
+export function sunsetOf(op: Obj, now = Date.now()): 'passed' | 'ahead' | undefined {
+  if (op.deprecated !== true) return undefined;
+  const raw = op['x-sunset'];
+  const t = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(t)) return undefined;
+  return t <= now ? 'passed' : 'ahead';
+}
+
 interface OpSite {
   path: string;
   item: Obj;
@@ -581,11 +594,17 @@ function diffItems(
       const nOpPtr = join(e.n!.ptr, m);
       if (nop === undefined) {
         const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
+        const sunset = sunsetOf(obj(r.o!.node));
+        const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
         emit(
           r.ctx,
-          webhook ? 'webhook-operation-removed' : 'operation-removed',
-          'ERR',
-          `${label(ok, m)} removed`,
+          sunset === 'passed'
+            ? `${id}-after-sunset`
+            : sunset === 'ahead'
+              ? `${id}-before-sunset`
+              : id,
+          sunset === 'passed' ? 'INFO' : 'ERR',
+          `${label(ok, m)} removed${sunset === 'passed' ? ' after its announced sunset' : sunset === 'ahead' ? ' before its announced sunset' : ''}`,
           oOpPtr,
           e.n!.ptr,
         );
@@ -604,6 +623,19 @@ function diffItems(
         continue;
       }
       const r = enter(opCtx, oop, oOpPtr, nop, nOpPtr);
+      const wasDep = obj(r.o!.node).deprecated === true;
+      const isDep = obj(r.n!.node).deprecated === true;
+      if (wasDep !== isDep) {
+        const sunset = obj(r.n!.node)['x-sunset'];
+        emit(
+          r.ctx,
+          `${webhook ? 'webhook-' : ''}operation-${isDep ? 'deprecated' : 'undeprecated'}`,
+          'INFO',
+          `${label(nk, m)} ${isDep ? `deprecated${typeof sunset === 'string' ? `, sunset ${sunset}` : ''}` : 'no longer deprecated'}`,
+          wasDep ? join(r.o!.ptr, 'deprecated') : r.o!.ptr,
+          isDep ? join(r.n!.ptr, 'deprecated') : r.n!.ptr,
+        );
+      }
       diffOperation(
         r.ctx,
         webhook,
