@@ -39,9 +39,10 @@ export function bundleRefs(
       try {
         d = read(src);
       } catch (err) {
-        throw new Error(
-          `unresolvable $ref '${ref}' at ${at || '/'} in '${from}': ${(err as Error).message}`,
-        );
+        const why = /no such file/.test((err as Error).message)
+          ? `no such file '${src}'`
+          : (err as Error).message;
+        throw new Error(`unresolvable $ref '${ref}' at ${at || '/'} in '${from}': ${why}`);
       }
       files.set(src, d);
     }
