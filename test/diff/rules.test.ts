@@ -37,7 +37,8 @@ describe('diff-spec rule registry', () => {
           wrong.add(`${f.rule}: raised ${f.level}, registered ${level ?? 'nowhere'}`);
       }
     }
-    assert.ok(seen > 500, `only ${seen} findings seen`);
+    // The fixtures alone raise ~330 findings; with oasdiff's corpus, several hundred more.
+    assert.ok(seen > (corpusPresent() ? 600 : 300), `only ${seen} findings seen`);
     assert.deepEqual([...wrong].sort(), []);
   });
 
