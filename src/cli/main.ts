@@ -43,15 +43,9 @@ if (!entry) {
   process.stderr.write(`harness: unknown command '${name}'\n\n${usage()}`);
   process.exit(2);
 }
-try {
-  const mod = (await import(entry.file)) as { run: (argv: string[]) => Promise<number> };
-  process.exitCode = await mod.run(rest);
-} catch (err) {
-  // Misuse of the harness (bad flags, unreadable files) lands here: one clear line, no stack.
-  const { redact } = await import('../redact.ts');
-  const msg = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`harness ${name}: ${redact(msg)}\n`);
-  if (process.env.HARNESS_DEBUG && err instanceof Error && err.stack)
-    process.stderr.write(`${redact(err.stack)}\n`);
-  process.exitCode = 2;
-}
+const { runCommand } = await import('./run-command.ts');
+await runCommand(
+  name,
+  () => import(entry.file) as Promise<{ run: (argv: string[]) => Promise<number> }>,
+  rest,
+);

@@ -1,6 +1,6 @@
 import { join } from './pointer.ts';
-import { diffSchema } from './schema-diff.ts';
-import { type Finding, LEVEL_RANK, type SpecDoc } from './types.ts';
+import { diffSchemaAt } from './schema-diff.ts';
+import { type Finding, LEVEL_RANK, type Level, type SpecDoc } from './types.ts';
 import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
 
 type Obj = Record<string, unknown>;
@@ -135,8 +135,13 @@ function diffParams(
         e.n!.ptr,
       );
     }
-    const sub: Ctx = { ...e.ctx, where: `${ctx.where} → ${z.in} parameter ${z.name}` };
-    diffSchema(
+    const sub: Ctx = {
+      ...e.ctx,
+      where: `${ctx.where} → ${z.in} parameter ${z.name}`,
+      param: true,
+      pathParam: z.in === 'path',
+    };
+    diffSchemaAt(
       sub,
       side,
       a.p.schema,
@@ -176,15 +181,55 @@ function diffContent(
   const o = obj(oc);
   const n = obj(nc);
   const pre = side.prefix;
+  const baseType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+  const specialised = new Set<string>();
   for (const [mt, om] of Object.entries(o)) {
     const nm = n[mt];
     const omPtr = join(ocPtr, mt);
+    if (nm === undefined && side.polarity === 'out') {
+      // `application/json` → `application/problem+json` (or only its parameters changed): a
+      // receiver of the old type still reads the new one.
+      const [t, sub] = baseType(mt).split('/');
+      const alt = Object.keys(n).find(
+        (k) =>
+          !(k in o) &&
+          !specialised.has(k) &&
+          (baseType(k) === baseType(mt) ||
+            (baseType(k).startsWith(`${t}/`) && baseType(k).endsWith(`+${sub}`))),
+      );
+      if (alt !== undefined) {
+        specialised.add(alt);
+        const e = enter(ctx, om, omPtr, n[alt], join(ncPtr, alt));
+        emit(
+          e.ctx,
+          `${pre}-media-type-specialised`,
+          'INFO',
+          `${what}: media type ${mt} now sent as ${alt}`,
+          omPtr,
+          join(ncPtr, alt),
+        );
+        const os = obj(e.o!.node);
+        const ns = obj(e.n!.node);
+        if (os.schema !== undefined && ns.schema !== undefined)
+          diffSchemaAt(
+            { ...e.ctx, where: `${ctx.where} ${alt}` },
+            side,
+            os.schema,
+            join(e.o!.ptr, 'schema'),
+            ns.schema,
+            join(e.n!.ptr, 'schema'),
+            '',
+          );
+        continue;
+      }
+    }
     if (nm === undefined) {
       const e = enter(ctx, om, omPtr, undefined, undefined);
       emit(
         e.ctx,
         `${pre}-media-type-removed`,
-        side.polarity === 'in' ? 'ERR' : 'WARN',
+        // Senders of it are refused; receivers asking for it (Accept) get another format or 406.
+        'ERR',
         `${what}: media type ${mt} removed`,
         omPtr,
         isObj(nc) ? ncPtr : ownerNew,
@@ -197,7 +242,7 @@ function diffContent(
     const os = obj(e.o!.node);
     const ns = obj(e.n!.node);
     if (os.schema !== undefined && ns.schema !== undefined)
-      diffSchema(
+      diffSchemaAt(
         sub,
         side,
         os.schema,
@@ -208,7 +253,7 @@ function diffContent(
       );
   }
   for (const [mt, nm] of Object.entries(n)) {
-    if (mt in o) continue;
+    if (mt in o || specialised.has(mt)) continue;
     const nmPtr = join(ncPtr, mt);
     const e = enter(ctx, undefined, undefined, nm, nmPtr);
     emit(
@@ -245,7 +290,8 @@ function diffRequestBody(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPt
     emit(
       e.ctx,
       `${pre}-body-removed`,
-      side.polarity === 'out' ? 'ERR' : 'WARN',
+      // A receiver loses the payload; a sender's data is refused or silently dropped.
+      'ERR',
       `${what} removed`,
       oPtrB,
       nPtr,
@@ -318,7 +364,7 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
         e.n!.ptr,
       );
     const sub: Ctx = { ...e.ctx, where: `${ctx.where} header ${nk}` };
-    diffSchema(
+    diffSchemaAt(
       sub,
       side,
       obj(e.o!.node).schema,
@@ -346,10 +392,13 @@ function diffResponses(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr:
     const nresp = nr[code];
     if (nresp === undefined) {
       const e = enter(ctx, oresp, join(orPtr, code), undefined, undefined);
+      // A client that checks for the success status it was promised (201) now sees another
+      // (200) as unexpected; a removed error status is one less case to handle.
+      const success = side.polarity === 'out' && /^2/.test(code);
       emit(
         e.ctx,
-        `${pre}-status-removed`,
-        side.polarity === 'in' ? 'ERR' : 'INFO',
+        success ? `${pre}-success-status-removed` : `${pre}-status-removed`,
+        side.polarity === 'in' || success ? 'ERR' : 'INFO',
         `status ${code} removed`,
         join(orPtr, code),
         isObj(n.responses) ? nrPtr : nPtr,
@@ -469,6 +518,19 @@ function diffSecurity(ctx: Ctx, o: Obj, oPtr: string, n: Obj, nPtr: string): voi
   else if (nr < or) emit(ctx, 'x-scope-lowered', 'INFO', msg, oxPtr, nxPtr);
 }
 
+/**
+ * Where a removed operation stood in its announced life: `deprecated: true` with an `x-sunset`
+ * date (YYYY-MM-DD or RFC 3339) that has `passed` (removal was promised: INFO) or is still
+ * `ahead` (removed early: ERR). A deprecation without a date promises no end, so removal stays ERR.
+ */
+export function sunsetOf(op: Obj, now = Date.now()): 'passed' | 'ahead' | undefined {
+  if (op.deprecated !== true) return undefined;
+  const raw = op['x-sunset'];
+  const t = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(t)) return undefined;
+  return t <= now ? 'passed' : 'ahead';
+}
+
 interface OpSite {
   path: string;
   item: Obj;
@@ -507,7 +569,16 @@ function diffItems(
     const base: Ctx = { ...root, where: label(nk ?? ok) };
     if (nk === undefined) {
       const e = enter(base, oraw, oPtr, undefined, undefined);
-      emit(e.ctx, `${noun}-removed`, 'ERR', `${label(ok)} removed`, oPtr, join('', section));
+      // A path with no operations was never callable: removing it breaks nobody.
+      const callable = METHODS.some((m) => obj(e.o!.node)[m] !== undefined);
+      emit(
+        e.ctx,
+        callable ? `${noun}-removed` : `${noun}-without-operations-removed`,
+        callable ? 'ERR' : 'INFO',
+        `${label(ok)} removed`,
+        oPtr,
+        join('', section),
+      );
       continue;
     }
     const nPtr = join('', section, nk);
@@ -523,11 +594,17 @@ function diffItems(
       const nOpPtr = join(e.n!.ptr, m);
       if (nop === undefined) {
         const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
+        const sunset = sunsetOf(obj(r.o!.node));
+        const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
         emit(
           r.ctx,
-          webhook ? 'webhook-operation-removed' : 'operation-removed',
-          'ERR',
-          `${label(ok, m)} removed`,
+          sunset === 'passed'
+            ? `${id}-after-sunset`
+            : sunset === 'ahead'
+              ? `${id}-before-sunset`
+              : id,
+          sunset === 'passed' ? 'INFO' : 'ERR',
+          `${label(ok, m)} removed${sunset === 'passed' ? ' after its announced sunset' : sunset === 'ahead' ? ' before its announced sunset' : ''}`,
           oOpPtr,
           e.n!.ptr,
         );
@@ -546,6 +623,19 @@ function diffItems(
         continue;
       }
       const r = enter(opCtx, oop, oOpPtr, nop, nOpPtr);
+      const wasDep = obj(r.o!.node).deprecated === true;
+      const isDep = obj(r.n!.node).deprecated === true;
+      if (wasDep !== isDep) {
+        const sunset = obj(r.n!.node)['x-sunset'];
+        emit(
+          r.ctx,
+          `${webhook ? 'webhook-' : ''}operation-${isDep ? 'deprecated' : 'undeprecated'}`,
+          'INFO',
+          `${label(nk, m)} ${isDep ? `deprecated${typeof sunset === 'string' ? `, sunset ${sunset}` : ''}` : 'no longer deprecated'}`,
+          wasDep ? join(r.o!.ptr, 'deprecated') : r.o!.ptr,
+          isDep ? join(r.n!.ptr, 'deprecated') : r.n!.ptr,
+        );
+      }
       diffOperation(
         r.ctx,
         webhook,
@@ -567,9 +657,22 @@ function diffItems(
  * merged when one change (e.g. in a shared component) is reached from several operations, and
  * sorted most severe first.
  */
-export function diffSpecs(oldDoc: SpecDoc, newDoc: SpecDoc): Finding[] {
+export function diffSpecs(
+  oldDoc: SpecDoc,
+  newDoc: SpecDoc,
+  options: { levels?: Readonly<Record<string, Level>> } = {},
+): Finding[] {
   const sink = new Sink();
-  const root: Ctx = { oldDoc, newDoc, sink, where: '', visited: new Set() };
+  const root: Ctx = {
+    oldDoc,
+    newDoc,
+    sink,
+    where: '',
+    visited: new Set(),
+    memo: new Map(),
+    trials: new Map(),
+    ...(options.levels ? { levels: options.levels } : {}),
+  };
   diffItems(root, 'paths', normalisePath);
   diffItems(root, 'webhooks', (k) => k);
   return [...sink.byKey.values()].sort(

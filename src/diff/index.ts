@@ -10,5 +10,6 @@ export {
   toMarkdown,
 } from './format.ts';
 export { loadSpec, loadSpecText, parseSpec } from './load-spec.ts';
+export { parseLevelOverrides, RULE_FAMILIES, RULES, rulesTable } from './rules.ts';
 export type { AssumedMark, Finding, Level, SpecDoc } from './types.ts';
 export { LEVEL_RANK } from './types.ts';

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import { bundleRefs } from './bundle-refs.ts';
 import type { SpecDoc } from './types.ts';
 
 /**
@@ -28,8 +29,10 @@ export function loadSpecText(source: string, cwd = process.cwd()): string {
 export function parseSpec(text: string, source: string): SpecDoc {
   let doc: unknown;
   try {
-    // The project's spec shares parameter lists through YAML anchors; allow plenty of aliases.
-    doc = parse(text, { maxAliasCount: -1 });
+    // js-yaml: ~10× faster than `yaml` on multi-MB specs, which is most of diff-spec's time.
+    // The YAML 1.2 core schema, as `yaml` parses: no timestamps (a date stays a string) and no
+    // merge keys. Anchors and aliases (the project's spec shares parameter lists) are followed.
+    doc = load(text, { schema: CORE_SCHEMA, filename: source });
   } catch (err) {
     throw new Error(`cannot parse '${source}': ${(err as Error).message}`);
   }
@@ -38,6 +41,8 @@ export function parseSpec(text: string, source: string): SpecDoc {
   return doc as SpecDoc;
 }
 
+/** Reads and parses a spec, then resolves every `$ref` (see `bundleRefs`). */
 export function loadSpec(source: string, cwd?: string): SpecDoc {
-  return parseSpec(loadSpecText(source, cwd), source);
+  const read = (s: string) => parseSpec(loadSpecText(s, cwd), s);
+  return bundleRefs(read(source), source, read, existsSync);
 }

@@ -1,11 +1,15 @@
 /** RFC 6901 helpers: findings point into each version with plain JSON pointers. */
 
 export function escapeToken(token: string): string {
+  // Hot path (every node of a multi-MB spec): most tokens need no escaping.
+  if (token.indexOf('~') < 0 && token.indexOf('/') < 0) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function join(pointer: string, ...tokens: (string | number)[]): string {
-  return pointer + tokens.map((t) => `/${escapeToken(String(t))}`).join('');
+  let out = pointer;
+  for (const t of tokens) out += `/${typeof t === 'number' ? t : escapeToken(t)}`;
+  return out;
 }
 
 /** Resolves a pointer (with or without a leading `#`) against a document; undefined if absent. */

@@ -1,6 +1,6 @@
-import { join } from './pointer.ts';
+import { get, join } from './pointer.ts';
 import type { Level } from './types.ts';
-import { type Ctx, emit, enter, isObj, resolve, type Side } from './walk-context.ts';
+import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -46,20 +46,31 @@ function view(doc: unknown, node: unknown, ptr: string, depth = 0): View {
   return v;
 }
 
-function typeSet(s: Obj): Set<string> | undefined {
+function typeSet(s: Obj, param = false): Set<string> | undefined {
   let types: string[] | undefined;
   if (typeof s.type === 'string') types = [s.type];
   else if (Array.isArray(s.type)) types = s.type.map(String);
   if (!types) return undefined;
   if (s.nullable === true) types.push('null');
+  // A URL or header cannot carry a JSON null: for parameters it is not part of the contract.
+  if (param && types.length > 1) types = types.filter((t) => t !== 'null');
   return new Set(types);
 }
 
-/** Every type in `b` is allowed by `a` (an integer is a number). */
-function covers(a: Set<string> | undefined, b: Set<string> | undefined): boolean {
+const TEXTUAL = new Set(['integer', 'number', 'boolean']);
+
+/**
+ * Every type in `b` is allowed by `a` (an integer is a number; in a parameter, where every value
+ * is text on the wire, a string also takes numbers and booleans).
+ */
+function covers(a: Set<string> | undefined, b: Set<string> | undefined, param = false): boolean {
   if (!a) return true;
   if (!b) return false;
-  for (const t of b) if (!a.has(t) && !(t === 'integer' && a.has('number'))) return false;
+  for (const t of b) {
+    if (a.has(t) || (t === 'integer' && a.has('number'))) continue;
+    if (param && a.has('string') && TEXTUAL.has(t)) continue;
+    return false;
+  }
   return true;
 }
 
@@ -99,10 +110,129 @@ const BOUNDS: { key: string; group: string; max: boolean }[] = [
   { key: 'exclusiveMinimum', group: 'range', max: false },
   { key: 'maxItems', group: 'items', max: true },
   { key: 'minItems', group: 'items', max: false },
+  { key: 'maxContains', group: 'contains', max: true },
+  { key: 'minContains', group: 'contains', max: false },
+  { key: 'maxProperties', group: 'property-count', max: true },
+  { key: 'minProperties', group: 'property-count', max: false },
 ];
+
+/**
+ * Keywords holding one sub-schema whose presence is a constraint (absent or `true` = anything
+ * goes): adding one narrows, removing one widens, and a change inside is compared in place.
+ */
+const CONSTRAINING: { kw: string; id: string }[] = [
+  { kw: 'contains', id: 'contains' },
+  { kw: 'propertyNames', id: 'property-names' },
+  { kw: 'unevaluatedProperties', id: 'unevaluated-properties' },
+  { kw: 'unevaluatedItems', id: 'unevaluated-items' },
+  { kw: 'contentSchema', id: 'content-schema' },
+  { kw: 'then', id: 'then' },
+  { kw: 'else', id: 'else' },
+  { kw: 'additionalProperties', id: 'additional-properties' },
+  { kw: 'items', id: 'items-schema' },
+];
+
+/** Keywords holding a map of name → sub-schema. */
+const SCHEMA_MAPS: { kw: string; id: string }[] = [
+  { kw: 'patternProperties', id: 'pattern-property' },
+  { kw: 'dependentSchemas', id: 'dependent-schema' },
+];
+
+/** Annotation and composition keys that leave a `oneOf`/`anyOf` "pure" (a wrapper). */
+const WRAPPER_KEYS = new Set([
+  ...ANNOTATION_KEYS,
+  'oneOf',
+  'anyOf',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'default',
+  'nullable',
+]);
+
+function compositionOf(s: Obj): 'oneOf' | 'anyOf' | undefined {
+  if (Array.isArray(s.oneOf)) return 'oneOf';
+  if (Array.isArray(s.anyOf)) return 'anyOf';
+  return undefined;
+}
+
+function isWrapper(s: Obj): boolean {
+  return Object.keys(s).every((k) => WRAPPER_KEYS.has(k) || k.startsWith('x-'));
+}
+
+/** A sub-schema slot: absent / `true` is no constraint, `false` admits nothing. */
+function slot(v: unknown): 'none' | 'false' | 'schema' {
+  if (v === undefined || v === true) return 'none';
+  if (v === false) return 'false';
+  return isObj(v) && Object.keys(v).length === 0 ? 'none' : 'schema';
+}
+
+/** ERR findings a comparison would raise, counted on a scratch sink (nothing is reported). */
+function trialErrs(
+  ctx: Ctx,
+  side: Side,
+  o: unknown,
+  oPtr: string,
+  n: unknown,
+  nPtr: string,
+): number {
+  const key = `${side.prefix}|${side.polarity}|${ctx.param ? 1 : 0}|${oPtr}|${nPtr}`;
+  const known = ctx.trials?.get(key);
+  if (known !== undefined) return known;
+  const sink = new Sink();
+  diffSchema({ ...ctx, sink, visited: new Set(), levels: undefined }, side, o, oPtr, n, nPtr, '');
+  let errs = 0;
+  for (const f of sink.byKey.values()) if (f.level === 'ERR') errs++;
+  ctx.trials?.set(key, errs);
+  return errs;
+}
+
+function kebab(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
 
 function label(path: string): string {
   return path === '' ? 'the schema' : `\`${path}\``;
+}
+
+/**
+ * `diffSchema` for a schema at the top of a message part (a parameter, a body, a header). The
+ * result depends only on the pair and the place, not on the operation, so it is computed once
+ * (with its own cycle guard, so it is complete) and replayed for every other operation reaching
+ * the same pair with that operation's `where`.
+ */
+export function diffSchemaAt(
+  ctx: Ctx,
+  side: Side,
+  oldNode: unknown,
+  oldPtr: string,
+  newNode: unknown,
+  newPtr: string,
+  path: string,
+): void {
+  const memo = ctx.memo;
+  // Only a pair of referenced components is shared between operations; an inline schema is not.
+  const ro = resolve(ctx.oldDoc, oldNode, oldPtr);
+  const rn = resolve(ctx.newDoc, newNode, newPtr);
+  const shared =
+    ro.ptr !== oldPtr &&
+    rn.ptr !== newPtr &&
+    ro.node === get(ctx.oldDoc, ro.ptr) &&
+    rn.node === get(ctx.newDoc, rn.ptr);
+  if (!memo || !shared) {
+    diffSchema(ctx, side, oldNode, oldPtr, newNode, newPtr, path);
+    return;
+  }
+  const key = `${side.prefix}|${ctx.param ? 1 : 0}${ctx.pathParam ? 1 : 0}|${path}|${ro.ptr}|${rn.ptr}`;
+  let found = memo.get(key);
+  if (!found) {
+    const sink = new Sink();
+    diffSchema({ ...ctx, sink, visited: new Set() }, side, oldNode, oldPtr, newNode, newPtr, path);
+    found = [...sink.byKey.values()].map((f) => ({ ...f, where: [] }));
+    memo.set(key, found);
+  }
+  for (const f of found) ctx.sink.add({ ...f, where: [ctx.where] });
 }
 
 /**
@@ -128,11 +258,26 @@ export function diffSchema(
   const nv = view(ctx.newDoc, n.node, n.ptr);
   const p = side.prefix;
 
+  // A schema wrapped in (or unwrapped from) a bare oneOf/anyOf: compare it with the branches.
+  const oc = compositionOf(ov.s);
+  const nc = compositionOf(nv.s);
+  if (!oc && nc && isWrapper(nv.s)) {
+    wrapped(ctx, side, ov, nv, nc, name, 'wrap');
+    return;
+  }
+  if (oc && !nc && isWrapper(ov.s)) {
+    wrapped(ctx, side, ov, nv, oc, name, 'unwrap');
+    return;
+  }
+
   // Types.
-  const ot = typeSet(ov.s);
-  const nt = typeSet(nv.s);
-  const widened = !covers(ot, nt);
-  const narrowed = !covers(nt, ot);
+  const ot = typeSet(ov.s, ctx.param);
+  const nt = typeSet(nv.s, ctx.param);
+  // In a parameter a plain string takes any number as text, but not once a format or pattern binds it.
+  const plain = (v: View) =>
+    ctx.param === true && v.s.format === undefined && v.s.pattern === undefined && !('enum' in v.s);
+  const widened = !covers(ot, nt, plain(ov));
+  const narrowed = !covers(nt, ot, plain(nv));
   const typePtrO = ot ? join(ov.ptr, 'type') : ov.ptr;
   const typePtrN = nt ? join(nv.ptr, 'type') : nv.ptr;
   const show = (t: Set<string> | undefined) => (t ? [...t].join('|') : 'any');
@@ -195,6 +340,38 @@ export function diffSchema(
     );
   }
 
+  const ox = Array.isArray(ov.s['x-extensible-enum'])
+    ? (ov.s['x-extensible-enum'] as unknown[])
+    : [];
+  const nx = Array.isArray(nv.s['x-extensible-enum'])
+    ? (nv.s['x-extensible-enum'] as unknown[])
+    : [];
+  if (ox.length > 0 && nx.length > 0) {
+    // Receivers of an extensible enum must expect new values; senders lose removed ones.
+    const nset = new Set(nx.map((x) => JSON.stringify(x)));
+    const gone = ox.map((x) => JSON.stringify(x)).filter((x) => !nset.has(x));
+    const oset = new Set(ox.map((x) => JSON.stringify(x)));
+    const fresh = [...nset].filter((x) => !oset.has(x));
+    if (fresh.length > 0)
+      emit(
+        ctx,
+        `${p}-extensible-enum-value-added`,
+        'INFO',
+        `${label(name)}: x-extensible-enum value(s) added: ${fresh.join(', ')}`,
+        join(ov.ptr, 'x-extensible-enum'),
+        join(nv.ptr, 'x-extensible-enum'),
+      );
+    if (gone.length > 0)
+      emit(
+        ctx,
+        `${p}-extensible-enum-value-removed`,
+        rate(side, true),
+        `${label(name)}: x-extensible-enum value(s) removed: ${gone.join(', ')}`,
+        join(ov.ptr, 'x-extensible-enum'),
+        join(nv.ptr, 'x-extensible-enum'),
+      );
+  }
+
   // Bounds.
   for (const b of BOUNDS) {
     const a = ov.s[b.key];
@@ -225,17 +402,22 @@ export function diffSchema(
       'uniqueItems' in nv.s ? join(nv.ptr, 'uniqueItems') : nv.ptr,
     );
   }
-  if (ov.s.pattern !== nv.s.pattern) {
-    // Whether one regex accepts more than another is undecidable in general: flag it for a human.
+  const opat = typeof ov.s.pattern === 'string' && ov.s.pattern !== '' ? ov.s.pattern : undefined;
+  const npat = typeof nv.s.pattern === 'string' && nv.s.pattern !== '' ? nv.s.pattern : undefined;
+  if (opat !== npat) {
+    // A pattern where there was none narrows; a changed one may go either way (whether one
+    // regex accepts more than another is undecidable in general): flag it for a human.
+    const kind = opat === undefined ? 'added' : npat === undefined ? 'removed' : 'changed';
     emit(
       ctx,
-      `${p}-pattern-changed`,
-      'WARN',
-      `${label(name)}: pattern ${JSON.stringify(ov.s.pattern ?? null)} → ${JSON.stringify(nv.s.pattern ?? null)}`,
+      `${p}-pattern-${kind}`,
+      kind === 'changed' ? 'WARN' : rate(side, kind === 'added'),
+      `${label(name)}: pattern ${JSON.stringify(opat ?? null)} → ${JSON.stringify(npat ?? null)}`,
       'pattern' in ov.s ? join(ov.ptr, 'pattern') : ov.ptr,
       'pattern' in nv.s ? join(nv.ptr, 'pattern') : nv.ptr,
     );
   }
+  diffAnnotatedConstraints(ctx, side, ov, nv, name);
 
   // Properties.
   const sub = (k: string) => (path === '' ? (name === '' ? k : `${name}.${k}`) : `${path}.${k}`);
@@ -266,7 +448,7 @@ export function diffSchema(
       continue;
     }
     const isReq = nv.required.has(k);
-    if (wasReq !== isReq) {
+    if (wasReq !== isReq && !oneWay(ctx, side, np.raw)) {
       const e = enter(ctx, op.raw, op.ptr, np.raw, np.ptr);
       emit(
         e.ctx,
@@ -279,11 +461,26 @@ export function diffSchema(
     }
     diffSchema(ctx, side, op.raw, op.ptr, np.raw, np.ptr, sub(k));
   }
+  // `required` naming a property neither version declares (common inside `not`, `if`, branches).
+  const reqPtr = (v: View) => (Array.isArray(v.s.required) ? join(v.ptr, 'required') : v.ptr);
+  for (const k of new Set([...ov.required, ...nv.required])) {
+    if (ov.props.has(k) || nv.props.has(k)) continue;
+    const isReq = nv.required.has(k);
+    if (ov.required.has(k) === isReq) continue;
+    emit(
+      ctx,
+      `${p}-property-became-${isReq ? 'required' : 'optional'}`,
+      rate(side, isReq),
+      `${label(sub(k))}: became ${isReq ? 'required' : 'optional'}`,
+      reqPtr(ov),
+      reqPtr(nv),
+    );
+  }
   for (const [k, np] of nv.props) {
     if (ov.props.has(k)) continue;
     const isReq = nv.required.has(k);
     const e = enter(ctx, undefined, undefined, np.raw, np.ptr);
-    const breaking = side.polarity === 'in' && isReq;
+    const breaking = side.polarity === 'in' && isReq && !oneWay(ctx, side, np.raw);
     emit(
       e.ctx,
       `${p}-${breaking ? 'required-property-added' : 'property-added'}`,
@@ -294,16 +491,369 @@ export function diffSchema(
     );
   }
 
-  // Array items and free-form maps.
-  for (const kw of ['items', 'additionalProperties'] as const) {
-    if (isObj(ov.s[kw]) && isObj(nv.s[kw]))
-      diffSchema(ctx, side, ov.s[kw], join(ov.ptr, kw), nv.s[kw], join(nv.ptr, kw), `${name}[]`);
-  }
+  // Sub-schemas (JSON Schema 2020-12 applicators included).
+  diffSubSchemas(ctx, side, ov, nv, name);
+
+  diffDiscriminator(ctx, side, ov, nv, name);
 
   // Composition branches.
   for (const kw of ['oneOf', 'anyOf'] as const) {
     diffBranches(ctx, side, ov, nv, kw, name);
   }
+}
+
+/**
+ * The discriminator is how both sides tell branches apart: a renamed property or mapping value
+ * means one side sends a value the other cannot place. Adding one is only a hint.
+ */
+function diffDiscriminator(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
+  const od = isObj(ov.s.discriminator) ? ov.s.discriminator : undefined;
+  const nd = isObj(nv.s.discriminator) ? nv.s.discriminator : undefined;
+  if (!od || !nd) return;
+  const p = side.prefix;
+  const oPtr = join(ov.ptr, 'discriminator');
+  const nPtr = join(nv.ptr, 'discriminator');
+  if (od.propertyName !== nd.propertyName)
+    emit(
+      ctx,
+      `${p}-discriminator-property-changed`,
+      'ERR',
+      `${label(name)}: discriminator property ${JSON.stringify(od.propertyName)} → ${JSON.stringify(nd.propertyName)}`,
+      join(oPtr, 'propertyName'),
+      join(nPtr, 'propertyName'),
+    );
+  const om = isObj(od.mapping) ? od.mapping : {};
+  const nm = isObj(nd.mapping) ? nd.mapping : {};
+  const target = (doc: unknown, ref: unknown) =>
+    typeof ref === 'string' ? JSON.stringify(canonical(doc, { $ref: ref })) : '';
+  const removed = Object.keys(om).filter((k) => !(k in nm));
+  const added = Object.keys(nm).filter((k) => !(k in om));
+  const moved = Object.keys(om).filter(
+    // Same reference: any change inside that schema is reported where it is compared.
+    (k) => k in nm && om[k] !== nm[k] && target(ctx.oldDoc, om[k]) !== target(ctx.newDoc, nm[k]),
+  );
+  const mPtr = (ptr: string, d: Obj) => ('mapping' in d ? join(ptr, 'mapping') : ptr);
+  if (removed.length > 0)
+    emit(
+      ctx,
+      `${p}-discriminator-value-removed`,
+      rate(side, true),
+      `${label(name)}: discriminator value(s) removed: ${removed.join(', ')}`,
+      mPtr(oPtr, od),
+      mPtr(nPtr, nd),
+    );
+  if (added.length > 0)
+    emit(
+      ctx,
+      `${p}-discriminator-value-added`,
+      rate(side, false),
+      `${label(name)}: discriminator value(s) added: ${added.join(', ')}`,
+      mPtr(oPtr, od),
+      mPtr(nPtr, nd),
+    );
+  if (moved.length > 0)
+    emit(
+      ctx,
+      `${p}-discriminator-mapping-changed`,
+      'ERR',
+      `${label(name)}: discriminator value(s) now map to a different schema: ${moved.join(', ')}`,
+      mPtr(oPtr, od),
+      mPtr(nPtr, nd),
+    );
+}
+
+/** A property that never travels this way (`readOnly` in a request, `writeOnly` in a response). */
+function oneWay(ctx: Ctx, side: Side, raw: unknown): boolean {
+  const s = resolve(ctx.newDoc, raw, '').node;
+  if (!isObj(s)) return false;
+  return side.polarity === 'in' ? s.readOnly === true : s.writeOnly === true;
+}
+
+function diffAnnotatedConstraints(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
+  const p = side.prefix;
+  // The encoding of a string's content is part of its wire format, whichever way it travels.
+  for (const kw of ['contentMediaType', 'contentEncoding'] as const) {
+    const a = ov.s[kw];
+    const z = nv.s[kw];
+    if (a === z || (a === undefined && z === undefined)) continue;
+    const changed = a !== undefined && z !== undefined;
+    emit(
+      ctx,
+      `${p}-${kebab(kw)}-${changed ? 'changed' : a === undefined ? 'added' : 'removed'}`,
+      changed ? 'ERR' : 'WARN',
+      `${label(name)}: ${kw} ${JSON.stringify(a ?? null)} → ${JSON.stringify(z ?? null)}`,
+      a !== undefined ? join(ov.ptr, kw) : ov.ptr,
+      z !== undefined ? join(nv.ptr, kw) : nv.ptr,
+    );
+  }
+  // A default is what the server assumes when a sender leaves the value out.
+  if (side.polarity === 'in' && !ctx.pathParam) {
+    const a = ov.s.default;
+    const z = nv.s.default;
+    if (a !== undefined && z !== undefined && JSON.stringify(a) !== JSON.stringify(z))
+      emit(
+        ctx,
+        `${p}-default-changed`,
+        'ERR',
+        `${label(name)}: default ${JSON.stringify(a)} → ${JSON.stringify(z)}; senders that leave it out get different behaviour`,
+        join(ov.ptr, 'default'),
+        join(nv.ptr, 'default'),
+      );
+  }
+  // Dependent requirements: `when A is present, B is required`.
+  const odr = isObj(ov.s.dependentRequired) ? ov.s.dependentRequired : {};
+  const ndr = isObj(nv.s.dependentRequired) ? nv.s.dependentRequired : {};
+  const list = (v: unknown) => new Set(Array.isArray(v) ? v.map(String) : []);
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const k of new Set([...Object.keys(odr), ...Object.keys(ndr)])) {
+    const a = list(odr[k]);
+    const z = list(ndr[k]);
+    for (const x of z) if (!a.has(x)) added.push(`${k} → ${x}`);
+    for (const x of a) if (!z.has(x)) removed.push(`${k} → ${x}`);
+  }
+  const drPtr = (v: View) =>
+    'dependentRequired' in v.s ? join(v.ptr, 'dependentRequired') : v.ptr;
+  if (added.length > 0)
+    emit(
+      ctx,
+      `${p}-dependent-required-added`,
+      rate(side, true),
+      `${label(name)}: now required together: ${added.join(', ')}`,
+      drPtr(ov),
+      drPtr(nv),
+    );
+  if (removed.length > 0)
+    emit(
+      ctx,
+      `${p}-dependent-required-removed`,
+      rate(side, false),
+      `${label(name)}: no longer required together: ${removed.join(', ')}`,
+      drPtr(ov),
+      drPtr(nv),
+    );
+}
+
+function diffSlot(
+  ctx: Ctx,
+  side: Side,
+  id: string,
+  a: unknown,
+  aPtr: string,
+  z: unknown,
+  zPtr: string,
+  ownerO: string,
+  ownerN: string,
+  name: string,
+): void {
+  const sa = slot(a);
+  const sz = slot(z);
+  if (sa === 'none' && sz === 'none') return;
+  const p = side.prefix;
+  if (sa === 'schema' && sz === 'schema') {
+    diffSchema(ctx, side, a, aPtr, z, zPtr, name);
+    return;
+  }
+  if (sa === sz) return; // false → false
+  if (
+    (id === 'additional-properties' || id === 'unevaluated-properties') &&
+    sa !== 'schema' &&
+    sz !== 'schema'
+  ) {
+    // Closing an object to undeclared properties: like removing a property a sender might still
+    // send (WARN), and for receivers like a new optional property when opened (INFO).
+    const closed = sz === 'false';
+    emit(
+      ctx,
+      `${p}-${id}-${closed ? 'closed' : 'opened'}`,
+      closed && side.polarity === 'in' ? 'WARN' : 'INFO',
+      `${label(name)}: undeclared properties ${closed ? 'no longer allowed' : 'now allowed'}`,
+      sa === 'none' ? ownerO : aPtr,
+      sz === 'none' ? ownerN : zPtr,
+    );
+    return;
+  }
+  // none < schema < false, from loosest to tightest.
+  const rank = { none: 0, schema: 1, false: 2 } as const;
+  const tighter = rank[sz] > rank[sa];
+  emit(
+    ctx,
+    `${p}-${id}-${sa === 'none' ? 'added' : sz === 'none' ? 'removed' : tighter ? 'tightened' : 'loosened'}`,
+    rate(side, tighter),
+    `${label(name)}: ${id.replace(/-/g, ' ')} ${sa === 'none' ? 'added' : sz === 'none' ? 'removed' : `${JSON.stringify(a === false ? false : 'schema')} → ${JSON.stringify(z === false ? false : 'schema')}`}`,
+    sa === 'none' ? ownerO : aPtr,
+    sz === 'none' ? ownerN : zPtr,
+  );
+}
+
+function diffSubSchemas(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
+  const p = side.prefix;
+  for (const { kw, id } of CONSTRAINING) {
+    diffSlot(
+      ctx,
+      side,
+      id,
+      ov.s[kw],
+      join(ov.ptr, kw),
+      nv.s[kw],
+      join(nv.ptr, kw),
+      ov.ptr,
+      nv.ptr,
+      kw === 'items' || kw === 'additionalProperties' ? `${name}[]` : name,
+    );
+  }
+  // if/then/else: the condition itself changing may go either way.
+  const oif = ov.s.if;
+  const nif = nv.s.if;
+  if (oif !== undefined && nif !== undefined) {
+    if (JSON.stringify(canonical(ctx.oldDoc, oif)) !== JSON.stringify(canonical(ctx.newDoc, nif)))
+      // Values on one side of the old condition now meet the other branch's constraints.
+      emit(
+        ctx,
+        `${p}-if-changed`,
+        'ERR',
+        `${label(name)}: the \`if\` condition changed`,
+        join(ov.ptr, 'if'),
+        join(nv.ptr, 'if'),
+      );
+  } else if (oif !== undefined || nif !== undefined) {
+    // Only meaningful with then/else, which are compared above as constraints of their own.
+  }
+  // `not`: a change inside inverts its meaning, so it is judged with the polarity flipped.
+  const onot = ov.s.not;
+  const nnot = nv.s.not;
+  if (onot !== undefined || nnot !== undefined) {
+    const same =
+      JSON.stringify(canonical(ctx.oldDoc, onot)) === JSON.stringify(canonical(ctx.newDoc, nnot));
+    if (!same && onot !== undefined && nnot !== undefined) {
+      const flipped: Side = { ...side, polarity: side.polarity === 'in' ? 'out' : 'in' };
+      const breaks =
+        trialErrs(ctx, flipped, onot, join(ov.ptr, 'not'), nnot, join(nv.ptr, 'not')) > 0;
+      emit(
+        ctx,
+        breaks ? `${p}-not-changed` : `${p}-not-changed-compatible`,
+        breaks ? 'ERR' : 'INFO',
+        `${label(name)}: \`not\` changed${breaks ? (side.polarity === 'in' ? ' so that values accepted before are now excluded' : ' so that values excluded before may now arrive') : ''}`,
+        join(ov.ptr, 'not'),
+        join(nv.ptr, 'not'),
+      );
+    } else if (!same)
+      emit(
+        ctx,
+        `${p}-not-${onot === undefined ? 'added' : 'removed'}`,
+        rate(side, onot === undefined),
+        `${label(name)}: \`not\` ${onot === undefined ? 'added' : 'removed'}`,
+        onot !== undefined ? join(ov.ptr, 'not') : ov.ptr,
+        nnot !== undefined ? join(nv.ptr, 'not') : nv.ptr,
+      );
+  }
+  for (const { kw, id } of SCHEMA_MAPS) {
+    const om = isObj(ov.s[kw]) ? ov.s[kw] : {};
+    const nm = isObj(nv.s[kw]) ? nv.s[kw] : {};
+    for (const k of new Set([...Object.keys(om), ...Object.keys(nm)])) {
+      diffSlot(
+        ctx,
+        side,
+        id,
+        om[k],
+        join(ov.ptr, kw, k),
+        nm[k],
+        join(nv.ptr, kw, k),
+        kw in ov.s ? join(ov.ptr, kw) : ov.ptr,
+        kw in nv.s ? join(nv.ptr, kw) : nv.ptr,
+        `${name}{${k}}`,
+      );
+    }
+  }
+  // prefixItems: position i is held to prefixItems[i], positions after them to `items`.
+  const opi = Array.isArray(ov.s.prefixItems) ? ov.s.prefixItems : undefined;
+  const npi = Array.isArray(nv.s.prefixItems) ? nv.s.prefixItems : undefined;
+  if (opi || npi) {
+    const len = Math.max(opi?.length ?? 0, npi?.length ?? 0);
+    for (let i = 0; i < len; i++) {
+      const at = (v: View, pi: unknown[] | undefined): [unknown, string] =>
+        pi && i < pi.length
+          ? [pi[i], join(v.ptr, 'prefixItems', i)]
+          : [v.s.items, join(v.ptr, 'items')];
+      const [a, aPtr] = at(ov, opi);
+      const [z, zPtr] = at(nv, npi);
+      diffSlot(ctx, side, 'prefix-items', a, aPtr, z, zPtr, ov.ptr, nv.ptr, `${name}[${i}]`);
+    }
+  }
+}
+
+/**
+ * One side is a bare `oneOf`/`anyOf` around schemas, the other a single schema. What a sender
+ * could send before must still be accepted (by exactly one branch, for `oneOf`); what a receiver
+ * may get now must fit what it got before.
+ */
+function wrapped(
+  ctx: Ctx,
+  side: Side,
+  ov: View,
+  nv: View,
+  kw: 'oneOf' | 'anyOf',
+  name: string,
+  how: 'wrap' | 'unwrap',
+): void {
+  const p = side.prefix;
+  const many = (how === 'wrap' ? nv : ov).s[kw] as unknown[];
+  emit(
+    ctx,
+    `${p}-composition-${how === 'wrap' ? 'wrapped' : 'unwrapped'}`,
+    'INFO',
+    `${label(name)}: ${how === 'wrap' ? `now a \`${kw}\` of ${many.length} schemas` : `no longer a \`${kw}\``}`,
+    how === 'wrap' ? ov.ptr : join(ov.ptr, kw),
+    how === 'wrap' ? join(nv.ptr, kw) : nv.ptr,
+  );
+  const branchPtr = (i: number) => join((how === 'wrap' ? nv : ov).ptr, kw, i);
+  const single = how === 'wrap' ? ov : nv;
+  // The side on which every value must land in one branch: the sender's old values when a
+  // request is wrapped, the receiver's new values when a response is unwrapped.
+  const mustFit = (how === 'wrap') === (side.polarity === 'in');
+  const cmp = (i: number, real: boolean): number => {
+    const [a, aPtr, z, zPtr] =
+      how === 'wrap'
+        ? [single.s, single.ptr, many[i], branchPtr(i)]
+        : [many[i], branchPtr(i), single.s, single.ptr];
+    if (real) {
+      diffSchema(ctx, side, a, aPtr, z, zPtr, name);
+      return 0;
+    }
+    return trialErrs(ctx, side, a, aPtr, z, zPtr);
+  };
+  if (!mustFit) {
+    // Every branch is a shape that may now be sent to the receiver (or was accepted before).
+    for (let i = 0; i < many.length; i++) cmp(i, true);
+    return;
+  }
+  const errs = many.map((_, i) => cmp(i, false));
+  const fitting = errs.flatMap((e, i) => (e === 0 ? [i] : []));
+  if (kw === 'oneOf' && fitting.length >= 2) {
+    emit(
+      ctx,
+      `${p}-one-of-ambiguous`,
+      'ERR',
+      `${label(name)}: values valid before now match ${fitting.length} \`oneOf\` branches (#${fitting.join(', #')}) and so fail \`oneOf\``,
+      how === 'wrap' ? single.ptr : join(ov.ptr, kw),
+      how === 'wrap' ? join(nv.ptr, kw) : single.ptr,
+    );
+    return;
+  }
+  if (fitting.length >= 1) {
+    cmp(fitting[0]!, true);
+    return;
+  }
+  // No branch takes everything: report against the closest one, preferring one of the same type.
+  const st = typeSet(single.s, ctx.param);
+  const score = (i: number) => {
+    const b = resolve(how === 'wrap' ? ctx.newDoc : ctx.oldDoc, many[i], branchPtr(i)).node;
+    const bt = isObj(b) ? typeSet(b, ctx.param) : undefined;
+    const overlap = !st || !bt || [...bt].some((t) => st.has(t));
+    return errs[i]! * 10 + (overlap ? 0 : 5);
+  };
+  const best = many.map((_, i) => i).sort((x, y) => score(x) - score(y))[0];
+  if (best !== undefined) cmp(best, true);
 }
 
 function diffBranches(ctx: Ctx, side: Side, ov: View, nv: View, kw: string, name: string): void {
@@ -332,19 +882,61 @@ function diffBranches(ctx: Ctx, side: Side, ov: View, nv: View, kw: string, name
       diffSchema(ctx, side, a.b, join(ov.ptr, kw, a.i), z.b, join(nv.ptr, kw, z.i), name);
     }
   }
+  const p = side.prefix;
+  if (!ob || !nb) {
+    // A composition added to (or removed from) a schema that keeps its own constraints:
+    // a conjunct. Adding one can only narrow; what matters is whether old values still pass.
+    const adding = !ob;
+    const mustFit = adding === (side.polarity === 'in');
+    if (!mustFit) return;
+    const branches = (adding ? nb : ob)!;
+    const basePtr = adding ? nv.ptr : ov.ptr;
+    const fit = branches.filter((b, i) =>
+      adding
+        ? trialErrs(ctx, side, ov.s, ov.ptr, b, join(basePtr, kw, i)) === 0
+        : trialErrs(ctx, side, b, join(basePtr, kw, i), nv.s, nv.ptr) === 0,
+    ).length;
+    if (fit === 0 || (kw === 'oneOf' && fit >= 2))
+      emit(
+        ctx,
+        fit === 0 ? `${p}-${kebab(kw)}-${adding ? 'added' : 'removed'}` : `${p}-one-of-ambiguous`,
+        'ERR',
+        fit === 0
+          ? `${label(name)}: \`${kw}\` ${adding ? 'added' : 'removed'}; values valid before match none of its branches`
+          : `${label(name)}: values valid before now match ${fit} \`oneOf\` branches and so fail \`oneOf\``,
+        adding ? ov.ptr : join(ov.ptr, kw),
+        adding ? join(nv.ptr, kw) : nv.ptr,
+      );
+    return;
+  }
+  // Branches with no identical partner: a sender's old branch must still be accepted by some
+  // new branch; a receiver's new branch must fit some old one. Structure, not names, decides.
+  const fitsSome = (a: { b: unknown; i: number }, others: unknown[], oldSide: boolean) =>
+    others.some((z, j) =>
+      oldSide
+        ? trialErrs(ctx, side, a.b, join(ov.ptr, kw, a.i), z, join(nv.ptr, kw, j)) === 0
+        : trialErrs(ctx, side, z, join(ov.ptr, kw, j), a.b, join(nv.ptr, kw, a.i)) === 0,
+    );
+  const oBad =
+    side.polarity === 'in' ? oLeft.filter((a) => !fitsSome(a, nb, true)) : ([] as typeof oLeft);
+  const nBad =
+    side.polarity === 'out' ? nLeft.filter((z) => !fitsSome(z, ob, false)) : ([] as typeof nLeft);
   if (oLeft.length === nLeft.length) {
+    // One-for-one edits: compared in place so the report names what changed.
     oLeft.forEach((a, i) => {
       const z = nLeft[i]!;
-      diffSchema(ctx, side, a.b, join(ov.ptr, kw, a.i), z.b, join(nv.ptr, kw, z.i), name);
+      if (oBad.includes(a) || nBad.includes(z))
+        diffSchema(ctx, side, a.b, join(ov.ptr, kw, a.i), z.b, join(nv.ptr, kw, z.i), name);
     });
     return;
   }
-  const p = side.prefix;
   for (const a of oLeft)
     emit(
       ctx,
-      `${p}-branch-removed`,
-      rate(side, true),
+      side.polarity === 'in' && !oBad.includes(a)
+        ? `${p}-branch-removed-covered`
+        : `${p}-branch-removed`,
+      oBad.includes(a) ? 'ERR' : 'INFO',
       `${label(name)}: ${kw} branch #${a.i} removed`,
       join(ov.ptr, kw, a.i),
       nb ? join(nv.ptr, kw) : nv.ptr,
@@ -352,8 +944,10 @@ function diffBranches(ctx: Ctx, side: Side, ov: View, nv: View, kw: string, name
   for (const z of nLeft)
     emit(
       ctx,
-      `${p}-branch-added`,
-      rate(side, false),
+      side.polarity === 'out' && !nBad.includes(z)
+        ? `${p}-branch-added-covered`
+        : `${p}-branch-added`,
+      nBad.includes(z) ? 'ERR' : 'INFO',
       `${label(name)}: ${kw} branch #${z.i} added`,
       ob ? join(ov.ptr, kw) : ov.ptr,
       join(nv.ptr, kw, z.i),

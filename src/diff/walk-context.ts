@@ -46,6 +46,22 @@ export interface Ctx {
   where: string;
   /** Per-operation guard against recursive schemas. */
   visited: Set<string>;
+  /**
+   * Inside a parameter's schema: the value travels as text in a URL or header, so `null` cannot
+   * be sent and every number or boolean is also a valid string.
+   */
+  param?: boolean;
+  /** Inside a path parameter: always sent, so a default never applies. */
+  pathParam?: boolean;
+  /** Team overrides of rule levels (`--level rule=WARN`), applied as findings are emitted. */
+  levels?: Readonly<Record<string, Level>>;
+  /**
+   * Findings of a schema pair already compared from another operation (shared components are
+   * reached from many): replayed with the new `where` instead of walked again.
+   */
+  memo?: Map<string, Finding[]>;
+  /** ERR counts of trial comparisons (branch coverage), by pair and place. */
+  trials?: Map<string, number>;
 }
 
 export interface Resolved {
@@ -71,7 +87,8 @@ export function resolve(doc: unknown, node: unknown, ptr: string): Resolved {
       if (!ANNOTATIONS.has(k) && !k.startsWith('x-') && !(k in siblings)) siblings[k] = v;
     }
     curPtr = decodeURIComponent(ref.slice(1));
-    refName = curPtr.split('/').pop();
+    // The last name in the pointer, also for hoisted external refs (`/x-bundled/pet.yaml#~1Pet`).
+    refName = curPtr.split('/').pop()?.replace(/~1/g, '/').replace(/~0/g, '~').split('/').pop();
     cur = get(doc, ref);
   }
   if (Object.keys(siblings).length > 0 && isObj(cur)) cur = { ...cur, ...siblings };
@@ -137,7 +154,7 @@ export function emit(
   const assumed = assumedMark(ctx, oldPtr, newPtr);
   ctx.sink.add({
     rule,
-    level,
+    level: ctx.levels?.[rule] ?? level,
     message,
     ...(oldPtr !== undefined ? { old: oldPtr } : {}),
     ...(newPtr !== undefined ? { new: newPtr } : {}),

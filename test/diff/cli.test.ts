@@ -1,6 +1,6 @@
 /** `harness diff-spec`: exit status by --fail-on, the three formats, and `REF:path` via git. */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,19 @@ describe('harness diff-spec', () => {
     assert.match(r.out, /\| `response-property-removed` \|/);
   });
 
+  test('a success status replaced (201 → 200) exits 1 with an ERR', async () => {
+    const name = 'response-success-status-removed--201-to-200';
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'json']);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.out);
+    assert.deepEqual(
+      report.findings
+        .filter((f: { level: string }) => f.level === 'ERR')
+        .map((f: { rule: string }) => f.rule),
+      ['response-success-status-removed'],
+    );
+  });
+
   test('exits 0 on a negative control', async () => {
     const name = 'negative--inline-to-ref';
     const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'json']);
@@ -41,6 +54,18 @@ describe('harness diff-spec', () => {
     const name = 'request-parameter-removed';
     assert.equal((await cli([fx(name, 'old'), fx(name, 'new')])).code, 0);
     assert.equal((await cli([fx(name, 'old'), fx(name, 'new'), '--fail-on', 'WARN'])).code, 1);
+  });
+
+  test('--level moves a rule below the failing level', async () => {
+    const name = 'response-enum-value-added';
+    assert.equal((await cli([fx(name, 'old'), fx(name, 'new')])).code, 1);
+    const r = await cli([fx(name, 'old'), fx(name, 'new'), '--level', 'enum-value-added=WARN']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /### 🟠 WARN \(1\)/);
+    await assert.rejects(
+      run([fx(name, 'old'), fx(name, 'new'), '--level', 'nope=WARN']),
+      /unknown rule/,
+    );
   });
 
   test('JUnit marks failing findings as failures and escapes XML', async () => {
@@ -62,6 +87,26 @@ describe('harness diff-spec', () => {
     await assert.rejects(run(['a', 'b', '--format', 'html']), /--format must be one of/);
     await assert.rejects(run(['a', 'b', '--fail-on', 'BAD']), /--fail-on must be one of/);
     await assert.rejects(run(['/nonexistent/a.yaml', 'b']), /no such file/);
+  });
+
+  test('the precompiled entry (bin/harness.mjs) prints exactly what the tsx one does', () => {
+    const name = 'response-success-status-removed--201-to-200';
+    const bin = new URL('../../bin/harness.mjs', import.meta.url).pathname;
+    const go = (env: NodeJS.ProcessEnv) =>
+      spawnSync(
+        process.execPath,
+        [bin, 'diff-spec', fx(name, 'old'), fx(name, 'new'), '--format', 'json'],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        },
+      );
+    const fast = go({});
+    const slow = go({ HARNESS_NO_PRECOMPILE: '1' });
+    assert.equal(fast.status, 1, fast.stderr);
+    assert.equal(slow.status, 1, slow.stderr);
+    assert.equal(fast.stdout, slow.stdout);
+    assert.match(fast.stdout, /response-success-status-removed/);
   });
 
   test('reads REF:path from git', () => {

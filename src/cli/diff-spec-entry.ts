@@ -1,0 +1,10 @@
+/**
+ * Entry of the precompiled `harness diff-spec` (see bin/harness.mjs): the command alone, so the
+ * diff path loads neither tsx, Playwright nor the server.
+ */
+import { run } from './commands/diff-spec.ts';
+import { runCommand } from './run-command.ts';
+
+export function main(argv: string[]): Promise<void> {
+  return runCommand('diff-spec', async () => ({ run }), argv);
+}

@@ -1,0 +1,467 @@
+/**
+ * Every rule `diff-spec` can raise, with its default level — the one place levels are documented
+ * from (`docs/usage.md` is generated from it, and a test holds every finding the engine emits on
+ * the fixtures and the oasdiff corpus to these levels).
+ *
+ * Most rules exist once per place in an exchange, named by a prefix: `request` and
+ * `webhook-response` travel from the client (narrowing breaks), `response` and `webhook` travel to
+ * it (widening breaks). A family gives the level for each direction; `-` means never raised there.
+ */
+import type { Level } from './types.ts';
+
+type L = Level | '-';
+
+export interface RuleFamily {
+  /** The rule id without its prefix (`type-widened`), or the full id when `prefixed` is false. */
+  id: string;
+  /** Level where the client sends (`request-…`, `webhook-response-…`). */
+  sent: L;
+  /** Level where the client receives (`response-…`, `webhook-…`). */
+  received: L;
+  summary: string;
+  /** Whole-operation rules (`path-removed`) carry no prefix. */
+  prefixed?: false;
+}
+
+/** Where a prefixed rule can be raised, and which way its values travel. */
+export const PREFIXES = [
+  { prefix: 'request', way: 'sent' },
+  { prefix: 'response', way: 'received' },
+  { prefix: 'webhook', way: 'received' },
+  { prefix: 'webhook-response', way: 'sent' },
+] as const;
+
+const narrowing = (id: string, summary: string): RuleFamily => ({
+  id,
+  sent: 'ERR',
+  received: 'INFO',
+  summary,
+});
+const widening = (id: string, summary: string): RuleFamily => ({
+  id,
+  sent: 'INFO',
+  received: 'ERR',
+  summary,
+});
+const both = (id: string, level: Level, summary: string): RuleFamily => ({
+  id,
+  sent: level,
+  received: level,
+  summary,
+});
+
+/** Sub-schema keywords whose presence constrains (absent or `true` = anything goes). */
+const SLOTS: [string, string][] = [
+  ['contains', '`contains`'],
+  ['property-names', '`propertyNames`'],
+  ['unevaluated-properties', '`unevaluatedProperties` (as a schema)'],
+  ['unevaluated-items', '`unevaluatedItems`'],
+  ['content-schema', '`contentSchema`'],
+  ['then', '`then` of an `if`'],
+  ['else', '`else` of an `if`'],
+  ['additional-properties', '`additionalProperties` (as a schema)'],
+  ['items-schema', '`items`'],
+  ['pattern-property', 'a `patternProperties` entry'],
+  ['dependent-schema', 'a `dependentSchemas` entry'],
+  ['prefix-items', 'a `prefixItems` position'],
+];
+
+export const RULE_FAMILIES: RuleFamily[] = [
+  // Schemas: types, values, bounds.
+  both(
+    'type-changed',
+    'ERR',
+    'type changed to one that neither contains nor is contained by the old',
+  ),
+  widening('type-widened', 'type accepts more (e.g. integer → number, + null)'),
+  narrowing('type-narrowed', 'type accepts less'),
+  widening(
+    'enum-value-added',
+    'enum value added — ERR for receivers: clients that switch over the values meet one they do not know',
+  ),
+  narrowing('enum-value-removed', 'enum value removed'),
+  narrowing('enum-restricted', 'value now limited to an enum/const'),
+  widening('enum-unrestricted', 'enum/const limit removed'),
+  narrowing('extensible-enum-value-removed', '`x-extensible-enum` value removed'),
+  both(
+    'extensible-enum-value-added',
+    'INFO',
+    '`x-extensible-enum` value added (receivers must expect new values)',
+  ),
+  ...['length', 'range', 'items', 'contains', 'property-count'].flatMap((g) => [
+    narrowing(
+      `${g}-tightened`,
+      `${g === 'range' ? 'minimum/maximum (exclusive too)' : g === 'items' ? 'minItems/maxItems/uniqueItems' : g === 'contains' ? 'minContains/maxContains (or `contains` false ↔ schema)' : g === 'length' ? 'minLength/maxLength' : 'minProperties/maxProperties'} tightened or newly set`,
+    ),
+    widening(
+      `${g}-loosened`,
+      `${g === 'range' ? 'minimum/maximum' : g === 'items' ? 'minItems/maxItems/uniqueItems' : g === 'contains' ? 'minContains/maxContains' : g === 'length' ? 'minLength/maxLength' : 'minProperties/maxProperties'} loosened or removed`,
+    ),
+  ]),
+  narrowing('pattern-added', '`pattern` set where there was none'),
+  widening('pattern-removed', '`pattern` removed'),
+  both(
+    'pattern-changed',
+    'WARN',
+    '`pattern` changed: whether it accepts more or less cannot be decided in general',
+  ),
+  both(
+    'content-media-type-changed',
+    'ERR',
+    '`contentMediaType` changed: the string carries another format',
+  ),
+  both('content-media-type-added', 'WARN', '`contentMediaType` set'),
+  both('content-media-type-removed', 'WARN', '`contentMediaType` removed'),
+  both('content-encoding-changed', 'ERR', '`contentEncoding` changed (e.g. base64 → base32)'),
+  both('content-encoding-added', 'WARN', '`contentEncoding` set'),
+  both('content-encoding-removed', 'WARN', '`contentEncoding` removed'),
+  {
+    id: 'default-changed',
+    sent: 'ERR',
+    received: '-',
+    summary:
+      'default changed: senders that leave the value out get different behaviour (not for path parameters, always sent)',
+  },
+  narrowing('dependent-required-added', '`dependentRequired`: a property now requires another'),
+  widening('dependent-required-removed', '`dependentRequired` entry removed'),
+  // Properties.
+  {
+    id: 'property-removed',
+    sent: 'WARN',
+    received: 'ERR',
+    summary:
+      'property removed (receivers: a required one; senders still sending it may be rejected)',
+  },
+  {
+    id: 'optional-property-removed',
+    sent: '-',
+    received: 'WARN',
+    summary: 'optional property no longer sent',
+  },
+  narrowing(
+    'property-became-required',
+    'property became required (not for `readOnly` ones in requests / `writeOnly` in responses)',
+  ),
+  widening('property-became-optional', 'property became optional'),
+  {
+    id: 'required-property-added',
+    sent: 'ERR',
+    received: '-',
+    summary: 'new required property (a default does not exempt it)',
+  },
+  both('property-added', 'INFO', 'new optional property (or required, for receivers)'),
+  // Sub-schemas (JSON Schema 2020-12 applicators included).
+  ...SLOTS.flatMap(([id, what]) => [
+    narrowing(`${id}-added`, `${what} added`),
+    widening(`${id}-removed`, `${what} removed`),
+    ...(id === 'contains'
+      ? []
+      : [
+          narrowing(`${id}-tightened`, `${what} became \`false\``),
+          widening(`${id}-loosened`, `${what} was \`false\`, now a schema`),
+        ]),
+  ]),
+  {
+    id: 'additional-properties-closed',
+    sent: 'WARN',
+    received: 'INFO',
+    summary:
+      '`additionalProperties: false` added: like removing a property a sender may still send',
+  },
+  both('additional-properties-opened', 'INFO', '`additionalProperties: false` removed'),
+  {
+    id: 'unevaluated-properties-closed',
+    sent: 'WARN',
+    received: 'INFO',
+    summary: '`unevaluatedProperties: false` added',
+  },
+  both('unevaluated-properties-opened', 'INFO', '`unevaluatedProperties: false` removed'),
+  both(
+    'if-changed',
+    'ERR',
+    'the `if` condition changed: values move between the `then` and `else` constraints',
+  ),
+  both(
+    'not-changed',
+    'ERR',
+    '`not` changed so that values on the breaking side of it move (judged with the direction flipped)',
+  ),
+  both('not-changed-compatible', 'INFO', '`not` changed compatibly'),
+  narrowing('not-added', '`not` added'),
+  widening('not-removed', '`not` removed'),
+  // Composition.
+  both(
+    'composition-wrapped',
+    'INFO',
+    'a schema became a bare `oneOf`/`anyOf` (e.g. `oneOf: [null, X]`); its branches are compared with the old schema',
+  ),
+  both('composition-unwrapped', 'INFO', 'a bare `oneOf`/`anyOf` became a single schema'),
+  both(
+    'one-of-ambiguous',
+    'ERR',
+    'values valid before now match several `oneOf` branches, so they fail `oneOf`',
+  ),
+  {
+    id: 'one-of-added',
+    sent: 'ERR',
+    received: '-',
+    summary: '`oneOf` added next to other keywords and no branch takes what was valid',
+  },
+  {
+    id: 'any-of-added',
+    sent: 'ERR',
+    received: '-',
+    summary: '`anyOf` added next to other keywords and no branch takes what was valid',
+  },
+  {
+    id: 'one-of-removed',
+    sent: '-',
+    received: 'ERR',
+    summary: '`oneOf` removed and what may now arrive fits no old branch',
+  },
+  {
+    id: 'any-of-removed',
+    sent: '-',
+    received: 'ERR',
+    summary: '`anyOf` removed and what may now arrive fits no old branch',
+  },
+  {
+    id: 'branch-removed',
+    sent: 'ERR',
+    received: 'INFO',
+    summary: '`oneOf`/`anyOf` branch removed and no remaining branch takes its values',
+  },
+  {
+    id: 'branch-removed-covered',
+    sent: 'INFO',
+    received: '-',
+    summary: 'branch removed; a remaining branch takes the same values',
+  },
+  {
+    id: 'branch-added',
+    sent: 'INFO',
+    received: 'ERR',
+    summary: '`oneOf`/`anyOf` branch added that fits no old branch',
+  },
+  {
+    id: 'branch-added-covered',
+    sent: '-',
+    received: 'INFO',
+    summary: 'branch added whose values an old branch already allowed',
+  },
+  both('discriminator-property-changed', 'ERR', 'discriminator `propertyName` changed'),
+  narrowing('discriminator-value-removed', 'discriminator mapping value removed (or renamed)'),
+  widening('discriminator-value-added', 'discriminator mapping value added (or renamed)'),
+  both('discriminator-mapping-changed', 'ERR', 'a discriminator value now maps to another schema'),
+  // Parameters.
+  both('parameter-moved', 'ERR', 'parameter moved (e.g. query → header)'),
+  {
+    id: 'parameter-removed',
+    sent: 'WARN',
+    received: 'ERR',
+    summary: 'parameter removed (senders may be rejected; receivers lose a required one)',
+  },
+  {
+    id: 'optional-parameter-removed',
+    sent: '-',
+    received: 'WARN',
+    summary: 'optional parameter no longer sent',
+  },
+  narrowing('parameter-became-required', 'parameter became required'),
+  widening('parameter-became-optional', 'parameter became optional'),
+  { id: 'parameter-added-required', sent: 'ERR', received: '-', summary: 'new required parameter' },
+  both('parameter-added', 'INFO', 'new optional parameter'),
+  // Bodies and media types.
+  both('body-removed', 'ERR', 'request body / payload removed'),
+  both('body-added', 'INFO', 'optional body added'),
+  narrowing('body-became-required', 'body became required'),
+  widening('body-became-optional', 'body became optional'),
+  both(
+    'media-type-removed',
+    'ERR',
+    'media type removed (senders refused; receivers asking for it get another format or 406)',
+  ),
+  both('media-type-added', 'INFO', 'media type added'),
+  {
+    id: 'media-type-specialised',
+    sent: '-',
+    received: 'INFO',
+    summary:
+      '`application/json` now sent as `application/problem+json` (or only its parameters changed)',
+  },
+  // Responses.
+  {
+    id: 'status-removed',
+    sent: 'ERR',
+    received: 'INFO',
+    summary: 'status removed (receivers: an error status, one less case)',
+  },
+  {
+    id: 'success-status-removed',
+    sent: '-',
+    received: 'ERR',
+    summary:
+      'a 2xx status removed (e.g. 201 → 200): clients checking for it see the new one as unexpected',
+  },
+  {
+    id: 'status-added',
+    sent: 'INFO',
+    received: 'WARN',
+    summary: 'status added: receivers may meet a status they do not handle',
+  },
+  { id: 'header-removed', sent: '-', received: 'ERR', summary: 'required response header removed' },
+  {
+    id: 'optional-header-removed',
+    sent: '-',
+    received: 'WARN',
+    summary: 'optional response header removed',
+  },
+  {
+    id: 'header-became-optional',
+    sent: '-',
+    received: 'ERR',
+    summary: 'response header became optional',
+  },
+  {
+    id: 'header-became-required',
+    sent: '-',
+    received: 'INFO',
+    summary: 'response header became required',
+  },
+  { id: 'header-added', sent: '-', received: 'INFO', summary: 'response header added' },
+  // Whole operations, security, our extensions.
+  ...(
+    [
+      ['path-removed', 'ERR', 'path with operations removed'],
+      [
+        'path-without-operations-removed',
+        'INFO',
+        'path with no operations removed: it was never callable',
+      ],
+      ['path-added', 'INFO', 'path added'],
+      [
+        'operation-removed',
+        'ERR',
+        'operation removed (not deprecated, or deprecated with no `x-sunset` date)',
+      ],
+      [
+        'operation-removed-before-sunset',
+        'ERR',
+        'deprecated operation removed before its `x-sunset` date',
+      ],
+      [
+        'operation-removed-after-sunset',
+        'INFO',
+        'deprecated operation removed after its `x-sunset` date, as announced',
+      ],
+      [
+        'operation-deprecated',
+        'INFO',
+        'operation marked `deprecated` (with its `x-sunset`, if any)',
+      ],
+      ['operation-undeprecated', 'INFO', 'operation no longer `deprecated`'],
+      ['operation-added', 'INFO', 'operation added'],
+      ['webhook-removed', 'ERR', 'webhook removed'],
+      ['webhook-without-operations-removed', 'INFO', 'webhook with no operations removed'],
+      ['webhook-added', 'INFO', 'webhook added'],
+      ['webhook-operation-removed', 'ERR', 'webhook operation removed'],
+      [
+        'webhook-operation-removed-before-sunset',
+        'ERR',
+        'deprecated webhook operation removed before its `x-sunset` date',
+      ],
+      [
+        'webhook-operation-removed-after-sunset',
+        'INFO',
+        'deprecated webhook operation removed after its `x-sunset` date',
+      ],
+      ['webhook-operation-deprecated', 'INFO', 'webhook operation marked `deprecated`'],
+      ['webhook-operation-undeprecated', 'INFO', 'webhook operation no longer `deprecated`'],
+      ['webhook-operation-added', 'INFO', 'webhook operation added'],
+      ['security-added', 'ERR', 'authentication now required where it was not'],
+      ['security-removed', 'INFO', 'authentication no longer required'],
+      [
+        'security-requirement-tightened',
+        'ERR',
+        'a credential that worked no longer satisfies any alternative (scheme or scope added)',
+      ],
+      ['security-requirement-loosened', 'INFO', 'security requirement loosened'],
+      ['x-scope-raised', 'ERR', '`x-scope` read → write: read-only keys are refused'],
+      ['x-scope-lowered', 'INFO', '`x-scope` write → read'],
+      ['x-scope-changed', 'WARN', '`x-scope` changed to or from a value we cannot rank'],
+    ] as const
+  ).map(
+    ([id, level, summary]): RuleFamily => ({
+      id,
+      sent: level,
+      received: level,
+      summary,
+      prefixed: false,
+    }),
+  ),
+];
+
+/** Every rule id with its default level. */
+export const RULES: ReadonlyMap<string, Level> = (() => {
+  const m = new Map<string, Level>();
+  for (const f of RULE_FAMILIES) {
+    if (f.prefixed === false) {
+      m.set(f.id, f.sent as Level);
+      continue;
+    }
+    for (const { prefix, way } of PREFIXES) {
+      const level = f[way];
+      if (level !== '-') m.set(`${prefix}-${f.id}`, level);
+    }
+  }
+  return m;
+})();
+
+const LEVELS = new Set<string>(['ERR', 'WARN', 'INFO']);
+
+/**
+ * Parses `--level rule=LEVEL` overrides (repeatable, or comma-separated). A family id without
+ * its prefix (`enum-value-added=WARN`) moves that rule everywhere it is raised.
+ */
+export function parseLevelOverrides(specs: readonly string[]): Record<string, Level> {
+  const out: Record<string, Level> = {};
+  for (const spec of specs
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^([a-z0-9-]+)=([A-Za-z]+)$/.exec(spec);
+    if (!m) throw new Error(`--level expects RULE=ERR|WARN|INFO, got '${spec}'`);
+    const [, rule, raw] = m as unknown as [string, string, string];
+    const level = raw.toUpperCase();
+    if (!LEVELS.has(level))
+      throw new Error(`--level ${rule}: level must be ERR, WARN or INFO, got '${raw}'`);
+    const ids = RULES.has(rule)
+      ? [rule]
+      : PREFIXES.map((p) => `${p.prefix}-${rule}`).filter((id) => RULES.has(id));
+    if (ids.length === 0)
+      throw new Error(`--level: unknown rule '${rule}' (the rules are listed in docs/usage.md)`);
+    for (const id of ids) out[id] = level as Level;
+  }
+  return out;
+}
+
+/** The ERR/WARN/INFO tables of `docs/usage.md`, generated from the families above. */
+export function rulesTable(): string {
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const prefixed = RULE_FAMILIES.filter((f) => f.prefixed !== false).map((f) => {
+    const cols = PREFIXES.map((p) => (f[p.way] === '-' ? '' : f[p.way])).join(' | ');
+    return `| \`…-${f.id}\` | ${cols} | ${esc(f.summary)} |`;
+  });
+  const whole = RULE_FAMILIES.filter((f) => f.prefixed === false).map(
+    (f) => `| \`${f.id}\` | ${f.sent} | ${esc(f.summary)} |`,
+  );
+  return [
+    '| Rule | `request-` | `response-` | `webhook-` | `webhook-response-` | Meaning |',
+    '|---|---|---|---|---|---|',
+    ...prefixed,
+    '',
+    '| Rule | Level | Meaning |',
+    '|---|---|---|',
+    ...whole,
+  ].join('\n');
+}
