@@ -21,7 +21,7 @@ async function fuzzDeployment(faults: string[]) {
       baseUrl: svc.baseUrl,
       apiKey: svc.credentials.workspaces.enterprise.keys.full,
       numRuns: 60,
-      maxSeconds: 20,
+      maxSeconds: 120,
     });
     return { svc, result };
   } finally {

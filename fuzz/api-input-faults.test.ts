@@ -23,7 +23,7 @@ describe('api input fuzz catches', () => {
         baseUrl: svc.baseUrl,
         apiKey: key,
         numRuns: 60,
-        maxSeconds: 15,
+        maxSeconds: 120,
       });
       const report = formatApiInputFuzz(r);
       assert.equal(r.passed, false, report);
@@ -88,7 +88,7 @@ describe('api input fuzz catches', () => {
         baseUrl: `http://127.0.0.1:${port}`,
         apiKey: svc.credentials.workspaces.enterprise.keys.full,
         numRuns: 40,
-        maxSeconds: 15,
+        maxSeconds: 120,
         operations: ['createTicket', 'updateTicket'],
       });
       const report = formatApiInputFuzz(r);

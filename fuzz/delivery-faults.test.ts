@@ -45,7 +45,7 @@ describe('delivery check catches each signature fault', () => {
           apiKey: svc.credentials.workspaces.enterprise.keys.full,
           adminToken: svc.credentials.adminToken,
           numRuns: 15,
-          maxSeconds: 6,
+          maxSeconds: 60,
         });
         const report = formatDeliveryCheck(r);
         assert.equal(r.passed, false, `the check must fail:\n${report}`);
