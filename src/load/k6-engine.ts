@@ -6,19 +6,56 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import type { LoadResult, PlanName, PlanOverrides } from '../../load/lib/index.ts';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult, PlanName, PlanOverrides, ScheduleOptions } from '../../load/lib/index.ts';
+
+const executable = (p: string): boolean => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The k6 binary on PATH, or undefined. */
-export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
+export function findK6OnPath(pathEnv = process.env.PATH ?? ''): string | undefined {
   for (const dir of pathEnv.split(delimiter)) {
     if (!dir) continue;
     const p = join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6');
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {}
+    if (executable(p)) return p;
   }
+  return undefined;
+}
+
+/** `../shared/bin/k6` beside the checkout: the development/CI copy, not something users have. */
+export const SHARED_K6 = resolve(
+  fileURLToPath(new URL('../../..', import.meta.url)),
+  'shared/bin/k6',
+);
+
+export interface FoundK6 {
+  path: string;
+  from: 'K6_BIN' | 'PATH' | 'shared';
+}
+
+/**
+ * Which k6 to run: `K6_BIN`, else `k6` on PATH, else (only when `shared` is set) the shared
+ * development copy `../shared/bin/k6`. `--engine auto` passes shared=false, so a user's default
+ * engine only changes when they installed k6 themselves; `--engine k6` and the tests pass true.
+ */
+export function findK6(
+  opts: { shared?: boolean; env?: NodeJS.ProcessEnv } = {},
+): FoundK6 | undefined {
+  const env = opts.env ?? process.env;
+  if (env.K6_BIN) {
+    if (!executable(env.K6_BIN)) throw new Error(`K6_BIN=${env.K6_BIN} is not an executable file`);
+    return { path: env.K6_BIN, from: 'K6_BIN' };
+  }
+  const onPath = findK6OnPath(env.PATH ?? '');
+  if (onPath) return { path: onPath, from: 'PATH' };
+  if (opts.shared && executable(SHARED_K6)) return { path: SHARED_K6, from: 'shared' };
   return undefined;
 }
 
@@ -31,6 +68,8 @@ export interface K6PlanOptions {
   /** Hard wall-clock limit: k6 is killed when it is reached. */
   maxSeconds: number;
   enterprise?: PlanOverrides;
+  /** Schedule overrides, passed to the script as OVERDRIVE_S, UNDER_RATE_S, IDLE_S. */
+  schedule?: ScheduleOptions;
   script: string;
   /** Stops k6 early (the run's time limit, or a sibling plan that failed). */
   signal?: AbortSignal;
@@ -53,6 +92,10 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   };
   if (o.enterprise?.ratePerMin !== undefined) env.ENTERPRISE_RATE = String(o.enterprise.ratePerMin);
   if (o.enterprise?.burst !== undefined) env.ENTERPRISE_BURST = String(o.enterprise.burst);
+  if (o.schedule?.overdriveS) env.OVERDRIVE_S = String(o.schedule.overdriveS);
+  if (o.schedule?.underRateS) env.UNDER_RATE_S = String(o.schedule.underRateS);
+  if (o.schedule?.idleS) env.IDLE_S = o.schedule.idleS.join(',');
+  if (o.schedule?.maxRealRate) env.MAX_REAL_RATE = String(o.schedule.maxRealRate);
   try {
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(o.k6, ['run', '--quiet', o.script], {
@@ -80,8 +123,15 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
     } catch {
       throw new Error(`k6 exited with ${code} and wrote no summary for plan ${o.plan}`);
     }
-    // Thresholds failing make k6 exit 99; the verdicts inside the JSON say why.
-    return JSON.parse(text) as LoadResult;
+    // 0: thresholds held; 99: some crossed (a finding, the verdicts in the JSON say which);
+    // anything else with a summary is a run that broke off (killed at the time limit, a script
+    // error after the summary), so the result is marked truncated instead of trusted whole.
+    const result = JSON.parse(text) as LoadResult;
+    if (code !== 0 && code !== 99) {
+      result.requests.truncated ??= `k6 exited with ${code}`;
+      result.passed = false;
+    }
+    return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -28,7 +28,7 @@ export interface LoadOptions {
   baseUrl: string;
   /** Keys per plan; the second key of a plan (same workspace) enables the scope phase S5. */
   keys: Partial<Record<PlanName, readonly string[]>>;
-  /** Default 'auto': k6 when on PATH, else Node. */
+  /** Default 'auto': k6 when K6_BIN or PATH has one, else Node. 'k6' also finds ../shared/bin/k6. */
   engine?: EngineChoice;
   /** Server clock speed relative to wall time. Default 1. */
   timeScale?: number;
@@ -75,8 +75,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     }
   }
   const engine = o.engine ?? 'auto';
-  const k6 = engine === 'node' ? undefined : findK6();
-  if (engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH (see load/README.md)');
+  // auto: only a k6 the user installed (K6_BIN, PATH); --engine k6 also takes the shared
+  // development copy ../shared/bin/k6 (see load/README.md).
+  const k6 = engine === 'node' ? undefined : findK6({ shared: engine === 'k6' })?.path;
+  if (engine === 'k6' && !k6)
+    throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
 
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), maxSeconds * 1000);
@@ -99,6 +102,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
               script: join(root, 'load', 'plan-limits.ts'),
               signal: abort.signal,
               ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+              ...(o.schedule ? { schedule: o.schedule } : {}),
             });
           }
           const run = await runPlanNode({
