@@ -9,6 +9,9 @@
  * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
  * OVERDRIVE_S, UNDER_RATE_S, IDLE_S=a,b and MAX_REAL_RATE override the schedule (load/lib/schedule.ts).
  * EXPECTED_RTT_MS (default 50) sizes the VUs; burst phases get every VU up front.
+ * MAX_REAL_RATE (default 500 here, 4000 in the Node driver) caps the wall-clock send rate: a k6
+ * VU runs the sample bookkeeping in JavaScript per request, and a burst it cannot keep up with
+ * overlaps the next phase on the same key (k6 phases start at fixed offsets).
  * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
  * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
  *
@@ -64,7 +67,7 @@ const schedule = buildSchedule(limits, {
   ...(idle.length === 2 && idle.every((v) => v > 0)
     ? { idleS: [idle[0]!, idle[1]!] as const }
     : {}),
-  ...(num(__ENV.MAX_REAL_RATE) ? { maxRealRate: num(__ENV.MAX_REAL_RATE) } : {}),
+  maxRealRate: num(__ENV.MAX_REAL_RATE) ?? 500,
 });
 const factCtx = {
   ratePerMin: limits.ratePerMin,
@@ -84,25 +87,28 @@ function scenarioFor(p: Phase): Scenario {
       maxDuration: '120s',
     };
   }
-  // k6's arrival-rate executors refuse durations under 1 s, and a burst of B + 20 at a few
-  // thousand per second lasts far less. So the phase keeps its exact arrival rate (count per
-  // its own duration) but runs at least 1 s: iterations past `count` send nothing (see
-  // `paced`), and the next phase starts at its planned offset as before.
+  // k6's arrival-rate executors refuse durations under 1 s, and a burst of B + 20 lasts far
+  // less. So a phase keeps its exact arrival rate (count per its own duration) but runs at least
+  // 1 s: iterations past `count` send nothing (see `paced`), and the next phase starts at its
+  // planned offset as before.
   const ms = Math.max(1, Math.round(p.durationMs));
   const runMs = Math.max(1000, ms);
-  // Enough VUs for the arrival rate at EXPECTED_RTT_MS per request (default 50), so no
-  // request is dropped; bursts get every VU up front, because starting VUs mid-burst would
-  // stretch the burst and blur B̂.
+  // VUs for the arrival rate at EXPECTED_RTT_MS per request (default 50); bursts get twice that
+  // up front and room for answers that slow down as the bucket empties, because k6 starting VUs
+  // mid-burst (or dropping iterations for want of one) would stretch the burst and blur B̂.
+  // Not more: every VU evaluates the script before the run starts.
   const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
   const need = Math.min(p.count, Math.ceil(p.ratePerRealS * rttS) + 5);
-  const max = Math.min(p.count, need * 4) + 2;
+  const max = Math.min(p.count, need * 4);
   return {
     executor: 'constant-arrival-rate',
     rate: p.count,
     timeUnit: `${ms}ms`,
     duration: `${runMs}ms`,
-    preAllocatedVUs: p.kind === 'burst' ? max : need,
-    maxVUs: max,
+    preAllocatedVUs: p.kind === 'burst' ? Math.min(max, need * 2) : need,
+    // Beyond the pre-allocated ones k6 starts VUs only when needed (slowing answers): a burst
+    // may use one per request rather than drop one, since a dropped request shortens the phase.
+    maxVUs: (p.kind === 'burst' ? p.count : max) + 5,
     startTime,
     // Responses still in flight when the phase ends are waited for, not cut.
     gracefulStop: '30s',

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
 import { runLoad } from '../../src/load/run-load.ts';
+import { LIMITER_FAULTS } from './limiter-faults.ts';
 
 async function measure(
   plan: PlanName,
@@ -78,20 +79,7 @@ describe('plan limits of the correct reference deployment', () => {
   }
 });
 
-/** Fault → how it must show: a failing verdict among these, or a non-bucket classification. */
-const FAULTS: Record<string, { verdicts: string[]; classification?: boolean }> = {
-  'burst-201': { verdicts: ['burst', 'fresh-key'] },
-  'burst-150': { verdicts: ['burst'] },
-  'rate-130': { verdicts: ['rate'] },
-  'rate-100': { verdicts: ['rate'] },
-  'fixed-window': { verdicts: ['algorithm'], classification: true },
-  'sliding-window': { verdicts: ['algorithm'], classification: true },
-  'remaining-off-by-one': { verdicts: ['remaining-zero-on-429', 'remaining-matches-burst'] },
-  'reset-ms': { verdicts: ['reset-unit'] },
-  'no-retry-after': { verdicts: ['retry-after-present'] },
-  'shared-bucket': { verdicts: ['scope'] },
-  'ratelimit-limit-is-burst': { verdicts: ['limit-header'] },
-};
+const FAULTS = LIMITER_FAULTS;
 
 describe('each limiter fault is caught (Team, clock 10×)', () => {
   test('every limits fault of the catalogue is in this table', () => {

@@ -1,0 +1,18 @@
+/**
+ * Limiter fault → how it must show: a failing verdict among these, or a non-bucket
+ * classification. One table for both engines (reference-deployment.test.ts for the Node driver,
+ * k6-faults.test.ts for k6), so "named by the same verdict" is checked, not assumed.
+ */
+export const LIMITER_FAULTS: Record<string, { verdicts: string[]; classification?: boolean }> = {
+  'burst-201': { verdicts: ['burst', 'fresh-key'] },
+  'burst-150': { verdicts: ['burst'] },
+  'rate-130': { verdicts: ['rate'] },
+  'rate-100': { verdicts: ['rate'] },
+  'fixed-window': { verdicts: ['algorithm'], classification: true },
+  'sliding-window': { verdicts: ['algorithm'], classification: true },
+  'remaining-off-by-one': { verdicts: ['remaining-zero-on-429', 'remaining-matches-burst'] },
+  'reset-ms': { verdicts: ['reset-unit'] },
+  'no-retry-after': { verdicts: ['retry-after-present'] },
+  'shared-bucket': { verdicts: ['scope'] },
+  'ratelimit-limit-is-burst': { verdicts: ['limit-header'] },
+};
