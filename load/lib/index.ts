@@ -13,3 +13,4 @@ export * from './schedule.ts';
 export * from './stats.ts';
 export * from './verdicts.ts';
 export * from './aggregate-samples.ts';
+export * from './merge-segments.ts';

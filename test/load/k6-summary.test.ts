@@ -11,6 +11,7 @@ import {
   isTrendName,
   judgeRun,
   MemoryMetrics,
+  mergeK6Summaries,
   metricSpecs,
   type MetricReader,
   readAggregates,
@@ -40,7 +41,10 @@ function simulatedStore() {
   const ctx = { ratePerMin: 120, resetHorizonS: Math.max(200 / 2, 60) * 2 + 5 };
   const mem = new MemoryMetrics();
   for (const s of samples) recordSample(s, ctx, mem);
-  return { schedule, mem };
+  // Two execution segments (0:1/2 and 1/2:1) sharing the key: alternate requests of each phase.
+  const segments = [new MemoryMetrics(), new MemoryMetrics()] as const;
+  for (const s of samples) recordSample(s, ctx, segments[s.index % 2]!);
+  return { schedule, mem, segments };
 }
 
 /** What k6 puts in `values`: the configured trend stats, or a counter's count and rate. */
@@ -134,5 +138,46 @@ describe('handleSummary input → the shared result', () => {
   test('an unknown shape is refused, not judged as a run that sent nothing', () => {
     assert.throws(() => readK6Summary({ foo: 1 }), /unknown summary shape/);
     assert.throws(() => readK6Summary(undefined), /no summary object/);
+  });
+});
+
+describe('segment summaries of several load generators → one judged result', () => {
+  const { schedule, mem, segments } = simulatedStore();
+  const judge = (read: MetricReader) =>
+    judgeRun({
+      engine: 'k6',
+      schedule,
+      aggregates: readAggregates(read),
+      baseUrl: 'http://127.0.0.1:1',
+      keys: 2,
+      startedAt: new Date(0).toISOString(),
+      wallSeconds: 97.5,
+      dropped: 0,
+    });
+  const whole = judge(mem.read);
+
+  test('two segment summaries merge into the judgement of the whole run', () => {
+    const views = segments.map((m, i) => readK6Summary(classic(m.read, 97.5 - i, 1)));
+    const merged = mergeK6Summaries(views);
+    assert.equal(merged.dropped, 4, 'each segment reported 2 dropped iterations');
+    assert.equal(merged.wallSeconds, 97.5);
+    const r = judge(merged.read);
+    assert.deepEqual(
+      r.verdicts.map((v) => [v.id, v.status]),
+      whole.verdicts.map((v) => [v.id, v.status]),
+    );
+    assert.equal(r.requests.sent, whole.requests.sent);
+    assert.ok(Math.abs(r.estimates.burst!.value! - whole.estimates.burst!.value!) < 1e-9);
+    assert.ok(Math.abs(r.estimates.rate.perS - whole.estimates.rate.perS) < 1e-6);
+    assert.equal(r.limiter.algorithm, 'token-bucket');
+  });
+
+  test('one segment alone is not the whole run (the merge is what makes it whole)', () => {
+    const one = judge(readK6Summary(classic(segments[0].read, 97.5, 1)).read);
+    assert.ok(one.requests.sent < whole.requests.sent);
+    assert.notDeepEqual(
+      one.verdicts.map((v) => [v.id, v.status]),
+      whole.verdicts.map((v) => [v.id, v.status]),
+    );
   });
 });
