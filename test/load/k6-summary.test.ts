@@ -17,6 +17,8 @@ import {
   readAggregates,
   readK6Summary,
   recordSample,
+  type Sample,
+  wholePhaseFacts,
 } from '../../load/lib/index.ts';
 import { prng } from './limits.arb.ts';
 import { simulateRun, tokenBucket } from './simulated-limiters.ts';
@@ -39,11 +41,29 @@ function simulatedStore() {
     random: prng(11),
   });
   const ctx = { ratePerMin: 120, resetHorizonS: Math.max(200 / 2, 60) * 2 + 5 };
+  // As plan-limits.ts records: every sample, plus the whole-phase facts of the steady phases
+  // (one VU sends each of them from start to end).
+  const steady = schedule.phases.filter((p) => p.kind === 'steady').map((p) => p.name);
+  const record = (mem: MemoryMetrics, of: readonly Sample[]) => {
+    for (const s of of) recordSample(s, ctx, mem);
+    for (const name of steady)
+      wholePhaseFacts(
+        of.filter((s) => s.phase === name),
+        ctx,
+        mem,
+      );
+  };
   const mem = new MemoryMetrics();
-  for (const s of samples) recordSample(s, ctx, mem);
-  // Two execution segments (0:1/2 and 1/2:1) sharing the key: alternate requests of each phase.
+  record(mem, samples);
+  // Two execution segments (0:1/2 and 1/2:1) sharing the key: k6 splits each burst's
+  // iterations between them (alternate requests here); a steady phase is one iteration of
+  // one VU, so it runs whole on one of them.
   const segments = [new MemoryMetrics(), new MemoryMetrics()] as const;
-  for (const s of samples) recordSample(s, ctx, segments[s.index % 2]!);
+  for (const [i, seg] of segments.entries())
+    record(
+      seg,
+      samples.filter((s) => (steady.includes(s.phase) ? i === 0 : s.index % 2 === i)),
+    );
   return { schedule, mem, segments };
 }
 
@@ -131,7 +151,7 @@ describe('handleSummary input → the shared result', () => {
 
   test('the judged run is a real measurement, not an empty one', () => {
     assert.equal(expected.limiter.algorithm, 'token-bucket', expected.limiter.evidence.join('; '));
-    assert.equal(expected.estimates.rate.method, 'moments', 'k6 has moments only');
+    assert.equal(expected.estimates.rate.method, 'regression', 'S2 whole in one VU');
     assert.notEqual(expected.estimates.burst?.value ?? null, null, 'B̂ measured');
   });
 
