@@ -155,6 +155,23 @@ describe('handleSummary input → the shared result', () => {
     assert.notEqual(expected.estimates.burst?.value ?? null, null, 'B̂ measured');
   });
 
+  test("the pacing trend's percentiles are read in both shapes", () => {
+    const values = { avg: 2, min: 0, max: 9, count: 3, 'p(50)': 1, 'p(99)': 7 };
+    const classicView = readK6Summary({ metrics: { pacing_lag_ms: { type: 'trend', values } } });
+    const mrView = readK6Summary({
+      results: { metrics: [{ name: 'pacing_lag_ms', type: 'trend', values }] },
+    });
+    for (const view of [classicView, mrView])
+      assert.deepEqual(view.read('pacing_lag_ms'), {
+        avg: 2,
+        min: 0,
+        max: 9,
+        count: 3,
+        p50: 1,
+        p99: 7,
+      });
+  });
+
   test('an unknown shape is refused, not judged as a run that sent nothing', () => {
     assert.throws(() => readK6Summary({ foo: 1 }), /unknown summary shape/);
     assert.throws(() => readK6Summary(undefined), /no summary object/);
