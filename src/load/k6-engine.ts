@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult, PlanName, PlanOverrides, ScheduleOptions } from '../../load/lib/index.ts';
+import { redact } from '../redact.ts';
 
 const executable = (p: string): boolean => {
   try {
@@ -73,6 +74,8 @@ export interface K6PlanOptions {
   script: string;
   /** Stops k6 early (the run's time limit, or a sibling plan that failed). */
   signal?: AbortSignal;
+  /** k6's own console output goes here (the CLI: stderr, beside the progress); default none. */
+  progress?: NodeJS.WritableStream | null;
 }
 
 /** After SIGINT k6 still runs handleSummary; one that hangs beyond this is killed outright. */
@@ -80,6 +83,7 @@ const KILL_GRACE_MS = 15_000;
 
 export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'harness-k6-'));
+  let tail = '';
   const summary = join(dir, `load-${o.plan}.json`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -100,8 +104,22 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(o.k6, ['run', '--quiet', o.script], {
         env,
-        stdio: ['ignore', 'inherit', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // Kept for the error message when k6 writes no summary; shown live only where asked,
+      // whole lines at a time so that redaction sees every secret whole.
+      for (const stream of [child.stdout, child.stderr]) {
+        let partial = '';
+        stream.on('data', (d: Buffer) => {
+          const text = partial + d.toString();
+          const cut = text.lastIndexOf('\n') + 1;
+          partial = text.slice(cut);
+          if (cut === 0) return;
+          const lines = redact(text.slice(0, cut));
+          tail = (tail + lines).slice(-2000);
+          o.progress?.write(lines);
+        });
+      }
       let hard: NodeJS.Timeout | undefined;
       const stop = () => {
         child.kill('SIGINT');
@@ -121,7 +139,9 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
     try {
       text = readFileSync(summary, 'utf8');
     } catch {
-      throw new Error(`k6 exited with ${code} and wrote no summary for plan ${o.plan}`);
+      throw new Error(
+        `k6 exited with ${code} and wrote no summary for plan ${o.plan}${tail ? `:\n${tail.trim()}` : ''}`,
+      );
     }
     // 0: thresholds held; 99: some crossed (a finding, the verdicts in the JSON say which);
     // anything else with a summary is a run that broke off (killed at the time limit, a script

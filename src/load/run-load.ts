@@ -101,6 +101,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
               maxSeconds,
               script: join(root, 'load', 'plan-limits.ts'),
               signal: abort.signal,
+              progress: o.progress ?? null,
               ...(o.enterprise ? { enterprise: o.enterprise } : {}),
               ...(o.schedule ? { schedule: o.schedule } : {}),
             });
