@@ -1,20 +1,33 @@
 /**
- * Every limiter fault of the catalogue under k6 (Team, clock 3×, shortened schedule), named by
- * the same verdict as under the Node driver: the expectation table is the one
- * reference-deployment.test.ts holds the Node driver to. One run at a time: k6 and the
- * deployment share two cores, and B̂'s precision is timing.
+ * Every limiter fault of the catalogue under k6, named by the same verdict as under the Node
+ * driver: the expectation table is the one reference-deployment.test.ts holds the Node driver
+ * to, at the same clock (Team, 10×, shortened schedule). Three deployments at a time, each with
+ * its own k6 (the Node table runs three at a time too); a fault that was not caught is measured
+ * once more only when the machine demonstrably could not keep the schedule.
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { explain, failedIds, measure } from './k6-measure.ts';
+import { explain, failedIds, measure, measureWithOneRetry } from './k6-measure.ts';
 import { LIMITER_FAULTS } from './limiter-faults.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
 
-describe('each limiter fault is caught under k6 (Team, clock 3×)', {
+/** Why `r` does not show `fault` as the table says, or undefined. */
+function missed(fault: string, r: LoadResult): string | undefined {
+  const expect = LIMITER_FAULTS[fault]!;
+  const f = failedIds(r);
+  const byVerdict = expect.verdicts.some((v) => f.includes(v));
+  const byClass = expect.classification === true && r.limiter.algorithm !== 'token-bucket';
+  if (!byVerdict && !byClass) return `${fault} not caught (failed: ${f.join(', ') || 'none'})`;
+  if (fault === 'reset-ms' && r.resetUnit.unit !== 'epoch-ms') return `Reset ${r.resetUnit.unit}`;
+  if (fault === 'shared-bucket' && r.scope.scope !== 'shared') return `scope ${r.scope.scope}`;
+  return undefined;
+}
+
+describe('each limiter fault is caught under k6 (Team, clock 10×)', {
   skip: K6 ? false : NO_K6,
 }, () => {
   test('every limits fault of the catalogue is in the table', () => {
@@ -25,19 +38,26 @@ describe('each limiter fault is caught under k6 (Team, clock 3×)', {
   });
   const results = new Map<string, LoadResult>();
   before(async () => {
-    for (const f of Object.keys(LIMITER_FAULTS))
-      results.set(f, await measure('k6', 'team', 3, [f]));
+    const names = Object.keys(LIMITER_FAULTS);
+    for (let i = 0; i < names.length; i += 3) {
+      const batch = names.slice(i, i + 3);
+      await Promise.all(
+        batch.map(async (fault) => {
+          const { results: r } = await measureWithOneRetry(
+            fault,
+            async () => [await measure('k6', 'team', 10, { faults: [fault] })] as const,
+            ([x]) => missed(fault, x),
+          );
+          results.set(fault, r[0]);
+        }),
+      );
+    }
   });
   for (const [fault, expect] of Object.entries(LIMITER_FAULTS)) {
     test(`${fault} → ${expect.verdicts.join(' or ')}${expect.classification ? ' / classification' : ''}`, () => {
       const r = results.get(fault)!;
       assert.equal(r.engine, 'k6');
-      const f = failedIds(r);
-      const byVerdict = expect.verdicts.some((v) => f.includes(v));
-      const byClass = expect.classification === true && r.limiter.algorithm !== 'token-bucket';
-      assert.ok(byVerdict || byClass, `${fault} not caught under k6: ${explain(r)}`);
-      if (fault === 'reset-ms') assert.equal(r.resetUnit.unit, 'epoch-ms');
-      if (fault === 'shared-bucket') assert.equal(r.scope.scope, 'shared');
+      assert.equal(missed(fault, r), undefined, explain(r));
     });
   }
 });
