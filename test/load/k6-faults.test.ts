@@ -10,22 +10,10 @@ import { before, describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { explain, failedIds, measure, measureWithOneRetry } from './k6-measure.ts';
-import { LIMITER_FAULTS } from './limiter-faults.ts';
+import { explain, measure, measureWithOneRetry } from './measure.ts';
+import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
-
-/** Why `r` does not show `fault` as the table says, or undefined. */
-function missed(fault: string, r: LoadResult): string | undefined {
-  const expect = LIMITER_FAULTS[fault]!;
-  const f = failedIds(r);
-  const byVerdict = expect.verdicts.some((v) => f.includes(v));
-  const byClass = expect.classification === true && r.limiter.algorithm !== 'token-bucket';
-  if (!byVerdict && !byClass) return `${fault} not caught (failed: ${f.join(', ') || 'none'})`;
-  if (fault === 'reset-ms' && r.resetUnit.unit !== 'epoch-ms') return `Reset ${r.resetUnit.unit}`;
-  if (fault === 'shared-bucket' && r.scope.scope !== 'shared') return `scope ${r.scope.scope}`;
-  return undefined;
-}
 
 describe('each limiter fault is caught under k6 (Team, clock 10×)', {
   skip: K6 ? false : NO_K6,
@@ -46,7 +34,7 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
           const { results: r } = await measureWithOneRetry(
             fault,
             async () => [await measure('k6', 'team', 10, { faults: [fault] })] as const,
-            ([x]) => missed(fault, x),
+            ([x]) => missedFault(fault, x),
           );
           results.set(fault, r[0]);
         }),
@@ -57,7 +45,7 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
     test(`${fault} → ${expect.verdicts.join(' or ')}${expect.classification ? ' / classification' : ''}`, () => {
       const r = results.get(fault)!;
       assert.equal(r.engine, 'k6');
-      assert.equal(missed(fault, r), undefined, explain(r));
+      assert.equal(missedFault(fault, r), undefined, explain(r));
     });
   }
 });

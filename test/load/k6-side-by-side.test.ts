@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type LoadResult, type PlanName, RATE_MIN_TOLERANCE } from '../../load/lib/index.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { explain, failedIds, measurePlans, measureWithOneRetry } from './k6-measure.ts';
+import { explain, failedIds, measurePlans, measureWithOneRetry } from './measure.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
 

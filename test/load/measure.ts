@@ -1,6 +1,6 @@
 /**
- * Runs plans on a fresh reference deployment with the chosen engine (the k6 suites), and the
- * one retry those suites allow: a measurement whose outcome was wrong is repeated once, and only
+ * Runs plans on a fresh reference deployment with the chosen engine (the load suites of both
+ * engines), and the one retry those suites allow: a measurement whose outcome was wrong is repeated once, and only
  * when the machine demonstrably could not keep the schedule (shared 2-core machines, slow CI).
  * The check itself never changes; a wrong outcome on a machine that kept up fails at once.
  */
@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
 import { runLoad } from '../../src/load/run-load.ts';
+import { oneLoadAtATime } from './one-load-at-a-time.ts';
 
 /** The shortened schedule of reference-deployment.test.ts: ~47 server seconds. */
 export const SHORT = { overdriveS: 8, underRateS: 6, idleS: [10, 20] as [number, number] };
@@ -17,14 +18,30 @@ export interface MeasureOptions {
   schedule?: 'short' | 'full';
   /** Wall-clock cap of the burst rate (the engines' defaults differ: k6 500/s, Node 4000/s). */
   maxRealRate?: number;
+  /** Enterprise numbers handed to the engine: 'burst' (Node reads the rate from the headers), 'both' (k6 cannot probe). */
+  enterprise?: 'burst' | 'both';
+  /** Hard wall-clock limit of the run. Default 150 s. */
+  maxSeconds?: number;
 }
 
-/** Every plan of `plans` at once (as `--plan all` runs them) on one fresh deployment. */
+/**
+ * Every plan of `plans` at once (as `--plan all` runs them) on one fresh deployment; never
+ * beside a measurement of another test file (one-load-at-a-time.ts).
+ */
 export async function measurePlans(
   engine: 'node' | 'k6',
   plans: readonly PlanName[],
   timeScale: number,
   o: MeasureOptions = {},
+): Promise<LoadResult[]> {
+  return oneLoadAtATime(() => measureNow(engine, plans, timeScale, o));
+}
+
+async function measureNow(
+  engine: 'node' | 'k6',
+  plans: readonly PlanName[],
+  timeScale: number,
+  o: MeasureOptions,
 ): Promise<LoadResult[]> {
   const svc = await startService({ timeScale, faults: o.faults ?? [] });
   try {
@@ -36,7 +53,15 @@ export async function measurePlans(
       engine,
       timeScale,
       outDir: null,
-      maxSeconds: 150,
+      maxSeconds: o.maxSeconds ?? 150,
+      ...(o.enterprise
+        ? {
+            enterprise: {
+              burst: ws.enterprise.burst,
+              ...(o.enterprise === 'both' ? { ratePerMin: ws.enterprise.rate } : {}),
+            },
+          }
+        : {}),
       ...((o.schedule ?? 'short') === 'short'
         ? { schedule: { ...SHORT, idleS: [...SHORT.idleS] } }
         : {}),
