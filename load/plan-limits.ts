@@ -57,10 +57,21 @@ const KEYS = (__ENV.PLAN_KEYS ?? __ENV[`HARNESS_${PLAN.toUpperCase()}_KEYS`] ?? 
 const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/latest/load-${PLAN}.json`;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
-const limits = resolvePlan(PLAN, {
-  ratePerMin: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_RATE) : undefined,
-  burst: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_BURST) : undefined,
-});
+// Enterprise: ENTERPRISE_RATE / ENTERPRISE_BURST, else what a probe of the key saw
+// (ENTERPRISE_PROBE_LIMIT / ENTERPRISE_PROBE_REMAINING: the harness's k6 engine probes first).
+const limits = resolvePlan(
+  PLAN,
+  {
+    ratePerMin: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_RATE) : undefined,
+    burst: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_BURST) : undefined,
+  },
+  PLAN === 'enterprise'
+    ? {
+        limitHeader: num(__ENV.ENTERPRISE_PROBE_LIMIT),
+        remaining: num(__ENV.ENTERPRISE_PROBE_REMAINING),
+      }
+    : {},
+);
 const idle = (__ENV.IDLE_S ?? '').split(',').map(Number);
 // Optional schedule overrides (the harness passes its own; tests shorten phases).
 const schedule = buildSchedule(limits, {

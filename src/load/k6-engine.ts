@@ -8,7 +8,17 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult, PlanName, PlanOverrides, ScheduleOptions } from '../../load/lib/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import {
+  type LoadResult,
+  type PlanName,
+  type PlanOverrides,
+  type ProbeHint,
+  parseIntStrict,
+  resolvePlan,
+  type ScheduleOptions,
+} from '../../load/lib/index.ts';
 import { redact } from '../redact.ts';
 
 const executable = (p: string): boolean => {
@@ -69,6 +79,8 @@ export interface K6PlanOptions {
   /** Hard wall-clock limit: k6 is killed when it is reached. */
   maxSeconds: number;
   enterprise?: PlanOverrides;
+  /** What a probe of an Enterprise key showed (probeEnterprise), for numbers not configured. */
+  enterpriseProbe?: ProbeHint;
   /** Schedule overrides, passed to the script as OVERDRIVE_S, UNDER_RATE_S, IDLE_S. */
   schedule?: ScheduleOptions;
   script: string;
@@ -76,6 +88,35 @@ export interface K6PlanOptions {
   signal?: AbortSignal;
   /** k6's own console output goes here (the CLI: stderr, beside the progress); default none. */
   progress?: NodeJS.WritableStream | null;
+}
+
+/**
+ * k6 cannot probe in its init context, so an Enterprise plan without configured numbers is
+ * probed here with one request, as the Node driver's S0 does; the script sizes the plan from what
+ * it saw (`resolvePlan`: the Limit header, the first Remaining + 1, reported as such). k6 starts
+ * only once that token has refilled, so that its own S0 still finds a full bucket.
+ */
+export async function probeEnterprise(
+  baseUrl: string,
+  key: string,
+  overrides: PlanOverrides | undefined,
+  timeScale: number,
+  signal?: AbortSignal,
+): Promise<ProbeHint> {
+  if (overrides?.ratePerMin !== undefined && overrides.burst !== undefined) return {};
+  const res = await request(`${baseUrl}/v1/tickets?limit=1`, {
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    ...(signal ? { signal } : {}),
+  });
+  await res.body.dump();
+  const one = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+  const probe: ProbeHint = {
+    limitHeader: parseIntStrict(one(res.headers['x-ratelimit-limit'])),
+    remaining: parseIntStrict(one(res.headers['x-ratelimit-remaining'])),
+  };
+  const limits = resolvePlan('enterprise', overrides ?? {}, probe);
+  await sleep(((1.5 * 60) / limits.ratePerMin / timeScale) * 1000, undefined, { signal });
+  return probe;
 }
 
 /** After SIGINT k6 still runs handleSummary; one that hangs beyond this is killed outright. */
@@ -96,6 +137,10 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   };
   if (o.enterprise?.ratePerMin !== undefined) env.ENTERPRISE_RATE = String(o.enterprise.ratePerMin);
   if (o.enterprise?.burst !== undefined) env.ENTERPRISE_BURST = String(o.enterprise.burst);
+  if (o.enterpriseProbe?.limitHeader !== undefined)
+    env.ENTERPRISE_PROBE_LIMIT = String(o.enterpriseProbe.limitHeader);
+  if (o.enterpriseProbe?.remaining !== undefined)
+    env.ENTERPRISE_PROBE_REMAINING = String(o.enterpriseProbe.remaining);
   if (o.schedule?.overdriveS) env.OVERDRIVE_S = String(o.schedule.overdriveS);
   if (o.schedule?.underRateS) env.UNDER_RATE_S = String(o.schedule.underRateS);
   if (o.schedule?.idleS) env.IDLE_S = o.schedule.idleS.join(',');

@@ -12,12 +12,13 @@ import {
   type LoadResult,
   type PlanName,
   type PlanOverrides,
+  type ProbeHint,
   resolvePlan,
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
 import { redact, redactValue, registerSecret } from '../redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
-import { findK6, runPlanK6 } from './k6-engine.ts';
+import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
 import { type Progress, RequestBudget, runPlanNode } from './node-engine.ts';
 import { assertSafeTarget } from './target-guard.ts';
 
@@ -91,6 +92,25 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
         .map(async (plan) => {
           const keys = o.keys[plan] ?? [];
           if (k6) {
+            // k6 sends exactly the planned requests (fixed iterations): reserved up front,
+            // like the Node driver's, so the budget bounds both engines alike.
+            let probe: ProbeHint = {};
+            if (plan === 'enterprise') {
+              budget.reserve(1, `the probe of plan ${plan}`);
+              budget.take();
+              probe = await probeEnterprise(
+                url.href.replace(/\/$/, ''),
+                keys[0]!,
+                o.enterprise,
+                timeScale,
+                abort.signal,
+              );
+            }
+            const planned = buildSchedule(
+              resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe),
+              { timeScale, keys: keys.length, ...o.schedule },
+            ).totalRequests;
+            budget.reserve(planned, `plan ${plan}`);
             o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
             return runPlanK6({
               k6,
@@ -103,6 +123,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
               signal: abort.signal,
               progress: o.progress ?? null,
               ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+              enterpriseProbe: probe,
               ...(o.schedule ? { schedule: o.schedule } : {}),
             });
           }
