@@ -8,7 +8,7 @@
  * Enterprise needs ENTERPRISE_RATE and ENTERPRISE_BURST (k6 cannot probe in its init context).
  * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
  * OVERDRIVE_S, UNDER_RATE_S, IDLE_S=a,b and MAX_REAL_RATE override the schedule (load/lib/schedule.ts).
- * Every request is sent at its own slot (phase start + i / rate) and never dropped: bursts by
+ * Every request is sent at its own slot (t0 + phase start + i / rate) and never dropped: bursts by
  * VUs that all exist before the phase (EXPECTED_RTT_MS, default 50, sizes them: rate × 2 × RTT),
  * steady phases by one VU with asynchronous requests, which so sees the whole phase in order.
  * MAX_REAL_RATE (default 500 here, 4000 in the Node driver) caps the wall-clock send rate: a k6
@@ -16,6 +16,8 @@
  * overlaps the next phase on the same key (k6 phases start at fixed offsets).
  * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
  * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
+ * RAW_SUMMARY_PATH (optional) receives k6's own summary data, to merge the segments of several
+ * generators (load/lib/merge-segments.ts; load/README.md, "Several load generators").
  *
  * This file only schedules and records. Phases, estimators and verdicts live in load/lib;
  * the thresholds below are coarse guards, the precise verdicts are in the JSON.
@@ -93,7 +95,7 @@ const factCtx = {
 const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
 
 /**
- * Every phase is a fixed number of iterations, each sent at its own slot `scenario start +
+ * Every phase is a fixed number of iterations, each sent at its own slot `t0 + phase start +
  * i / rate`, never a k6 arrival rate: an arrival-rate executor refuses phases under 1 s (a burst
  * of B + 20 lasts far less) and *drops* an iteration that finds no free VU, so a busy machine
  * silently shortened the burst. Here a late request is sent late, with its real send time, and
@@ -194,7 +196,9 @@ interface SetupData {
 export function setup(): SetupData {
   if (KEYS.length === 0)
     throw new Error(`no keys: set PLAN_KEYS or HARNESS_${PLAN.toUpperCase()}_KEYS`);
-  return { t0: Date.now() };
+  // T0_MS: the shared start of a run split over several generators (load/README.md), so that
+  // every generator's sample times and slots are in one time base.
+  return { t0: num(__ENV.T0_MS) ?? Date.now() };
 }
 
 // Send time minus the slot's due time, wall ms: how well this k6 kept the schedule.
@@ -262,8 +266,10 @@ function send(data: SetupData, phase: Phase, index: number, retry = false): Samp
 }
 
 const phaseOfScenario = (): Phase => phaseNamed.get(__ENV.PHASE as PhaseName)!;
-const dueMs = (phase: Phase, i: number) =>
-  exec.scenario.startTime + (i * 1000) / phase.ratePerRealS;
+// A slot of the run's one schedule, from t0 rather than from this instance's scenario start, so
+// that generators that started a little apart still share every slot.
+const dueMs = (data: SetupData, phase: Phase, i: number) =>
+  data.t0 + phase.startMs + (i * 1000) / phase.ratePerRealS;
 
 export function probe(data: SetupData): void {
   send(data, phaseNamed.get('S0')!, 0);
@@ -273,7 +279,7 @@ export function probe(data: SetupData): void {
 export function burst(data: SetupData): void {
   const phase = phaseOfScenario();
   const i = exec.scenario.iterationInTest;
-  const due = dueMs(phase, i);
+  const due = dueMs(data, phase, i);
   const wait = due - Date.now();
   if (wait > 0) sleep(wait / 1000);
   lag.add(Math.max(0, Date.now() - due));
@@ -287,7 +293,7 @@ export async function steady(data: SetupData): Promise<void> {
   const phase = phaseOfScenario();
   const pending: Array<Promise<Sample>> = [];
   for (let i = 0; i < phase.count; i++) {
-    const due = dueMs(phase, i);
+    const due = dueMs(data, phase, i);
     const wait = due - Date.now();
     if (wait > 0) await pause(wait);
     lag.add(Math.max(0, Date.now() - due));
@@ -342,6 +348,8 @@ export function handleSummary(data: unknown): Record<string, string> {
   const lines = result.verdicts.map((v) => `${v.status.padEnd(12)} ${v.id}: ${v.observed}`);
   return {
     [SUMMARY_PATH]: `${JSON.stringify(result, null, 2)}\n`,
+    // k6's own summary data, for merging the segments of several generators (merge-segments.ts).
+    ...(__ENV.RAW_SUMMARY_PATH ? { [__ENV.RAW_SUMMARY_PATH]: JSON.stringify(data) } : {}),
     stdout: `plan ${PLAN}: ${result.passed ? 'pass' : 'FAIL'}\n${lines.join('\n')}\n`,
   };
 }
