@@ -85,7 +85,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), maxSeconds * 1000);
   const progress = new Map<PlanName, Progress>();
-  const ticker = o.progress ? startTicker(o.progress, progress) : undefined;
+  // k6 reports no progress to us (it shows its own): the ticker then says what runs.
+  const ticker = o.progress
+    ? startTicker(o.progress, progress, k6 ? `k6 running ${o.plans.join(', ')}` : '')
+    : undefined;
   try {
     const settled = await Promise.allSettled(
       o.plans
@@ -172,13 +175,16 @@ function writeReports(results: readonly LoadResult[], dir: string): void {
   }
 }
 
-function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>) {
+function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>, idle: string) {
   const t0 = Date.now();
   let last = 0;
   return setInterval(() => {
-    const line = [...progress.values()]
-      .map((p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`)
-      .join(' · ');
+    const line =
+      [...progress.values()]
+        .map(
+          (p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`,
+        )
+        .join(' · ') || idle;
     const text = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · ${line}`;
     if (out.isTTY)
       out.write(
