@@ -7,9 +7,17 @@
  * (comma-separated; a second key of the same workspace enables the scope phase S5).
  * Enterprise needs ENTERPRISE_RATE and ENTERPRISE_BURST (k6 cannot probe in its init context).
  * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
- * EXPECTED_RTT_MS (default 50) sizes the VUs; burst phases get every VU up front.
+ * OVERDRIVE_S, UNDER_RATE_S, IDLE_S=a,b and MAX_REAL_RATE override the schedule (load/lib/schedule.ts).
+ * Every request is sent at its own slot (t0 + phase start + i / rate) and never dropped: bursts by
+ * VUs that all exist before the phase (EXPECTED_RTT_MS, default 50, sizes them: rate × 2 × RTT),
+ * steady phases by one VU with asynchronous requests, which so sees the whole phase in order.
+ * MAX_REAL_RATE (default 500 here, 4000 in the Node driver) caps the wall-clock send rate: a k6
+ * VU runs the sample bookkeeping in JavaScript per request, and a burst it cannot keep up with
+ * overlaps the next phase on the same key (k6 phases start at fixed offsets).
  * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
  * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
+ * RAW_SUMMARY_PATH (optional) receives k6's own summary data, to merge the segments of several
+ * generators (load/lib/merge-segments.ts; load/README.md, "Several load generators").
  *
  * This file only schedules and records. Phases, estimators and verdicts live in load/lib;
  * the thresholds below are coarse guards, the precise verdicts are in the JSON.
@@ -17,9 +25,10 @@
  */
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import http from 'k6/http';
+import http, { type Response } from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
+import { setTimeout } from 'k6/timers';
 import {
   buildSchedule,
   isPlanName,
@@ -36,6 +45,7 @@ import {
   resolvePlan,
   retryAfterSeconds,
   type Sample,
+  wholePhaseFacts,
 } from './lib/index.ts';
 
 const PLAN = __ENV.PLAN ?? 'team';
@@ -49,16 +59,48 @@ const KEYS = (__ENV.PLAN_KEYS ?? __ENV[`HARNESS_${PLAN.toUpperCase()}_KEYS`] ?? 
 const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/latest/load-${PLAN}.json`;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
-const limits = resolvePlan(PLAN, {
-  ratePerMin: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_RATE) : undefined,
-  burst: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_BURST) : undefined,
+// Enterprise: ENTERPRISE_RATE / ENTERPRISE_BURST, else what a probe of the key saw
+// (ENTERPRISE_PROBE_LIMIT / ENTERPRISE_PROBE_REMAINING: the harness's k6 engine probes first).
+const limits = resolvePlan(
+  PLAN,
+  {
+    ratePerMin: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_RATE) : undefined,
+    burst: PLAN === 'enterprise' ? num(__ENV.ENTERPRISE_BURST) : undefined,
+  },
+  PLAN === 'enterprise'
+    ? {
+        limitHeader: num(__ENV.ENTERPRISE_PROBE_LIMIT),
+        remaining: num(__ENV.ENTERPRISE_PROBE_REMAINING),
+      }
+    : {},
+);
+const idle = (__ENV.IDLE_S ?? '').split(',').map(Number);
+// Optional schedule overrides (the harness passes its own; tests shorten phases).
+const schedule = buildSchedule(limits, {
+  timeScale: TIME_SCALE,
+  keys: KEYS.length,
+  ...(num(__ENV.OVERDRIVE_S) ? { overdriveS: num(__ENV.OVERDRIVE_S) } : {}),
+  ...(num(__ENV.UNDER_RATE_S) ? { underRateS: num(__ENV.UNDER_RATE_S) } : {}),
+  ...(idle.length === 2 && idle.every((v) => v > 0)
+    ? { idleS: [idle[0]!, idle[1]!] as const }
+    : {}),
+  maxRealRate: num(__ENV.MAX_REAL_RATE) ?? 500,
 });
-const schedule = buildSchedule(limits, { timeScale: TIME_SCALE, keys: KEYS.length });
 const factCtx = {
   ratePerMin: limits.ratePerMin,
   resetHorizonS: Math.max(limits.burst / schedule.r, 60) * 2 + 5,
 };
 
+// VUs a burst needs to keep its pace: its wall-clock rate × twice EXPECTED_RTT_MS (default 50).
+const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
+
+/**
+ * Every phase is a fixed number of iterations, each sent at its own slot `t0 + phase start +
+ * i / rate`, never a k6 arrival rate: an arrival-rate executor refuses phases under 1 s (a burst
+ * of B + 20 lasts far less) and *drops* an iteration that finds no free VU, so a busy machine
+ * silently shortened the burst. Here a late request is sent late, with its real send time, and
+ * never dropped; B̂'s brackets use those times, so lateness widens the interval honestly.
+ */
 function scenarioFor(p: Phase): Scenario {
   const startTime = `${Math.round(p.startMs)}ms`;
   if (p.kind === 'probe' || p.kind === 'retry') {
@@ -72,36 +114,58 @@ function scenarioFor(p: Phase): Scenario {
       maxDuration: '120s',
     };
   }
-  const ms = Math.max(1, Math.round(p.durationMs));
-  // Enough VUs for the arrival rate at EXPECTED_RTT_MS per request (default 50), so no
-  // iteration is dropped; bursts get every VU up front, because starting VUs mid-burst would
-  // stretch the burst and blur B̂.
-  const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
-  const need = Math.min(p.count, Math.ceil(p.ratePerRealS * rttS) + 5);
-  const max = Math.min(p.count, need * 4);
+  // Room for a loaded machine, yet short enough that k6 can hand the VUs of a phase that is
+  // over to a later one (it sizes the VU pool from these windows). What is not sent by then is
+  // reported as dropped.
+  const maxDuration = `${Math.ceil(2 * p.durationMs + 5000)}ms`;
+  if (p.kind === 'steady') {
+    // One VU sends the whole phase with asynchronous requests (its pace never waits for an
+    // answer) and so holds every sample of it in order: the same regression of r̂ and the same
+    // exact facts as the Node driver (`wholePhaseFacts`). Steady rates are a few r (≤ a few
+    // hundred per second), well within one VU's event loop.
+    return {
+      executor: 'shared-iterations',
+      vus: 1,
+      iterations: 1,
+      startTime,
+      maxDuration,
+      gracefulStop: '10s',
+      exec: 'steady',
+      env: { PHASE: p.name },
+    };
+  }
+  // Bursts: every VU exists before the phase starts (k6 initialises shared-iterations VUs up
+  // front), enough for the rate at twice the expected round trip; a VU free early picks up the
+  // next slot. A burst is hundreds of requests per second: spread over VUs, k6 runs them on
+  // every core (one VU's event loop could not keep up with Growth's burst).
   return {
-    executor: 'constant-arrival-rate',
-    rate: p.count,
-    timeUnit: `${ms}ms`,
-    duration: `${ms}ms`,
-    preAllocatedVUs: p.kind === 'burst' ? max : need,
-    maxVUs: max,
+    executor: 'shared-iterations',
+    vus: Math.min(p.count, Math.ceil(p.ratePerRealS * 2 * rttS) + 5),
+    iterations: p.count,
     startTime,
-    exec: 'paced',
+    maxDuration,
+    gracefulStop: '10s',
+    exec: 'burst',
     env: { PHASE: p.name },
   };
 }
 
+const phaseNamed = new Map(schedule.phases.map((p) => [p.name, p]));
 const B = limits.burst;
 const s1 = schedule.phases.find((p) => p.name === 'S1')!;
 
 export const options: Options = {
   scenarios: Object.fromEntries(schedule.phases.map((p) => [p.name, scenarioFor(p)])),
-  summaryTrendStats: ['avg', 'min', 'max', 'count'],
+  summaryTrendStats: ['avg', 'min', 'max', 'count', 'p(50)', 'p(99)'],
   thresholds: {
     // 429 is an expected status (see setResponseCallback): any other failure is a finding.
     http_req_failed: ['rate==0'],
-    dropped_iterations: ['count==0'],
+    // Nothing dropped: every paced phase sends its whole count, as counted by this script.
+    ...Object.fromEntries(
+      schedule.phases
+        .filter((p) => p.kind === 'burst' || p.kind === 'steady')
+        .map((p) => [`lim_${p.name}_sent`, [`count>=${p.count}`]]),
+    ),
     'checks{check:X-RateLimit-Limit equals the plan}': ['rate==1'],
     'checks{check:Retry-After on every 429}': ['rate==1'],
     'checks{check:Remaining is 0 on 429}': ['rate==1'],
@@ -132,25 +196,39 @@ interface SetupData {
 export function setup(): SetupData {
   if (KEYS.length === 0)
     throw new Error(`no keys: set PLAN_KEYS or HARNESS_${PLAN.toUpperCase()}_KEYS`);
-  return { t0: Date.now() };
+  // T0_MS: the shared start of a run split over several generators (load/README.md), so that
+  // every generator's sample times and slots are in one time base.
+  return { t0: num(__ENV.T0_MS) ?? Date.now() };
 }
 
-// Per VU: a VU's requests are sequential, so a rise between two of its answers is causal.
+// Send time minus the slot's due time, wall ms: how well this k6 kept the schedule.
+const lag = new Trend('pacing_lag_ms', true);
+
+// Per VU: a VU's requests are sequential, so a rise between two of its answers is causal (the
+// steady phases, one VU each, record the exact count over all answers: wholePhaseFacts).
 const lastByPhase = new Map<string, { rem: number; sentS: number }>();
 
-function send(data: SetupData, phaseName: PhaseName, index: number, retry = false): Sample {
-  const phase = schedule.phases.find((p) => p.name === phaseName)!;
-  const key = KEYS[phase.key] ?? KEYS[0]!;
-  const sent = Date.now();
-  const res = http.get(`${BASE_URL}/v1/tickets?limit=1`, {
-    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
-    tags: { phase: phaseName },
-  });
+const request = (phase: Phase) => ({
+  url: `${BASE_URL}/v1/tickets?limit=1`,
+  params: {
+    headers: { Authorization: `Bearer ${KEYS[phase.key] ?? KEYS[0]!}`, Accept: 'application/json' },
+    tags: { phase: phase.name },
+  },
+});
+
+function record(
+  data: SetupData,
+  phase: Phase,
+  index: number,
+  sent: number,
+  res: Response,
+  retry = false,
+): Sample {
   const recv = Date.now();
   const toServer = (ms: number) => ((ms - data.t0) / 1000) * TIME_SCALE;
   const headers = rateHeaders(res.headers);
   const sample: Sample = {
-    phase: phaseName,
+    phase: phase.name,
     key: phase.key,
     index,
     sentS: toServer(sent),
@@ -171,33 +249,72 @@ function send(data: SetupData, phaseName: PhaseName, index: number, retry = fals
     });
   } else {
     const rem = parseIntStrict(headers.remaining);
-    const last = lastByPhase.get(phaseName);
+    const last = lastByPhase.get(phase.name);
     if (rem !== undefined) {
       if (last && rem > last.rem + Math.ceil(schedule.r * (sample.recvS - last.sentS)))
-        sink.add(`lim_${phaseName}_rem_rise`, 1);
-      lastByPhase.set(phaseName, { rem, sentS: sample.sentS });
+        sink.add(`lim_${phase.name}_rem_rise`, 1);
+      lastByPhase.set(phase.name, { rem, sentS: sample.sentS });
     }
   }
   return sample;
 }
 
-export function probe(data: SetupData): void {
-  send(data, 'S0', 0);
+function send(data: SetupData, phase: Phase, index: number, retry = false): Sample {
+  const { url, params } = request(phase);
+  const sent = Date.now();
+  return record(data, phase, index, sent, http.get(url, params), retry);
 }
 
-export function paced(data: SetupData): void {
-  const phase = (__ENV.PHASE ?? exec.scenario.name) as PhaseName;
-  send(data, phase, exec.scenario.iterationInTest);
+const phaseOfScenario = (): Phase => phaseNamed.get(__ENV.PHASE as PhaseName)!;
+// A slot of the run's one schedule, from t0 rather than from this instance's scenario start, so
+// that generators that started a little apart still share every slot.
+const dueMs = (data: SetupData, phase: Phase, i: number) =>
+  data.t0 + phase.startMs + (i * 1000) / phase.ratePerRealS;
+
+export function probe(data: SetupData): void {
+  send(data, phaseNamed.get('S0')!, 0);
+}
+
+/** One slot of a burst phase: wait for its due time, send, record. */
+export function burst(data: SetupData): void {
+  const phase = phaseOfScenario();
+  const i = exec.scenario.iterationInTest;
+  const due = dueMs(data, phase, i);
+  const wait = due - Date.now();
+  if (wait > 0) sleep(wait / 1000);
+  lag.add(Math.max(0, Date.now() - due));
+  send(data, phase, i);
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A whole steady phase in one VU: paced asynchronous sends, then the whole-phase facts. */
+export async function steady(data: SetupData): Promise<void> {
+  const phase = phaseOfScenario();
+  const pending: Array<Promise<Sample>> = [];
+  for (let i = 0; i < phase.count; i++) {
+    const due = dueMs(data, phase, i);
+    const wait = due - Date.now();
+    if (wait > 0) await pause(wait);
+    lag.add(Math.max(0, Date.now() - due));
+    const { url, params } = request(phase);
+    const sent = Date.now();
+    pending.push(
+      http.asyncRequest('GET', url, null, params).then((res) => record(data, phase, i, sent, res)),
+    );
+  }
+  wholePhaseFacts(await Promise.all(pending), factCtx, sink);
 }
 
 export function retry(data: SetupData): void {
+  const s6 = phaseNamed.get('S6')!;
   for (let i = 0; i < RETRY_PROBES; i++) {
-    const s = send(data, 'S6', i);
+    const s = send(data, s6, i);
     if (s.status !== 429) continue;
     const ra = retryAfterSeconds(s.headers);
     if (ra !== undefined) {
       sleep(ra / TIME_SCALE);
-      send(data, 'S6', i + 1, true);
+      send(data, s6, i + 1, true);
     }
     return;
   }
@@ -216,11 +333,23 @@ export function handleSummary(data: unknown): Record<string, string> {
     keys: KEYS.length,
     startedAt: new Date(setup?.t0 ?? Date.now()).toISOString(),
     wallSeconds: k6.wallSeconds ?? 0,
-    dropped: k6.dropped,
+    // Planned requests of the paced phases that were never sent (cut by maxDuration).
+    dropped: schedule.phases
+      .filter((p) => p.kind === 'burst' || p.kind === 'steady')
+      .reduce((n, p) => n + Math.max(0, p.count - (k6.read(`lim_${p.name}_sent`)?.count ?? 0)), 0),
   });
+  const lagMs = k6.read('pacing_lag_ms');
+  if (lagMs?.count)
+    result.requests.pacing = {
+      p50Ms: lagMs.p50 ?? 0,
+      p99Ms: lagMs.p99 ?? 0,
+      maxMs: lagMs.max ?? 0,
+    };
   const lines = result.verdicts.map((v) => `${v.status.padEnd(12)} ${v.id}: ${v.observed}`);
   return {
     [SUMMARY_PATH]: `${JSON.stringify(result, null, 2)}\n`,
+    // k6's own summary data, for merging the segments of several generators (merge-segments.ts).
+    ...(__ENV.RAW_SUMMARY_PATH ? { [__ENV.RAW_SUMMARY_PATH]: JSON.stringify(data) } : {}),
     stdout: `plan ${PLAN}: ${result.passed ? 'pass' : 'FAIL'}\n${lines.join('\n')}\n`,
   };
 }

@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { findK6 } from '../src/load/k6-engine.ts';
 
 interface Counts {
   passed: number;
@@ -68,6 +69,17 @@ async function nodeTests(): Promise<Counts> {
     ...findFiles('examples', '.test.ts'),
   ];
   console.log(`\n=== unit, integration and property tests (node:test, ${files.length} files)`);
+  // Said up front, so a CI log shows at once whether k6 ran for real.
+  try {
+    const k6 = findK6({ shared: true });
+    console.log(
+      k6
+        ? `k6 suites run with ${k6.path} (from ${k6.from})`
+        : 'k6 suites skipped: no k6 (set K6_BIN, put k6 on PATH, or provide ../shared/bin/k6)',
+    );
+  } catch (e) {
+    console.log(`k6 suites will fail: ${(e as Error).message}`);
+  }
   if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
   const tap = join(outDir, 'node-test.tap');
   const code = await run(

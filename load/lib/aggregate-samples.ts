@@ -1,48 +1,79 @@
 /**
- * Raw samples → aggregates, for engines that keep every sample (the Node driver, the tests).
- * The aggregates go through the same metric reduction as k6's, then three values k6 can only
- * approximate are replaced by exact ones.
+ * Raw samples → aggregates, for whoever holds every sample of a phase (the Node driver; k6's
+ * single-VU steady phases; the tests). Each sample goes through the same metric reduction as in
+ * k6, and each whole phase adds the facts only its complete, ordered list has
+ * (`wholePhaseFacts`) through the same metrics — so both engines are read back by one
+ * `readAggregates`. The Node driver adds the per-429 brackets of B̂ on top.
  */
 import { parseIntStrict } from './headers.ts';
 import {
   type Aggregates,
   type FactContext,
   MemoryMetrics,
+  type MetricSink,
+  metricName,
   readAggregates,
   recordSample,
 } from './metrics.ts';
 import type { Sample } from './sample.ts';
+import { linearFit } from './stats.ts';
 
 export function aggregateSamples(samples: readonly Sample[], ctx: FactContext): Aggregates {
   const mem = new MemoryMetrics();
   for (const s of samples) recordSample(s, ctx, mem);
-  const agg = readAggregates(mem.read);
-  const r = ctx.ratePerMin / 60;
   const byPhase = new Map<string, Sample[]>();
   for (const s of samples) {
     const list = byPhase.get(s.phase);
     if (list) list.push(s);
     else byPhase.set(s.phase, [s]);
   }
+  for (const list of byPhase.values()) wholePhaseFacts(list, ctx, mem);
+  const agg = readAggregates(mem.read);
   for (const [phase, list] of byPhase) {
     const a = agg[phase as keyof Aggregates];
     if (!a) continue;
     const ordered = list.filter((s) => !s.retry).sort((x, y) => x.index - y.index);
-    let okBefore = 0;
-    for (const s of ordered) {
-      if (s.status === 429) break;
-      if (s.status >= 200 && s.status < 400) okBefore += 1;
-    }
-    a.okBeforeFirstRej = okBefore;
-    a.okTimesRaw = list
-      .filter((s) => s.status >= 200 && s.status < 400)
-      .map((s) => (s.sentS + s.recvS) / 2)
-      .sort((x, y) => x - y);
-    a.remainingRises = countRises(ordered, r);
     a.minRecvS = Math.min(...ordered.map((x) => x.recvS));
     a.rejBrackets = rejectBrackets(ordered);
   }
   return agg;
+}
+
+/**
+ * The facts of one phase that need every one of its samples at once, recorded as one value
+ * each: accepted before the first 429 in send order, rises of Remaining between causally
+ * ordered answers, and the regression of accept rank on accept mid time (r̂'s estimator).
+ * Call it once per phase, with all of that phase's samples.
+ */
+export function wholePhaseFacts(
+  samples: readonly Sample[],
+  ctx: FactContext,
+  sink: MetricSink,
+): void {
+  if (samples.length === 0) return;
+  const m = (fact: string, v: number) => sink.add(metricName(samples[0]!.phase, fact), v);
+  const ordered = samples.filter((s) => !s.retry).sort((x, y) => x.index - y.index);
+  let okBefore = 0;
+  for (const s of ordered) {
+    if (s.status === 429) break;
+    if (isOk(s)) okBefore += 1;
+  }
+  m('x_okb', okBefore);
+  m('x_rise', countRises(ordered, ctx.ratePerMin / 60));
+  const ts = samples
+    .filter(isOk)
+    .map((s) => (s.sentS + s.recvS) / 2)
+    .sort((x, y) => x - y);
+  const fit = linearFit(
+    ts,
+    ts.map((_, i) => i),
+  );
+  if (fit && fit.slope > 0 && Number.isFinite(fit.slopeSe)) {
+    m('fit_n', fit.n);
+    m('fit_slope', fit.slope);
+    m('fit_se', fit.slopeSe);
+    m('fit_span', ts[ts.length - 1]! - ts[0]!);
+  }
 }
 
 /**

@@ -12,12 +12,13 @@
  * interval and its half-width the uncertainty. Fired within one refill interval the interval is
  * [N, N+1): an off-by-one burst cannot hide.
  *
- * Rate (S2, drained bucket, overdrive at 4r). Accepts then come one per refilled token:
- * Node regresses the accept index on the accept time (slope r̂, 95 % CI from the slope's standard
- * error); k6 only has moments, and for evenly spaced accepts Var(t) = (n²−1)/(12 r²).
+ * Rate (S2, drained bucket, overdrive at 4r). Accepts then come one per refilled token: whoever
+ * saw all of S2 in order (the Node driver; k6's single-VU S2) regresses the accept rank on the
+ * accept time (slope r̂, 95 % CI from the slope's standard error, so timing noise widens it).
+ * With moments only (S2 split over generators) for evenly spaced accepts Var(t) = (n²−1)/(12 r²).
  */
 import type { PhaseAgg } from './metrics.ts';
-import { linearFit, t95 } from './stats.ts';
+import { t95 } from './stats.ts';
 
 export interface RateEstimate {
   method: 'regression' | 'moments' | 'none';
@@ -59,14 +60,8 @@ export function estimateRate(s2: PhaseAgg | undefined, phaseRate: number): RateE
     spanS: 0,
   };
   if (!s2 || s2.okTimes.n < 3) return none;
-  const raw = s2.okTimesRaw;
-  if (raw && raw.length >= 3) {
-    const ts = [...raw].sort((a, b) => a - b);
-    const fit = linearFit(
-      ts,
-      ts.map((_, i) => i),
-    );
-    if (!fit || !(fit.slope > 0)) return none;
+  const fit = s2.okFit;
+  if (fit && fit.n >= 3 && fit.slope > 0) {
     const half = t95(fit.n - 2) * fit.slopeSe;
     return {
       method: 'regression',
@@ -76,9 +71,10 @@ export function estimateRate(s2: PhaseAgg | undefined, phaseRate: number): RateE
       ciHighPerS: fit.slope + half,
       relUncertainty: half / fit.slope,
       n: fit.n,
-      spanS: ts[ts.length - 1]! - ts[0]!,
+      spanS: fit.spanS,
     };
   }
+  // Aggregates only (S2 split over several generators, or cut short before its end).
   const { n, sum, sumSq, min, max } = s2.okTimes;
   const mean = sum / n;
   const variance = sumSq / n - mean * mean;

@@ -32,7 +32,17 @@ const num = (v: unknown): number | undefined =>
 function toValue(m: RawMetric): MetricValue {
   const v = m.values ?? {};
   if (m.type === 'counter') return { count: num(v.count) ?? 0 };
-  return { count: num(v.count), min: num(v.min), max: num(v.max), avg: num(v.avg) };
+  const out: MetricValue = {
+    count: num(v.count),
+    min: num(v.min),
+    max: num(v.max),
+    avg: num(v.avg),
+  };
+  const p50 = num(v['p(50)']);
+  const p99 = num(v['p(99)']);
+  if (p50 !== undefined) out.p50 = p50;
+  if (p99 !== undefined) out.p99 = p99;
+  return out;
 }
 
 export function readK6Summary(data: unknown): K6SummaryView {

@@ -39,6 +39,14 @@ const TRENDS = [
   'limit',
   'reset_ahead',
   'ra',
+  // Whole-phase facts (see wholePhaseFacts): recorded once per phase by whoever saw every
+  // sample of it, in order — the Node driver for every phase, k6's single-VU steady phases.
+  'x_okb',
+  'x_rise',
+  'fit_n',
+  'fit_slope',
+  'fit_se',
+  'fit_span',
 ] as const;
 
 export function metricName(phase: PhaseName, fact: string): string {
@@ -114,6 +122,9 @@ export interface MetricValue {
   min?: number;
   max?: number;
   avg?: number;
+  /** k6 trends only, when `summaryTrendStats` asks for them. */
+  p50?: number;
+  p99?: number;
 }
 
 export type MetricReader = (name: string) => MetricValue | undefined;
@@ -144,7 +155,10 @@ export interface PhaseAgg {
   firstRejIdx?: number | undefined;
   firstRejSentS?: number | undefined;
   firstRejRecvS?: number | undefined;
-  /** Accepted before the first 429 in send order (k6: the index of the first 429). */
+  /**
+   * Accepted before the first 429 in send order: exact from a whole-phase record, else (k6's
+   * multi-VU bursts) bounded by the send index of the first 429.
+   */
   okBeforeFirstRej: number;
   /** Moments of the accepted requests' mid times (send+receive)/2. */
   okTimes: Moments;
@@ -157,8 +171,11 @@ export interface PhaseAgg {
     | undefined;
   /** Exact (Node): earliest answer of the phase (bounds the first arrival). */
   minRecvS?: number | undefined;
-  /** Exact (Node): sorted accepted mid times, for the regression. */
-  okTimesRaw?: number[] | undefined;
+  /**
+   * Exact (from every sample of the phase in order): regression of accept rank on accept mid
+   * time (slope = r̂ per server second), as `wholePhaseFacts` recorded it.
+   */
+  okFit?: { n: number; slope: number; slopeSe: number; spanS: number } | undefined;
   remOkMin?: number | undefined;
   remOkMax?: number | undefined;
   retryAfterMissing: number;
@@ -198,6 +215,18 @@ export function readAggregates(read: MetricReader): Aggregates {
     }
     const firstRejIdx = fin(t('rej_idx')?.min);
     const ok = c('ok');
+    // A whole-phase fact is one value; read it only where exactly one was recorded (a phase
+    // split over several generators has none, or several that cannot be combined).
+    const once = (f: string) => {
+      const v = t(f);
+      return v?.count === 1 ? fin(v.avg) : undefined;
+    };
+    const okb = once('x_okb');
+    const rises = once('x_rise');
+    const fitN = once('fit_n');
+    const fitSlope = once('fit_slope');
+    const fitSe = once('fit_se');
+    const fitSpan = once('fit_span');
     out[p] = {
       phase: p,
       sent,
@@ -212,7 +241,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       firstRejIdx,
       firstRejSentS: fin(t('rej_sent')?.min),
       firstRejRecvS: fin(t('rej_recv')?.min),
-      okBeforeFirstRej: firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx),
+      okBeforeFirstRej: okb ?? (firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx)),
       okTimes: {
         n: okN,
         sum: (okT?.avg ?? 0) * okN,
@@ -225,7 +254,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       retryAfterMissing: c('ra_missing'),
       retryAfterMax: fin(t('ra')?.max),
       remainingNonZeroOn429: c('rem_nz429'),
-      remainingRises: c('rem_rise'),
+      remainingRises: rises ?? c('rem_rise'),
       limitBad: c('limit_bad'),
       limitMin: fin(t('limit')?.min),
       limitMax: fin(t('limit')?.max),
@@ -234,6 +263,10 @@ export function readAggregates(read: MetricReader): Aggregates {
       resetAheadMax: fin(t('reset_ahead')?.max),
       retryOk: c('retry_ok'),
       retryFail: c('retry_fail'),
+      okFit:
+        fitN !== undefined && fitSlope !== undefined && fitSe !== undefined && fitSpan !== undefined
+          ? { n: fitN, slope: fitSlope, slopeSe: fitSe, spanS: fitSpan }
+          : undefined,
     };
   }
   return out;

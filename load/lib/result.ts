@@ -52,7 +52,7 @@ export interface LoadResult {
     dropped: number;
     budget: number | null;
     truncated: string | null;
-    /** Send time minus scheduled time (Node engine; k6 reports dropped iterations instead). */
+    /** Send time minus scheduled time, wall ms (both engines; k6 to the millisecond). */
     pacing?: { p50Ms: number; p99Ms: number; maxMs: number } | null;
   };
   phases: PhaseSummary[];

@@ -12,12 +12,13 @@ import {
   type LoadResult,
   type PlanName,
   type PlanOverrides,
+  type ProbeHint,
   resolvePlan,
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
 import { redact, redactValue, registerSecret } from '../redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
-import { findK6, runPlanK6 } from './k6-engine.ts';
+import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
 import { type Progress, RequestBudget, runPlanNode } from './node-engine.ts';
 import { assertSafeTarget } from './target-guard.ts';
 
@@ -28,7 +29,7 @@ export interface LoadOptions {
   baseUrl: string;
   /** Keys per plan; the second key of a plan (same workspace) enables the scope phase S5. */
   keys: Partial<Record<PlanName, readonly string[]>>;
-  /** Default 'auto': k6 when on PATH, else Node. */
+  /** Default 'auto': k6 when K6_BIN or PATH has one, else Node. 'k6' also finds ../shared/bin/k6. */
   engine?: EngineChoice;
   /** Server clock speed relative to wall time. Default 1. */
   timeScale?: number;
@@ -75,19 +76,44 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     }
   }
   const engine = o.engine ?? 'auto';
-  const k6 = engine === 'node' ? undefined : findK6();
-  if (engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH (see load/README.md)');
+  // auto: only a k6 the user installed (K6_BIN, PATH); --engine k6 also takes the shared
+  // development copy ../shared/bin/k6 (see load/README.md).
+  const k6 = engine === 'node' ? undefined : findK6({ shared: engine === 'k6' })?.path;
+  if (engine === 'k6' && !k6)
+    throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
 
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), maxSeconds * 1000);
   const progress = new Map<PlanName, Progress>();
-  const ticker = o.progress ? startTicker(o.progress, progress) : undefined;
+  // k6 reports no progress to us (it shows its own): the ticker then says what runs.
+  const ticker = o.progress
+    ? startTicker(o.progress, progress, k6 ? `k6 running ${o.plans.join(', ')}` : '')
+    : undefined;
   try {
     const settled = await Promise.allSettled(
       o.plans
         .map(async (plan) => {
           const keys = o.keys[plan] ?? [];
           if (k6) {
+            // k6 sends exactly the planned requests (fixed iterations): reserved up front,
+            // like the Node driver's, so the budget bounds both engines alike.
+            let probe: ProbeHint = {};
+            if (plan === 'enterprise') {
+              budget.reserve(1, `the probe of plan ${plan}`);
+              budget.take();
+              probe = await probeEnterprise(
+                url.href.replace(/\/$/, ''),
+                keys[0]!,
+                o.enterprise,
+                timeScale,
+                abort.signal,
+              );
+            }
+            const planned = buildSchedule(
+              resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe),
+              { timeScale, keys: keys.length, ...o.schedule },
+            ).totalRequests;
+            budget.reserve(planned, `plan ${plan}`);
             o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
             return runPlanK6({
               k6,
@@ -98,7 +124,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
               maxSeconds,
               script: join(root, 'load', 'plan-limits.ts'),
               signal: abort.signal,
+              progress: o.progress ?? null,
               ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+              enterpriseProbe: probe,
+              ...(o.schedule ? { schedule: o.schedule } : {}),
             });
           }
           const run = await runPlanNode({
@@ -146,13 +175,16 @@ function writeReports(results: readonly LoadResult[], dir: string): void {
   }
 }
 
-function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>) {
+function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>, idle: string) {
   const t0 = Date.now();
   let last = 0;
   return setInterval(() => {
-    const line = [...progress.values()]
-      .map((p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`)
-      .join(' · ');
+    const line =
+      [...progress.values()]
+        .map(
+          (p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`,
+        )
+        .join(' · ') || idle;
     const text = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · ${line}`;
     if (out.isTTY)
       out.write(

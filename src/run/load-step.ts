@@ -48,7 +48,8 @@ export async function runLoadStep(
       plans,
       baseUrl: embedded?.baseUrl ?? cfg.baseUrl!,
       keys,
-      engine: 'node',
+      // k6 when the user has one (K6_BIN or PATH), else the Node driver: same JSON, same judge.
+      engine: 'auto',
       outDir: out,
       progress: process.stderr,
       allowInsecureRemote: cfg.allowInsecure,

@@ -18,6 +18,7 @@ import {
   recordSample,
   type Sample,
   type Schedule,
+  wholePhaseFacts,
 } from '../../load/lib/index.ts';
 import { fcSeed, jitterArb, planNumbersArb, prng, simSeedArb } from './limits.arb.ts';
 import {
@@ -44,19 +45,32 @@ function limitsOf(n: { burst: number; ratePerMin: number }): PlanLimits {
   };
 }
 
-function judge(schedule: Schedule, samples: Sample[], engine: 'node' | 'k6'): LoadResult {
+/**
+ * node: every sample. k6: what plan-limits.ts records — per-sample metric updates, plus the
+ * whole-phase facts of the steady phases, which one VU runs from start to end. k6-split: per
+ * sample only, as when S2 is split over several generators (the moments estimator).
+ */
+type Engine = 'node' | 'k6' | 'k6-split';
+
+function judge(schedule: Schedule, samples: Sample[], engine: Engine): LoadResult {
   const { limits, r } = schedule;
   const ctx = { ratePerMin: limits.ratePerMin, resetHorizonS: Math.max(limits.burst / r, 60) + 5 };
   let aggregates: Aggregates;
   if (engine === 'node') aggregates = aggregateSamples(samples, ctx);
   else {
-    // What k6 can know: per-sample metric updates only, no raw samples.
     const mem = new MemoryMetrics();
     for (const s of samples) recordSample(s, ctx, mem);
+    if (engine === 'k6')
+      for (const p of schedule.phases.filter((x) => x.kind === 'steady'))
+        wholePhaseFacts(
+          samples.filter((s) => s.phase === p.name),
+          ctx,
+          mem,
+        );
     aggregates = readAggregates(mem.read);
   }
   return judgeRun({
-    engine,
+    engine: engine === 'node' ? 'node' : 'k6',
     schedule,
     aggregates,
     baseUrl: 'sim://',
@@ -88,7 +102,7 @@ function run(
 const verdict = (res: LoadResult, id: string) => res.verdicts.find((v) => v.id === id)?.status;
 
 describe('load estimators on a simulated token bucket', () => {
-  for (const engine of ['node', 'k6'] as const) {
+  for (const engine of ['node', 'k6', 'k6-split'] as const) {
     test(`${engine}: B̂ within min(3, its uncertainty) of B and the interval holds B`, () => {
       fc.assert(
         fc.property(planNumbersArb, jitterArb, simSeedArb, (n, jitter, s) => {

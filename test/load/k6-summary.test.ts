@@ -11,11 +11,14 @@ import {
   isTrendName,
   judgeRun,
   MemoryMetrics,
+  mergeK6Summaries,
   metricSpecs,
   type MetricReader,
   readAggregates,
   readK6Summary,
   recordSample,
+  type Sample,
+  wholePhaseFacts,
 } from '../../load/lib/index.ts';
 import { prng } from './limits.arb.ts';
 import { simulateRun, tokenBucket } from './simulated-limiters.ts';
@@ -38,9 +41,30 @@ function simulatedStore() {
     random: prng(11),
   });
   const ctx = { ratePerMin: 120, resetHorizonS: Math.max(200 / 2, 60) * 2 + 5 };
+  // As plan-limits.ts records: every sample, plus the whole-phase facts of the steady phases
+  // (one VU sends each of them from start to end).
+  const steady = schedule.phases.filter((p) => p.kind === 'steady').map((p) => p.name);
+  const record = (mem: MemoryMetrics, of: readonly Sample[]) => {
+    for (const s of of) recordSample(s, ctx, mem);
+    for (const name of steady)
+      wholePhaseFacts(
+        of.filter((s) => s.phase === name),
+        ctx,
+        mem,
+      );
+  };
   const mem = new MemoryMetrics();
-  for (const s of samples) recordSample(s, ctx, mem);
-  return { schedule, mem };
+  record(mem, samples);
+  // Two execution segments (0:1/2 and 1/2:1) sharing the key: k6 splits each burst's
+  // iterations between them (alternate requests here); a steady phase is one iteration of
+  // one VU, so it runs whole on one of them.
+  const segments = [new MemoryMetrics(), new MemoryMetrics()] as const;
+  for (const [i, seg] of segments.entries())
+    record(
+      seg,
+      samples.filter((s) => (steady.includes(s.phase) ? i === 0 : s.index % 2 === i)),
+    );
+  return { schedule, mem, segments };
 }
 
 /** What k6 puts in `values`: the configured trend stats, or a counter's count and rate. */
@@ -127,12 +151,70 @@ describe('handleSummary input → the shared result', () => {
 
   test('the judged run is a real measurement, not an empty one', () => {
     assert.equal(expected.limiter.algorithm, 'token-bucket', expected.limiter.evidence.join('; '));
-    assert.equal(expected.estimates.rate.method, 'moments', 'k6 has moments only');
+    assert.equal(expected.estimates.rate.method, 'regression', 'S2 whole in one VU');
     assert.notEqual(expected.estimates.burst?.value ?? null, null, 'B̂ measured');
+  });
+
+  test("the pacing trend's percentiles are read in both shapes", () => {
+    const values = { avg: 2, min: 0, max: 9, count: 3, 'p(50)': 1, 'p(99)': 7 };
+    const classicView = readK6Summary({ metrics: { pacing_lag_ms: { type: 'trend', values } } });
+    const mrView = readK6Summary({
+      results: { metrics: [{ name: 'pacing_lag_ms', type: 'trend', values }] },
+    });
+    for (const view of [classicView, mrView])
+      assert.deepEqual(view.read('pacing_lag_ms'), {
+        avg: 2,
+        min: 0,
+        max: 9,
+        count: 3,
+        p50: 1,
+        p99: 7,
+      });
   });
 
   test('an unknown shape is refused, not judged as a run that sent nothing', () => {
     assert.throws(() => readK6Summary({ foo: 1 }), /unknown summary shape/);
     assert.throws(() => readK6Summary(undefined), /no summary object/);
+  });
+});
+
+describe('segment summaries of several load generators → one judged result', () => {
+  const { schedule, mem, segments } = simulatedStore();
+  const judge = (read: MetricReader) =>
+    judgeRun({
+      engine: 'k6',
+      schedule,
+      aggregates: readAggregates(read),
+      baseUrl: 'http://127.0.0.1:1',
+      keys: 2,
+      startedAt: new Date(0).toISOString(),
+      wallSeconds: 97.5,
+      dropped: 0,
+    });
+  const whole = judge(mem.read);
+
+  test('two segment summaries merge into the judgement of the whole run', () => {
+    const views = segments.map((m, i) => readK6Summary(classic(m.read, 97.5 - i, 1)));
+    const merged = mergeK6Summaries(views);
+    assert.equal(merged.dropped, 4, 'each segment reported 2 dropped iterations');
+    assert.equal(merged.wallSeconds, 97.5);
+    const r = judge(merged.read);
+    assert.deepEqual(
+      r.verdicts.map((v) => [v.id, v.status]),
+      whole.verdicts.map((v) => [v.id, v.status]),
+    );
+    assert.equal(r.requests.sent, whole.requests.sent);
+    assert.ok(Math.abs(r.estimates.burst!.value! - whole.estimates.burst!.value!) < 1e-9);
+    assert.ok(Math.abs(r.estimates.rate.perS - whole.estimates.rate.perS) < 1e-6);
+    assert.equal(r.limiter.algorithm, 'token-bucket');
+  });
+
+  test('one segment alone is not the whole run (the merge is what makes it whole)', () => {
+    const one = judge(readK6Summary(classic(segments[0].read, 97.5, 1)).read);
+    assert.ok(one.requests.sent < whole.requests.sent);
+    assert.notDeepEqual(
+      one.verdicts.map((v) => [v.id, v.status]),
+      whole.verdicts.map((v) => [v.id, v.status]),
+    );
   });
 });

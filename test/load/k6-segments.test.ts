@@ -1,0 +1,178 @@
+/**
+ * Scale-out for real: two k6 instances, execution segments 0:1/2 and 1/2:1 of one Team run,
+ * started paused with one shared t0 (T0_MS) and resumed together at it, drain one key of the
+ * reference deployment (clock 10×, shortened schedule). Each instance alone sees half a run; their own summaries, merged by
+ * `mergeK6Summaries` and judged by `judgeRun`, are the whole run and pass like one generator.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import {
+  buildSchedule,
+  judgeRun,
+  type K6SummaryView,
+  mergeK6Summaries,
+  readAggregates,
+  readK6Summary,
+  resolvePlan,
+} from '../../load/lib/index.ts';
+import { startService } from '../../server/start.ts';
+import { K6, NO_K6 } from './k6-binary.ts';
+import { SHORT } from './measure.ts';
+import { oneLoadAtATime } from './one-load-at-a-time.ts';
+
+if (!K6) console.log(`# ${NO_K6}`);
+
+const script = fileURLToPath(new URL('../../load/plan-limits.ts', import.meta.url));
+const SCALE = 10;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function waitForApi(address: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null)
+      throw new Error(`k6 exited ${child.exitCode} before it was resumed`);
+    const ok = await fetch(`http://${address}/v1/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`k6's API at ${address} never answered`);
+}
+
+const resume = (address: string) =>
+  fetch(`http://${address}/v1/status`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      data: { type: 'status', id: 'default', attributes: { paused: false } },
+    }),
+  }).then((r) => assert.ok(r.ok, `resume ${address}: ${r.status}`));
+
+test('two k6 segments of one Team run, merged, are judged as the whole run', {
+  skip: K6 ? false : NO_K6,
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'k6-segments-'));
+  const svc = await startService({ timeScale: SCALE });
+  try {
+    const ws = svc.credentials.workspaces.team;
+    const segments = ['0:1/2', '1/2:1'];
+    // One time base for both (T0_MS), far enough ahead for both to be up and paused by then.
+    const t0 = Date.now() + 5000;
+    const views = await oneLoadAtATime(async () => {
+      const runs = await Promise.all(
+        segments.map(async (segment, i) => {
+          const address = `127.0.0.1:${await freePort()}`;
+          const child = spawn(
+            K6!.path,
+            [
+              'run',
+              '--quiet',
+              '--paused',
+              '--address',
+              address,
+              '--execution-segment',
+              segment,
+              '--execution-segment-sequence',
+              '0,1/2,1',
+              script,
+            ],
+            {
+              env: {
+                ...process.env,
+                K6_NO_USAGE_REPORT: 'true',
+                PLAN: 'team',
+                BASE_URL: svc.baseUrl,
+                PLAN_KEYS: `${ws.keys.full},${ws.keys.full2}`,
+                TIME_SCALE: String(SCALE),
+                OVERDRIVE_S: String(SHORT.overdriveS),
+                UNDER_RATE_S: String(SHORT.underRateS),
+                IDLE_S: SHORT.idleS.join(','),
+                SUMMARY_PATH: join(dir, `judged-${i}.json`),
+                T0_MS: String(t0),
+                RAW_SUMMARY_PATH: join(dir, `raw-${i}.json`),
+              },
+              stdio: ['ignore', 'ignore', 'pipe'],
+            },
+          );
+          let stderr = '';
+          child.stderr!.on('data', (d) => (stderr += d));
+          const exited = new Promise<number | null>((r) => child.on('exit', r));
+          await waitForApi(address, child);
+          return { address, exited, stderr: () => stderr };
+        }),
+      );
+      // Both start at t0, as k6-operator starts its instances together.
+      await sleep(Math.max(0, t0 - Date.now()));
+      await Promise.all(runs.map((r) => resume(r.address)));
+      const codes = await Promise.all(runs.map((r) => r.exited));
+      // Each half crosses the whole run's thresholds (half the burst, half the requests): 99.
+      for (const [i, c] of codes.entries())
+        assert.ok(c === 0 || c === 99, `segment ${segments[i]} exited ${c}: ${runs[i]!.stderr()}`);
+      return segments.map(
+        (_, i): K6SummaryView =>
+          readK6Summary(JSON.parse(readFileSync(join(dir, `raw-${i}.json`), 'utf8'))),
+      );
+    });
+    const schedule = buildSchedule(resolvePlan('team'), {
+      timeScale: SCALE,
+      keys: 2,
+      ...SHORT,
+      maxRealRate: 500,
+    });
+    const judge = (v: K6SummaryView) =>
+      judgeRun({
+        engine: 'k6',
+        schedule,
+        aggregates: readAggregates(v.read),
+        baseUrl: svc.baseUrl,
+        keys: 2,
+        startedAt: new Date().toISOString(),
+        wallSeconds: v.wallSeconds ?? 0,
+        dropped: 0,
+      });
+    const whole = judge(mergeK6Summaries(views));
+    const explain = JSON.stringify(
+      { verdicts: whole.verdicts.filter((v) => v.status !== 'pass'), b: whole.estimates.burst },
+      null,
+      1,
+    );
+    for (const p of whole.phases.filter((x) => x.name !== 'S6'))
+      assert.equal(p.sent, p.planned.count, `${p.name}: every planned request, once`);
+    assert.deepEqual(
+      whole.verdicts.filter((v) => v.status === 'fail').map((v) => v.id),
+      [],
+      explain,
+    );
+    const b = whole.estimates.burst!;
+    assert.ok(b.low <= 200 && 200 < b.high, explain);
+    assert.equal(whole.estimates.rate.method, 'regression', 'S2 ran whole in one segment');
+    assert.equal(whole.limiter.algorithm, 'token-bucket', explain);
+    assert.equal(whole.scope.scope, 'per-key');
+    // One segment alone is half a run: the merge is what makes it whole.
+    const half = judge(views[0]!);
+    assert.ok(half.requests.sent < whole.requests.sent);
+    assert.ok(half.verdicts.some((v) => v.status === 'fail'));
+  } finally {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,35 @@
+import type { LoadResult } from '../../load/lib/index.ts';
+
+/**
+ * Limiter fault → how it must show: a failing verdict among these, or a non-bucket
+ * classification. One table for both engines (reference-deployment.test.ts for the Node driver,
+ * k6-faults.test.ts for k6), so "named by the same verdict" is checked, not assumed.
+ */
+export const LIMITER_FAULTS: Record<string, { verdicts: string[]; classification?: boolean }> = {
+  'burst-201': { verdicts: ['burst', 'fresh-key'] },
+  'burst-150': { verdicts: ['burst'] },
+  'rate-130': { verdicts: ['rate'] },
+  'rate-100': { verdicts: ['rate'] },
+  'fixed-window': { verdicts: ['algorithm'], classification: true },
+  'sliding-window': { verdicts: ['algorithm'], classification: true },
+  'remaining-off-by-one': { verdicts: ['remaining-zero-on-429', 'remaining-matches-burst'] },
+  'reset-ms': { verdicts: ['reset-unit'] },
+  'no-retry-after': { verdicts: ['retry-after-present'] },
+  'shared-bucket': { verdicts: ['scope'] },
+  'ratelimit-limit-is-burst': { verdicts: ['limit-header'] },
+};
+
+/** Why `r` does not show `fault` the way the table says, or undefined when it does. */
+export function missedFault(fault: string, r: LoadResult): string | undefined {
+  const expect = LIMITER_FAULTS[fault];
+  if (!expect) return `${fault} is not in the table`;
+  const failed: string[] = r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  const byVerdict = expect.verdicts.some((v) => failed.includes(v));
+  const byClass = expect.classification === true && r.limiter.algorithm !== 'token-bucket';
+  if (!byVerdict && !byClass) return `${fault} not caught (failed: ${failed.join(', ') || 'none'})`;
+  if (fault === 'reset-ms' && r.resetUnit.unit !== 'epoch-ms')
+    return `${fault}: Reset unit ${r.resetUnit.unit}`;
+  if (fault === 'shared-bucket' && r.scope.scope !== 'shared')
+    return `${fault}: scope ${r.scope.scope}`;
+  return undefined;
+}
