@@ -15,6 +15,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export default defineConfig<object, { faults: string[] }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
+  globalSetup: './contracts/global-setup.ts',
   fullyParallel: true,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
   timeout: 30_000,

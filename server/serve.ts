@@ -1,8 +1,15 @@
 /**
  * `npm run serve [-- --port N --fault a,b --time-scale N]`: the reference deployment on
  * 127.0.0.1 until Ctrl-C. Prints the base URL and the path of the credentials file, never a key.
+ *
+ * Dashboard mode, as a real deployment: `--no-admin --webhook-endpoints FILE [--webhook-url URL]`
+ * seeds the endpoints of FILE (the harness's HARNESS_WEBHOOK_ENDPOINTS format) under URL (default
+ * $HARNESS_WEBHOOK_URL) and serves no /admin. `--webhook-retry-delays 100,200,…` sets this
+ * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
 import { writeCredentialsFiles } from './credentials-file.ts';
 import { FAULTS } from './faults.ts';
 import { startService } from './start.ts';
@@ -16,6 +23,10 @@ export async function serve(argv: string[]): Promise<number> {
       fault: { type: 'string', multiple: true, default: [] },
       'time-scale': { type: 'string', default: '1' },
       'list-faults': { type: 'boolean', default: false },
+      'no-admin': { type: 'boolean', default: false },
+      'webhook-endpoints': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-retry-delays': { type: 'string' },
     },
     strict: true,
   });
@@ -33,12 +44,50 @@ export async function serve(argv: string[]): Promise<number> {
     throw new Error(`--port must be 0–65535, got '${values.port}'`);
   const timeScale = Number(values['time-scale']);
   const faults = values.fault.flatMap((f) => f.split(','));
-  const svc = await startService({ port, host: values.host, faults, timeScale });
-  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials);
+  let retryDelays: number[] | undefined;
+  if (values['webhook-retry-delays']) {
+    retryDelays = values['webhook-retry-delays'].split(',').map(Number);
+    if (retryDelays.some((d) => !Number.isInteger(d) || d < 1))
+      throw new Error(
+        `--webhook-retry-delays must be comma-separated positive ms, got '${values['webhook-retry-delays']}'`,
+      );
+  }
+  const endpointsFile = values['webhook-endpoints'];
+  const webhookUrl = values['webhook-url'] ?? process.env.HARNESS_WEBHOOK_URL;
+  if (endpointsFile && !webhookUrl)
+    throw new Error(
+      '--webhook-endpoints needs the public base URL of the receiver: --webhook-url URL or HARNESS_WEBHOOK_URL',
+    );
+  const admin = !values['no-admin'];
+  const svc = await startService({
+    port,
+    host: values.host,
+    faults,
+    timeScale,
+    admin,
+    webhookRetryDelaysMs: retryDelays,
+  });
+  const envLines: string[] = [];
+  if (endpointsFile && webhookUrl) {
+    const seeded = seedDashboardEndpoints(svc.ctx.dispatcher, {
+      file: endpointsFile,
+      publicUrl: webhookUrl,
+      workspaceId: svc.credentials.workspaces.team.id,
+      env: process.env,
+    });
+    envLines.push(
+      `HARNESS_WEBHOOK_URL=${webhookUrl}`,
+      `HARNESS_WEBHOOK_ENDPOINTS=${resolve(endpointsFile)}`,
+      ...seeded.envLines,
+    );
+    console.log(`Webhook endpoints from ${endpointsFile}: ${seeded.count}, under ${webhookUrl}`);
+  }
+  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials, { admin, lines: envLines });
   console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
   console.log(`Seeded credentials (mode 0600): ${files.json}`);
   console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);
   if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
+  if (!admin) console.log('Dashboard mode: no /admin surface.');
   if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
   console.log('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {

@@ -80,7 +80,7 @@ export const payloadSchema = defineCheck<{ event: string; payload: unknown }>({
 
 /** The triggered event arrived among the deliveries of its trigger. */
 const eventArrived = (name: string, provenance: 'documented' | 'assumed', rule: string) =>
-  defineCheck<{ event: string; got: string[] }>({
+  defineCheck<{ event: string; got: string[]; diagnosis?: string }>({
     name,
     provenance,
     rule,
@@ -89,7 +89,7 @@ const eventArrived = (name: string, provenance: 'documented' | 'assumed', rule: 
       return a.got.includes(a.event)
         ? undefined
         : {
-            received: `deliveries: ${a.got.join(', ') || 'none'}`,
+            received: `deliveries: ${a.got.join(', ') || 'none'}${a.diagnosis ? ` — ${a.diagnosis}` : ''}`,
             expected: `a ${a.event} delivery`,
           };
     },
