@@ -82,7 +82,12 @@ export interface Target {
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
 }
 
-type WorkerFixtures = { faults: string[]; target: Target };
+type WorkerFixtures = {
+  faults: string[];
+  /** Variables over the environment for this project (the dashboard-mode detection matrix). */
+  targetEnv: Record<string, string>;
+  target: Target;
+};
 type TestFixtures = {
   api: ApiClient;
   exchanges: Exchange[];
@@ -111,9 +116,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { option: true, scope: 'worker' },
   ],
 
+  targetEnv: [{}, { option: true, scope: 'worker' }],
+
   target: [
-    async ({ faults, playwright }, use) => {
-      const cfg = loadConfig({ ...process.env, HARNESS_FAULTS: faults.join(',') });
+    async ({ faults, targetEnv, playwright }, use) => {
+      const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
       let own: CaptureReceiver | undefined;

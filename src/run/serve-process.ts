@@ -1,13 +1,13 @@
 /**
  * Starts `npm run serve` (server/serve.ts) as a separate process in dashboard mode — no admin
  * surface, webhook endpoints seeded from a file — and reads back what a user would: the base URL
- * it prints and the credentials env file it writes. Not a test file itself.
+ * it prints and the credentials env file it writes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { parseEnvFile } from '../../src/config.ts';
+import { parseEnvFile } from '../config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -83,7 +83,10 @@ export async function serveDashboard(opts: {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
+      // Pending webhook retries may hold the graceful close; the process is ours to end.
+      const t = setTimeout(() => child.kill('SIGKILL'), 3000);
       await exited;
+      clearTimeout(t);
     },
   };
 }
