@@ -4,11 +4,14 @@
  *
  * Dashboard mode, as a real deployment: `--no-admin --webhook-endpoints FILE [--webhook-url URL]`
  * seeds the endpoints of FILE (the harness's HARNESS_WEBHOOK_ENDPOINTS format) under URL (default
- * $HARNESS_WEBHOOK_URL) and serves no /admin. `--webhook-retry-delays 100,200,…` sets this
+ * $HARNESS_WEBHOOK_URL, else http://127.0.0.1:8099) and serves no /admin. The credentials env file
+ * then also holds the webhook variables (and, for a loopback URL, HARNESS_WEBHOOK_LISTEN), so
+ * `npm start -- --env-file FILE` needs nothing else. `--webhook-retry-delays 100,200,…` sets this
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '../src/config.ts';
 import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
 import { writeCredentialsFiles } from './credentials-file.ts';
 import { FAULTS } from './faults.ts';
@@ -53,11 +56,10 @@ export async function serve(argv: string[]): Promise<number> {
       );
   }
   const endpointsFile = values['webhook-endpoints'];
-  const webhookUrl = values['webhook-url'] ?? process.env.HARNESS_WEBHOOK_URL;
-  if (endpointsFile && !webhookUrl)
-    throw new Error(
-      '--webhook-endpoints needs the public base URL of the receiver: --webhook-url URL or HARNESS_WEBHOOK_URL',
-    );
+  // The receiver's fixed loopback address the README's local walk-through uses.
+  const webhookUrl =
+    values['webhook-url'] ?? process.env.HARNESS_WEBHOOK_URL ?? 'http://127.0.0.1:8099';
+  const listen = endpointsFile ? loopbackListen(webhookUrl) : undefined;
   const admin = !values['no-admin'];
   const svc = await startService({
     port,
@@ -68,7 +70,7 @@ export async function serve(argv: string[]): Promise<number> {
     webhookRetryDelaysMs: retryDelays,
   });
   const envLines: string[] = [];
-  if (endpointsFile && webhookUrl) {
+  if (endpointsFile) {
     const seeded = seedDashboardEndpoints(svc.ctx.dispatcher, {
       file: endpointsFile,
       publicUrl: webhookUrl,
@@ -77,6 +79,7 @@ export async function serve(argv: string[]): Promise<number> {
     });
     envLines.push(
       `HARNESS_WEBHOOK_URL=${webhookUrl}`,
+      ...(listen ? [`HARNESS_WEBHOOK_LISTEN=${listen}`] : []),
       `HARNESS_WEBHOOK_ENDPOINTS=${resolve(endpointsFile)}`,
       ...seeded.envLines,
     );
@@ -97,6 +100,20 @@ export async function serve(argv: string[]): Promise<number> {
   });
   await svc.close();
   return 0;
+}
+
+/** host:port the harness must listen on when `url` is on loopback (else the user's tunnel decides). */
+function loopbackListen(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`--webhook-url must be an http(s) URL, got '${url}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`--webhook-url must be an http(s) URL, got '${url}'`);
+  if (!isLoopbackHost(u.hostname)) return undefined;
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
