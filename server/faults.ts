@@ -378,6 +378,22 @@ export const FAULTS: readonly Fault[] = [
     'never sends customer.replied',
     'customer.replied: a customer reply.',
   ),
+  F(
+    'payload-ticket-url-missing',
+    'webhooks',
+    'documented',
+    'webhook.payload-schema',
+    'omits ticket.url from event payloads',
+    'Payload: ticket object: id, subject, status, priority, url.',
+  ),
+  F(
+    'ticket-replied-never',
+    'webhooks',
+    'documented',
+    'webhook.event-delivered',
+    'never sends ticket.replied (customer.replied and agent.replied still fire)',
+    'ticket.replied: an agent or a customer adds a message.',
+  ),
 ];
 
 export const FAULT_NAMES = new Set(FAULTS.map((f) => f.name));
