@@ -186,6 +186,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         const r = await admin('POST', '/admin/keys/lookup', { key });
         return r.status === 200 ? r.json : undefined;
       };
+      // The embedded deployment delivers within milliseconds; a real one may queue deliveries
+      // for seconds, and a wait only costs time when the delivery never comes.
+      const deliveryWaitMs = embedded ? 4000 : 15_000;
       // Routing by path: a tunnel or ingress may keep the public URL's path or strip it.
       const view = (
         path: string,
@@ -200,7 +203,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           ...rest,
           path,
           deliveries,
-          waitFor: async (pred, timeoutMs = 5000) => {
+          waitFor: async (pred, timeoutMs = deliveryWaitMs) => {
             const deadline = Date.now() + timeoutMs;
             for (;;) {
               const ds = await deliveries();

@@ -114,7 +114,8 @@ function checkUrl(v: string, name: string): string {
   return v.replace(/\/+$/, '');
 }
 
-function parseListen(v: string | undefined): { host: string; port: number } {
+/** `host:port` (IPv6 in brackets) of HARNESS_WEBHOOK_LISTEN; default 127.0.0.1:0. */
+export function parseListen(v: string | undefined): { host: string; port: number } {
   if (!v) return { host: '127.0.0.1', port: 0 };
   const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(v.trim());
   const port = m ? Number(m[2]) : Number.NaN;

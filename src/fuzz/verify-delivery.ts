@@ -17,13 +17,18 @@ import {
 } from '../signature/index.ts';
 import type { CapturedDelivery } from '../webhooks/capture-receiver.ts';
 
-/** What an endpoint was configured to receive: one header form, or both. */
-export type EndpointForm = SignatureForm | 'both';
+/**
+ * What an endpoint was configured to receive: one header form, or both; `unknown` when a
+ * dashboard does not say (U15): whichever headers arrive must verify, and at least one must.
+ */
+export type EndpointForm = SignatureForm | 'both' | 'unknown';
 
+/** The forms an endpoint can be registered with through the admin surface. */
 export const ENDPOINT_FORMS: readonly EndpointForm[] = ['prefixed', 'plain', 'both'];
 
 /** The header forms a delivery to an endpoint of `form` must carry. */
 export function promisedForms(form: EndpointForm): SignatureForm[] {
+  if (form === 'unknown') return [];
   return form === 'both' ? [...SIGNATURE_FORMS] : [form];
 }
 
@@ -149,6 +154,10 @@ export function verifyDelivery(
     if (verdict.diagnosis) problems.push(`${name}: ${verdict.diagnosis}`);
     headers.push(verdict);
   }
+  if (endpointForm === 'unknown' && !headers.some((h) => h.present))
+    problems.push(
+      `no signature header at all: neither ${SIGNATURE_FORMS.map((f) => SIGNATURE_HEADER[f]).join(' nor ')}`,
+    );
   const payload = payloadProblems(d.raw);
   problems.push(...payload.problems);
   return {
