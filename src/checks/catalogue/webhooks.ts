@@ -3,7 +3,7 @@
  * request the service sent, and the receiver's answer.
  */
 import { validate } from '../../schemas/registry.ts';
-import { SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
+import { diagnoseSignature, SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
@@ -42,7 +42,8 @@ export const signatureValid = defineCheck<{ raw: Uint8Array; secret: string }>({
     return {
       received: bad
         .map(
-          (f) => `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes`,
+          (f) =>
+            `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes: ${diagnoseSignature(f, a.secret, a.raw, h[SIGNATURE_HEADER[f].toLowerCase()]!)}`,
         )
         .join('; '),
       expected: 'lowercase hex HMAC-SHA256 of the exact bytes sent, with the endpoint secret',
