@@ -5,16 +5,27 @@
  * HARNESS_FAULT_MATRIX=1 adds one project per contract/webhook fault of the catalogue (the
  * detection self-test); each runs only the tests tagged with the fault's check.
  */
+import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { FAULTS } from './server/faults.ts';
 
 const out = process.env.HARNESS_OUT_DIR ?? 'reports/latest';
 const matrix = process.env.HARNESS_FAULT_MATRIX === '1';
+// Dashboard-mode detection (src/run/detection-dashboard.ts): one project per fault, each against
+// its own separately started deployment, all sharing the run's one capture receiver by path.
+const dashboardMatrix = process.env.HARNESS_DASHBOARD_MATRIX
+  ? (JSON.parse(readFileSync(process.env.HARNESS_DASHBOARD_MATRIX, 'utf8')) as Array<{
+      fault: string;
+      check: string;
+      env: Record<string, string>;
+    }>)
+  : undefined;
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export default defineConfig<object, { faults: string[] }>({
+export default defineConfig<object, { faults: string[]; targetEnv: Record<string, string> }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
+  globalSetup: './contracts/global-setup.ts',
   fullyParallel: true,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
   timeout: 30_000,
@@ -28,12 +39,20 @@ export default defineConfig<object, { faults: string[] }>({
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? `${out}/playwright.json` }],
   ],
   use: { extraHTTPHeaders: { 'user-agent': 'support-ticketing-harness/0.1' } },
-  projects: matrix
-    ? FAULTS.filter((f) => f.area !== 'limits').map((f) => ({
-        name: `fault:${f.name}`,
-        use: { faults: [f.name] },
-        grep: new RegExp(`@${esc(f.check)}\\b`),
-        metadata: { fault: f.name, check: f.check },
+  projects: dashboardMatrix
+    ? dashboardMatrix.map((p) => ({
+        name: `dashboard:${p.fault}`,
+        use: { targetEnv: p.env },
+        testMatch: '**/webhooks.spec.ts',
+        grep: new RegExp(`@${esc(p.check)}\\b`),
+        metadata: { fault: p.fault, check: p.check },
       }))
-    : [{ name: 'contracts' }],
+    : matrix
+      ? FAULTS.filter((f) => f.area !== 'limits').map((f) => ({
+          name: `fault:${f.name}`,
+          use: { faults: [f.name] },
+          grep: new RegExp(`@${esc(f.check)}\\b`),
+          metadata: { fault: f.name, check: f.check },
+        }))
+      : [{ name: 'contracts' }],
 });

@@ -27,6 +27,8 @@ import {
 } from '../src/config.ts';
 import { redactValue, registerSecret } from '../src/redact.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
+import type { DashboardEndpoint, EndpointForm } from '../src/webhooks/endpoints-file.ts';
+import { type ReceiverView, localView, remoteView } from '../src/webhooks/shared-receiver.ts';
 
 export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
 const RAW_DIR = join(OUT_DIR, 'raw');
@@ -37,7 +39,10 @@ export interface Subscription {
   path: string;
   secret: string;
   events: string[];
-  deliveries(): CapturedDelivery[];
+  /** The header form(s) the endpoint was set up with; `unknown` = observe only (U15). */
+  form: EndpointForm;
+  deliveries(): Promise<CapturedDelivery[]>;
+  /** Resolves once `pred` holds over this endpoint's deliveries; rejects after `timeoutMs`. */
   waitFor(
     pred: (d: CapturedDelivery[]) => boolean,
     timeoutMs?: number,
@@ -48,27 +53,41 @@ export interface Target {
   cfg: HarnessConfig;
   baseUrl: string;
   embedded?: RunningService;
-  receiver: CaptureReceiver;
+  /** The run's capture receiver (this worker's own, or the run's shared one). */
+  receiver: ReceiverView;
+  /** The URL the deployment delivers to (public; may differ from the listen address). */
   receiverUrl: string;
+  /** Endpoints come from the user's dashboard (no admin surface to create them). */
+  dashboard: boolean;
   /** Admin surface call (reference deployments only). */
   admin(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: any }>;
-  /** Subscribes the capture receiver to `events` (admin surface), or uses the user's endpoint. */
+  /**
+   * An endpoint receiving `events`: created through the admin surface, or — on a dashboard-
+   * configured deployment — the configured endpoint subscribed to all of them (the widest one).
+   * A string is the reason no such endpoint exists (the test is then not run).
+   */
   subscribe(opts: {
     events: string[];
     form?: 'prefixed' | 'plain' | 'both';
-    respond?: (d: Omit<CapturedDelivery, 'answered'>) => number;
-  }): Promise<Subscription>;
-  /** Workspace id and key id of a key (reference deployments only). */
+  }): Promise<Subscription | string>;
+  /** A subscription for one configured dashboard endpoint. */
+  endpoint(e: DashboardEndpoint): Subscription;
+  /** Lookup of a key's workspace id and key id (reference deployments only). */
   lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
 }
 
-type WorkerFixtures = { faults: string[]; target: Target };
+type WorkerFixtures = {
+  faults: string[];
+  /** Variables over the environment for this project (the dashboard-mode detection matrix). */
+  targetEnv: Record<string, string>;
+  target: Target;
+};
 type TestFixtures = {
   api: ApiClient;
   exchanges: Exchange[];
@@ -97,11 +116,28 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { option: true, scope: 'worker' },
   ],
 
+  targetEnv: [{}, { option: true, scope: 'worker' }],
+
   target: [
-    async ({ faults, playwright }, use) => {
-      const cfg = loadConfig({ ...process.env, HARNESS_FAULTS: faults.join(',') });
-      const receiver = new CaptureReceiver();
-      const receiverUrl = cfg.webhookUrl ?? (await receiver.start());
+    async ({ faults, targetEnv, playwright }, use) => {
+      const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
+      // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
+      // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
+      let own: CaptureReceiver | undefined;
+      let receiver: ReceiverView;
+      if (cfg.webhookUrl && process.env.HARNESS_CAPTURE_CONTROL) {
+        receiver = remoteView(
+          process.env.HARNESS_CAPTURE_CONTROL,
+          process.env.HARNESS_CAPTURE_LISTEN ?? '(unknown)',
+        );
+      } else {
+        own = new CaptureReceiver();
+        await own.start();
+        receiver = localView(own);
+      }
+      const receiverUrl = cfg.webhookUrl ?? receiver.listenUrl;
+      const publicPath = new URL(receiverUrl).pathname.replace(/\/+$/, '');
+      const dashboard = !cfg.adminToken && cfg.webhookEndpoints.length > 0;
       let embedded: RunningService | undefined;
       if (!cfg.baseUrl) {
         embedded = await startService({
@@ -150,46 +186,66 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         const r = await admin('POST', '/admin/keys/lookup', { key });
         return r.status === 200 ? r.json : undefined;
       };
-      let n = 0;
-      const subscribe: Target['subscribe'] = async ({ events, form = 'both', respond }) => {
-        const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
-        let secret = cfg.webhookSecret ?? `whsec_${randomBytes(18).toString('base64url')}`;
-        let endpointId: string | undefined;
-        if (cfg.adminToken) {
-          const ws = await lookupKey(cfg.apiKey!);
-          if (!ws)
-            throw new Error(
-              'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
-            );
-          secret = `whsec_${randomBytes(18).toString('base64url')}`;
-          registerSecret(secret);
-          const r = await admin('POST', '/admin/webhooks', {
-            workspace_id: ws.workspace_id,
-            url: `${receiverUrl}${path}`,
-            events,
-            secret,
-            form,
-          });
-          if (r.status !== 201)
-            throw new Error(`subscribing the capture receiver failed: ${r.status}`);
-          endpointId = r.json.id;
-        }
-        const mine = (d: CapturedDelivery) => !cfg.adminToken || d.path.startsWith(path);
-        if (respond) {
-          const previous = receiver.respond;
-          receiver.respond = (d) => (mine(d as CapturedDelivery) ? respond(d) : previous(d));
-        }
+      // The embedded deployment delivers within milliseconds; a real one may queue deliveries
+      // for seconds, and a wait only costs time when the delivery never comes.
+      const deliveryWaitMs = embedded ? 4000 : 15_000;
+      // Routing by path: a tunnel or ingress may keep the public URL's path or strip it.
+      const view = (
+        path: string,
+        rest: Omit<Subscription, 'path' | 'deliveries' | 'waitFor'>,
+      ): Subscription => {
+        const mine = (d: CapturedDelivery) => {
+          const p = d.path.split('?')[0]!;
+          return p === `${publicPath}${path}` || p === (path || '/');
+        };
+        const deliveries = async () => (await receiver.all()).filter(mine);
         return {
-          endpointId,
+          ...rest,
           path,
-          secret,
-          events,
-          deliveries: () => receiver.deliveries.filter(mine),
-          waitFor: async (pred, timeoutMs = 5000) => {
-            await receiver.waitFor((all) => pred(all.filter(mine)), timeoutMs);
-            return receiver.deliveries.filter(mine);
+          deliveries,
+          waitFor: async (pred, timeoutMs = deliveryWaitMs) => {
+            const deadline = Date.now() + timeoutMs;
+            for (;;) {
+              const ds = await deliveries();
+              if (pred(ds)) return ds;
+              if (Date.now() > deadline)
+                throw new Error(`no matching delivery within ${timeoutMs} ms`);
+              await new Promise((r) => setTimeout(r, 100));
+            }
           },
         };
+      };
+      const endpoint: Target['endpoint'] = (e) =>
+        view(e.path, { secret: e.secret, events: e.events, form: e.form });
+      let n = 0;
+      const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
+        if (!cfg.adminToken) {
+          const fits = cfg.webhookEndpoints
+            .filter((e) => events.every((ev) => e.events.includes(ev)))
+            .sort((a, b) => b.events.length - a.events.length);
+          if (fits[0]) return endpoint(fits[0]);
+          return cfg.webhookEndpoints.length === 0
+            ? `not run: needs ${missingCredential(cfg, ['webhook']) ?? 'a webhook endpoint'}`
+            : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
+        }
+        const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
+        const ws = await lookupKey(cfg.apiKey!);
+        if (!ws)
+          throw new Error(
+            'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
+          );
+        const secret = `whsec_${randomBytes(18).toString('base64url')}`;
+        registerSecret(secret);
+        const r = await admin('POST', '/admin/webhooks', {
+          workspace_id: ws.workspace_id,
+          url: `${receiverUrl}${path}`,
+          events,
+          secret,
+          form,
+        });
+        if (r.status !== 201)
+          throw new Error(`subscribing the capture receiver failed: ${r.status}`);
+        return view(path, { endpointId: r.json.id, secret, events, form });
       };
       const created: Target['created'] = [];
       await use({
@@ -198,8 +254,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         embedded,
         receiver,
         receiverUrl,
+        dashboard,
         admin,
         subscribe,
+        endpoint,
         lookupKey,
         created,
       });
@@ -223,7 +281,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       appendJsonl(`created-${process.pid}.jsonl`, created);
       await adminCtx.dispose();
-      await receiver.close();
+      await own?.close();
       await embedded?.close();
     },
     { scope: 'worker' },

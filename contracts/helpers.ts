@@ -68,7 +68,8 @@ export const ticketIdOf = (d: CapturedDelivery): string | undefined => deliveryJ
 export async function waitDeliveries(
   sub: Subscription,
   pred: (d: CapturedDelivery[]) => boolean,
-  timeoutMs = 4000,
+  /** Default: the subscription's (short on the embedded deployment, longer on a real one). */
+  timeoutMs?: number,
 ): Promise<CapturedDelivery[]> {
   try {
     return await sub.waitFor(pred, timeoutMs);

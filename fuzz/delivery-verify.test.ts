@@ -136,4 +136,32 @@ describe('verifyDelivery', () => {
       'both headers verify over the bytes',
     );
   });
+
+  test('an endpoint of unknown form (a dashboard that does not say, U15) accepts either header, needs one, and every one present must verify', () => {
+    fc.assert(
+      fc.property(payloadArb, fc.constantFrom(...FORMS), (raw, sent) => {
+        const h = hex(SECRET, raw);
+        const v = verifyDelivery(delivery(sent, raw, `sha256=${h}`, h), 'unknown', SECRET);
+        assert.equal(v.ok, true, v.problems.join('; '));
+        const bad = hex(SECRET, raw).toUpperCase();
+        const w = verifyDelivery(delivery(sent, raw, `sha256=${bad}`, bad), 'unknown', SECRET);
+        assert.equal(w.ok, false, 'an uppercase signature in whichever form arrives fails');
+        assert.match(w.problems.join('; '), /uppercase hex/);
+      }),
+      fcParams({ numRuns: 30 }),
+    );
+    const raw = Buffer.from('{"event":"ticket.created"}');
+    const none: CapturedDelivery = {
+      receivedAt: 0,
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json' },
+      raw,
+      answered: 204,
+    };
+    assert.match(
+      verifyDelivery(none, 'unknown', SECRET).problems[0]!,
+      /no signature header at all/,
+    );
+  });
 });

@@ -48,6 +48,8 @@ export interface ServiceOptions {
   slaSweepMs?: number;
   /** Request body limit in bytes. Default 1 MiB (U26). */
   bodyLimit?: number;
+  /** false = dashboard mode: no /admin surface at all, as on a real deployment. Default true. */
+  admin?: boolean;
   /** Fastify logger. Default off. */
   logger?: boolean;
 }
@@ -138,7 +140,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   installGuard(app);
   registerTicketRoutes(app);
   registerResourceRoutes(app);
-  registerAdminRoutes(app);
+  if (opts.admin !== false) registerAdminRoutes(app);
 
   app.setNotFoundHandler((req, reply) =>
     sendProblem(reply, 404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}.`),

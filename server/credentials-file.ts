@@ -7,17 +7,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Credentials } from './seed.ts';
 
-export function credentialsEnv(baseUrl: string, c: Credentials): string {
+export function credentialsEnv(
+  baseUrl: string,
+  c: Credentials,
+  /** Dashboard mode: no admin token; the webhook variables (and endpoint secrets) instead. */
+  extra?: { admin: boolean; lines: string[] },
+): string {
   const w = c.workspaces;
   const lines = [
     `HARNESS_BASE_URL=${baseUrl}`,
-    `HARNESS_ADMIN_TOKEN=${c.adminToken}`,
+    ...(extra?.admin === false ? [] : [`HARNESS_ADMIN_TOKEN=${c.adminToken}`]),
     `HARNESS_API_KEY=${w.team.keys.full}`,
     `HARNESS_READONLY_KEY=${w.team.keys.readOnly}`,
     `HARNESS_OTHER_WORKSPACE_KEY=${w.other.keys.full}`,
     `HARNESS_TEAM_KEYS=${w.team.keys.full},${w.team.keys.full2}`,
     `HARNESS_GROWTH_KEYS=${w.growth.keys.full},${w.growth.keys.full2}`,
     `HARNESS_ENTERPRISE_KEYS=${w.enterprise.keys.full},${w.enterprise.keys.full2}`,
+    ...(extra?.lines ?? []),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -25,11 +31,12 @@ export function credentialsEnv(baseUrl: string, c: Credentials): string {
 export function writeCredentialsFiles(
   baseUrl: string,
   c: Credentials,
+  extra?: { admin: boolean; lines: string[] },
 ): { json: string; env: string } {
   const dir = mkdtempSync(join(tmpdir(), 'support-ticketing-'));
   const json = join(dir, 'credentials.json');
   const env = join(dir, 'credentials.env');
   writeFileSync(json, `${JSON.stringify({ baseUrl, ...c }, null, 2)}\n`, { mode: 0o600 });
-  writeFileSync(env, credentialsEnv(baseUrl, c), { mode: 0o600 });
+  writeFileSync(env, credentialsEnv(baseUrl, c, extra), { mode: 0o600 });
   return { json, env };
 }

@@ -40,6 +40,8 @@ export function emit(
     ...extras,
   };
   if (ctx.faults.has('payload-customer-missing')) delete payload.customer;
+  if (ctx.faults.has('payload-ticket-url-missing'))
+    delete (payload.ticket as Record<string, unknown>).url;
   ctx.dispatcher.emit(t.workspaceId, event, payload);
 }
 

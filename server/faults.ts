@@ -626,6 +626,22 @@ export const FAULTS = [
     'never sends customer.replied',
     'customer.replied: a customer reply.',
   ),
+  F(
+    'payload-ticket-url-missing',
+    'webhooks',
+    'documented',
+    'webhook.payload-schema',
+    'omits ticket.url from event payloads',
+    'Payload: ticket object: id, subject, status, priority, url.',
+  ),
+  F(
+    'ticket-replied-never',
+    'webhooks',
+    'documented',
+    'webhook.event-delivered',
+    'never sends ticket.replied (customer.replied and agent.replied still fire)',
+    'ticket.replied: an agent or a customer adds a message.',
+  ),
 ];
 
 /** The name of a fault of the catalogue: a typo in `faults.has(…)` is a compile error. */

@@ -1,8 +1,18 @@
 /**
  * `npm run serve [-- --port N --fault a,b --time-scale N]`: the reference deployment on
  * 127.0.0.1 until Ctrl-C. Prints the base URL and the path of the credentials file, never a key.
+ *
+ * Dashboard mode, as a real deployment: `--no-admin --webhook-endpoints FILE [--webhook-url URL]`
+ * seeds the endpoints of FILE (the harness's HARNESS_WEBHOOK_ENDPOINTS format) under URL (default
+ * $HARNESS_WEBHOOK_URL, else http://127.0.0.1:8099) and serves no /admin. The credentials env file
+ * then also holds the webhook variables (and, for a loopback URL, HARNESS_WEBHOOK_LISTEN), so
+ * `npm start -- --env-file FILE` needs nothing else. `--webhook-retry-delays 100,200,…` sets this
+ * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '../src/config.ts';
+import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
 import { writeCredentialsFiles } from './credentials-file.ts';
 import { FAULTS } from './faults.ts';
 import { startService } from './start.ts';
@@ -16,6 +26,10 @@ export async function serve(argv: string[]): Promise<number> {
       fault: { type: 'string', multiple: true, default: [] },
       'time-scale': { type: 'string', default: '1' },
       'list-faults': { type: 'boolean', default: false },
+      'no-admin': { type: 'boolean', default: false },
+      'webhook-endpoints': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-retry-delays': { type: 'string' },
     },
     strict: true,
   });
@@ -33,12 +47,50 @@ export async function serve(argv: string[]): Promise<number> {
     throw new Error(`--port must be 0–65535, got '${values.port}'`);
   const timeScale = Number(values['time-scale']);
   const faults = values.fault.flatMap((f) => f.split(','));
-  const svc = await startService({ port, host: values.host, faults, timeScale });
-  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials);
+  let retryDelays: number[] | undefined;
+  if (values['webhook-retry-delays']) {
+    retryDelays = values['webhook-retry-delays'].split(',').map(Number);
+    if (retryDelays.some((d) => !Number.isInteger(d) || d < 1))
+      throw new Error(
+        `--webhook-retry-delays must be comma-separated positive ms, got '${values['webhook-retry-delays']}'`,
+      );
+  }
+  const endpointsFile = values['webhook-endpoints'];
+  // The receiver's fixed loopback address the README's local walk-through uses.
+  const webhookUrl =
+    values['webhook-url'] ?? process.env.HARNESS_WEBHOOK_URL ?? 'http://127.0.0.1:8099';
+  const listen = endpointsFile ? loopbackListen(webhookUrl) : undefined;
+  const admin = !values['no-admin'];
+  const svc = await startService({
+    port,
+    host: values.host,
+    faults,
+    timeScale,
+    admin,
+    webhookRetryDelaysMs: retryDelays,
+  });
+  const envLines: string[] = [];
+  if (endpointsFile) {
+    const seeded = seedDashboardEndpoints(svc.ctx.dispatcher, {
+      file: endpointsFile,
+      publicUrl: webhookUrl,
+      workspaceId: svc.credentials.workspaces.team.id,
+      env: process.env,
+    });
+    envLines.push(
+      `HARNESS_WEBHOOK_URL=${webhookUrl}`,
+      ...(listen ? [`HARNESS_WEBHOOK_LISTEN=${listen}`] : []),
+      `HARNESS_WEBHOOK_ENDPOINTS=${resolve(endpointsFile)}`,
+      ...seeded.envLines,
+    );
+    console.log(`Webhook endpoints from ${endpointsFile}: ${seeded.count}, under ${webhookUrl}`);
+  }
+  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials, { admin, lines: envLines });
   console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
   console.log(`Seeded credentials (mode 0600): ${files.json}`);
   console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);
   if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
+  if (!admin) console.log('Dashboard mode: no /admin surface.');
   if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
   console.log('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
@@ -48,6 +100,20 @@ export async function serve(argv: string[]): Promise<number> {
   });
   await svc.close();
   return 0;
+}
+
+/** host:port the harness must listen on when `url` is on loopback (else the user's tunnel decides). */
+function loopbackListen(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`--webhook-url must be an http(s) URL, got '${url}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`--webhook-url must be an http(s) URL, got '${url}'`);
+  if (!isLoopbackHost(u.hostname)) return undefined;
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -12,6 +12,11 @@
  *                                comma-separated keys of one workspace per plan (load checks)
  *   HARNESS_WEBHOOK_URL          public URL that reaches the capture receiver (real deployments)
  *   HARNESS_WEBHOOK_SECRET       signing secret configured for that endpoint
+ *   HARNESS_WEBHOOK_ENDPOINTS    YAML/JSON file of the endpoints set up in the dashboard (paths
+ *                                under HARNESS_WEBHOOK_URL, events, secret_env, form)
+ *   HARNESS_WEBHOOK_LISTEN       host:port the capture receiver binds (default 127.0.0.1:0)
+ *   HARNESS_WEBHOOK_TLS_CERT / HARNESS_WEBHOOK_TLS_KEY  PEM files: the receiver speaks HTTPS
+ *   HARNESS_WEBHOOK_RETRY_WAIT_MS  how long to wait for a retry after a 503 (default 60000)
  *   HARNESS_ADMIN_TOKEN          admin token (reference deployment only: rotation, clock control)
  *   HARNESS_FAULTS               faults for the embedded deployment (comma-separated)
  *   HARNESS_STRICT               1 = an assumption mismatch also fails the gate
@@ -21,6 +26,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { registerSecret } from './redact.ts';
+import {
+  type DashboardEndpoint,
+  EndpointsFileError,
+  TRIGGERABLE_EVENTS,
+  readEndpointsFile,
+  withSecrets,
+} from './webhooks/endpoints-file.ts';
 
 export interface HarnessConfig {
   /** undefined = the embedded reference deployment. */
@@ -31,6 +43,12 @@ export interface HarnessConfig {
   planKeys: { team: string[]; growth: string[]; enterprise: string[] };
   webhookUrl?: string;
   webhookSecret?: string;
+  /** Dashboard-configured endpoints under webhookUrl (file, or the URL alone as one endpoint). */
+  webhookEndpoints: DashboardEndpoint[];
+  /** Where the capture receiver listens (may differ from the public webhookUrl). */
+  webhookListen: { host: string; port: number };
+  webhookTls?: { cert: string; key: string };
+  webhookRetryWaitMs: number;
   adminToken?: string;
   faults: string[];
   strict: boolean;
@@ -96,6 +114,34 @@ function checkUrl(v: string, name: string): string {
   return v.replace(/\/+$/, '');
 }
 
+/** `host:port` (IPv6 in brackets) of HARNESS_WEBHOOK_LISTEN; default 127.0.0.1:0. */
+export function parseListen(v: string | undefined): { host: string; port: number } {
+  if (!v) return { host: '127.0.0.1', port: 0 };
+  const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(v.trim());
+  const port = m ? Number(m[2]) : Number.NaN;
+  if (!m || port > 65535)
+    throw new ConfigError(
+      `HARNESS_WEBHOOK_LISTEN must be host:port (e.g. 0.0.0.0:8099 or 127.0.0.1:0), got '${v}'`,
+    );
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+function readTls(
+  certFile: string | undefined,
+  keyFile: string | undefined,
+): { cert: string; key: string } | undefined {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile)
+    throw new ConfigError(
+      'HARNESS_WEBHOOK_TLS_CERT and HARNESS_WEBHOOK_TLS_KEY go together (PEM files)',
+    );
+  try {
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  } catch (e) {
+    throw new ConfigError(`cannot read the receiver's TLS files: ${(e as Error).message}`);
+  }
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
@@ -126,6 +172,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? checkUrl(env.HARNESS_WEBHOOK_URL, 'HARNESS_WEBHOOK_URL')
       : undefined,
     webhookSecret: env.HARNESS_WEBHOOK_SECRET || undefined,
+    webhookEndpoints: [],
+    webhookListen: parseListen(env.HARNESS_WEBHOOK_LISTEN),
+    webhookTls: readTls(env.HARNESS_WEBHOOK_TLS_CERT, env.HARNESS_WEBHOOK_TLS_KEY),
+    webhookRetryWaitMs: env.HARNESS_WEBHOOK_RETRY_WAIT_MS
+      ? Number(env.HARNESS_WEBHOOK_RETRY_WAIT_MS)
+      : 60_000,
     adminToken: env.HARNESS_ADMIN_TOKEN || undefined,
     faults: list(env.HARNESS_FAULTS),
     strict: flag(env.HARNESS_STRICT, 'HARNESS_STRICT'),
@@ -133,6 +185,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowInsecure: flag(env.HARNESS_ALLOW_INSECURE, 'HARNESS_ALLOW_INSECURE'),
     timeoutMs,
   };
+  if (!Number.isInteger(cfg.webhookRetryWaitMs) || cfg.webhookRetryWaitMs < 100)
+    throw new ConfigError(
+      `HARNESS_WEBHOOK_RETRY_WAIT_MS must be an integer ≥ 100, got '${env.HARNESS_WEBHOOK_RETRY_WAIT_MS}'`,
+    );
+  if (env.HARNESS_WEBHOOK_ENDPOINTS) {
+    if (!cfg.webhookUrl)
+      throw new ConfigError(
+        'HARNESS_WEBHOOK_ENDPOINTS is set but HARNESS_WEBHOOK_URL is missing: the paths are appended to it',
+      );
+    try {
+      cfg.webhookEndpoints = withSecrets(
+        readEndpointsFile(env.HARNESS_WEBHOOK_ENDPOINTS),
+        env,
+        env.HARNESS_WEBHOOK_ENDPOINTS,
+      );
+    } catch (e) {
+      if (e instanceof EndpointsFileError) throw new ConfigError(e.message);
+      throw e;
+    }
+  } else if (cfg.webhookUrl && cfg.webhookSecret) {
+    // The URL alone: one endpoint subscribed to everything the harness triggers, form unknown.
+    cfg.webhookEndpoints = [
+      {
+        path: '',
+        events: [...TRIGGERABLE_EVENTS],
+        secretEnv: 'HARNESS_WEBHOOK_SECRET',
+        secret: cfg.webhookSecret,
+        form: 'unknown',
+      },
+    ];
+  }
   if (baseUrl && cfg.faults.length > 0) {
     throw new ConfigError(
       'HARNESS_FAULTS only applies to the embedded deployment; unset HARNESS_BASE_URL',
@@ -149,6 +232,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cfg.otherWorkspaceKey,
     cfg.webhookSecret,
     cfg.adminToken,
+    ...cfg.webhookEndpoints.map((e) => e.secret),
+    cfg.webhookTls?.key,
     ...cfg.planKeys.team,
     ...cfg.planKeys.growth,
     ...cfg.planKeys.enterprise,
@@ -167,7 +252,7 @@ const CREDENTIAL_HINT: Record<Credential, string> = {
   otherWorkspaceKey: 'HARNESS_OTHER_WORKSPACE_KEY (a key of a second workspace)',
   adminToken: 'HARNESS_ADMIN_TOKEN (reference deployment admin surface)',
   webhook:
-    'HARNESS_WEBHOOK_URL and HARNESS_WEBHOOK_SECRET (a public URL reaching the capture receiver)',
+    'HARNESS_WEBHOOK_URL (a public URL reaching the capture receiver) with HARNESS_WEBHOOK_SECRET or HARNESS_WEBHOOK_ENDPOINTS',
 };
 
 /** The reason a test cannot run, or undefined when every credential it needs is configured. */
@@ -178,7 +263,7 @@ export function missingCredential(
   // Webhooks are reachable through the admin surface (reference) or a user-given public URL.
   const has = (n: Credential) =>
     n === 'webhook'
-      ? Boolean(cfg.adminToken || (cfg.webhookUrl && cfg.webhookSecret))
+      ? Boolean(cfg.adminToken || (cfg.webhookUrl && cfg.webhookEndpoints.length > 0))
       : Boolean(cfg[n]);
   const missing = needs.filter((n) => !has(n));
   if (missing.length === 0) return undefined;

@@ -71,23 +71,24 @@ export const nfcNfdPairArb = (maxLength = 100) =>
     })
     .filter(({ nfc, nfd }) => Buffer.compare(nfc, nfd) !== 0);
 
+/** A JSON event payload shaped like the documented one (the value, before serialisation). */
+export const jsonEventArb = () =>
+  fc.record({
+    event: fc.constantFrom('ticket.created', 'ticket.replied', 'ticket.closed', 'sla.at_risk'),
+    ticket: fc.record({
+      id: fc.string({ minLength: 1, maxLength: 12 }),
+      subject: fc.string({ unit: 'grapheme', maxLength: 60 }),
+      status: fc.constantFrom('open', 'pending', 'closed'),
+      priority: fc.constantFrom('low', 'normal', 'high'),
+    }),
+    customer: fc.record({
+      name: fc.string({ unit: 'grapheme', maxLength: 30 }),
+      email: fc.emailAddress(),
+    }),
+  });
+
 /** A JSON event payload shaped like the documented one, compactly serialised. */
-export const jsonEventBodyArb = () =>
-  fc
-    .record({
-      event: fc.constantFrom('ticket.created', 'ticket.replied', 'ticket.closed', 'sla.at_risk'),
-      ticket: fc.record({
-        id: fc.string({ minLength: 1, maxLength: 12 }),
-        subject: fc.string({ unit: 'grapheme', maxLength: 60 }),
-        status: fc.constantFrom('open', 'pending', 'closed'),
-        priority: fc.constantFrom('low', 'normal', 'high'),
-      }),
-      customer: fc.record({
-        name: fc.string({ unit: 'grapheme', maxLength: 30 }),
-        email: fc.emailAddress(),
-      }),
-    })
-    .map((v) => utf8(JSON.stringify(v)));
+export const jsonEventBodyArb = () => jsonEventArb().map((v) => utf8(JSON.stringify(v)));
 
 /**
  * A big body (64 KiB to 1 MiB): a random chunk repeated, with a random last byte so two bodies of

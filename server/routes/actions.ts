@@ -27,7 +27,8 @@ export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): v
     };
     ctx.store.messages.push(m);
     t.firstResponseAtMs ??= now;
-    emit(ctx, 'ticket.replied', t, { message: messagePayload(m) });
+    if (!ctx.faults.has('ticket-replied-never'))
+      emit(ctx, 'ticket.replied', t, { message: messagePayload(m) });
     emit(ctx, 'agent.replied', t, { message: messagePayload(m) });
   }
   if (a.status && !(a.status === 'closed' && ctx.faults.has('close-keeps-status')))

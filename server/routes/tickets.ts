@@ -235,7 +235,7 @@ export function registerTicketRoutes(app: FastifyInstance): void {
       if (m.internal) {
         emit(ctx, 'ticket.note_added', t, extras);
       } else {
-        emit(ctx, 'ticket.replied', t, extras);
+        if (!ctx.faults.has('ticket-replied-never')) emit(ctx, 'ticket.replied', t, extras);
         if (m.author === 'customer') {
           if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
           runRules(ctx, t, 'customer.replied');

@@ -4,7 +4,9 @@
  * or, without `--url`, against the embedded reference deployment.
  */
 import { writeFileSync } from 'node:fs';
+import { parseListen } from '../config.ts';
 import { redactValue } from '../redact.ts';
+import { readEndpointsFile, withSecrets } from '../webhooks/endpoints-file.ts';
 import { formatApiInputFuzz, runApiInputFuzz } from './api-input.ts';
 import { formatDeliveryCheck, runDeliveryCheck } from './delivery-check.ts';
 import { type FuzzTarget, withEmbeddedDeployment } from './embedded.ts';
@@ -17,6 +19,8 @@ export interface DeploymentFuzzArgs {
   'admin-token-env'?: string;
   'receiver-host'?: string;
   'receiver-url'?: string;
+  'receiver-listen'?: string;
+  endpoints?: string;
   fault?: string;
   cases?: string;
   'max-seconds'?: string;
@@ -74,13 +78,43 @@ const stdout: Print = (text) => {
   process.stdout.write(text);
 };
 
+/**
+ * Dashboard mode of `fuzz deliveries`: the endpoints of `--endpoints FILE` (default
+ * $HARNESS_WEBHOOK_ENDPOINTS), already configured to point at `--receiver-url` (default
+ * $HARNESS_WEBHOOK_URL), with the receiver bound to `--receiver-listen` (default
+ * $HARNESS_WEBHOOK_LISTEN). Undefined when no endpoints file is given: the admin surface is used.
+ */
+function dashboardOptions(args: DeploymentFuzzArgs) {
+  const file = args.endpoints ?? (args.url ? process.env.HARNESS_WEBHOOK_ENDPOINTS : undefined);
+  if (!file) return undefined;
+  if (!args.url)
+    throw new Error(
+      '--endpoints describes a deployment given by --url (the embedded one is set up through its admin surface)',
+    );
+  const publicUrl = args['receiver-url'] ?? process.env.HARNESS_WEBHOOK_URL;
+  if (!publicUrl)
+    throw new Error(
+      '--endpoints needs the public URL they point at: --receiver-url URL or HARNESS_WEBHOOK_URL',
+    );
+  const listen = parseListen(args['receiver-listen'] ?? process.env.HARNESS_WEBHOOK_LISTEN);
+  return {
+    endpoints: withSecrets(readEndpointsFile(file), process.env, file),
+    receiverPublicUrl: publicUrl,
+    receiverHost: args['receiver-host'] ?? listen.host,
+    receiverPort: listen.port,
+  };
+}
+
 /** `harness fuzz deliveries`: exit 0 when every delivery verified, 1 otherwise. */
 export function deliveriesCommand(
   args: DeploymentFuzzArgs,
   print: Print = stdout,
 ): Promise<number> {
-  return withTarget(args, true, async (t, where) => {
-    print(`webhook delivery check: ${where}\n`);
+  const dashboard = dashboardOptions(args);
+  return withTarget(args, !dashboard, async (t, where) => {
+    print(
+      `webhook delivery check: ${where}${dashboard ? ` (${dashboard.endpoints.length} endpoints configured in its dashboard)` : ''}\n`,
+    );
     const seed = seedOf(args);
     const result = await runDeliveryCheck({
       ...t,
@@ -89,6 +123,7 @@ export function deliveriesCommand(
       ...(seed === undefined ? {} : { seed }),
       ...(args['receiver-host'] ? { receiverHost: args['receiver-host'] } : {}),
       ...(args['receiver-url'] ? { receiverPublicUrl: args['receiver-url'] } : {}),
+      ...(dashboard ?? {}),
     });
     print(`${formatDeliveryCheck(result)}\n`);
     writeJson(args.json, result);

@@ -2,8 +2,12 @@
  * The delivery check: real webhook deliveries of a reference-like deployment, captured on a
  * loopback receiver and verified over the exact bytes received, in every header form present.
  *
- * Setup (through the admin surface, hence the admin token): one endpoint per form (`prefixed`,
- * `plain`, `both`), each with its own random secret, subscribed to every event. Then a fast-check
+ * Setup, on a reference deployment (through the admin surface, hence the admin token): one endpoint
+ * per form (`prefixed`, `plain`, `both`), each with its own random secret, subscribed to every
+ * event. On a deployment whose endpoints are set up in its dashboard (no admin surface), the
+ * endpoints the user configured instead (`endpoints`, from HARNESS_WEBHOOK_ENDPOINTS), each
+ * judged by its declared form (`unknown`: whichever headers arrive must verify, U15) and waited
+ * for only on the events it is subscribed to. Then a fast-check
  * property over hostile ticket content (astral emoji, RTL, NFC/NFD, HTML with `<script>`,
  * JSON-hostile characters): each case creates a ticket, adds a customer reply and an agent reply,
  * closes it, and every delivery it triggers — to every endpoint — must verify and carry a payload
@@ -33,8 +37,16 @@ export interface DeliveryCheckOptions {
   baseUrl: string;
   /** A full-access API key of the workspace the endpoints are registered for. */
   apiKey: string;
-  /** The deployment's admin token (`X-Admin-Token`), to register endpoints and flush deliveries. */
-  adminToken: string;
+  /**
+   * The deployment's admin token (`X-Admin-Token`), to register endpoints and flush deliveries.
+   * Not needed with `endpoints`.
+   */
+  adminToken?: string;
+  /**
+   * Endpoints already set up in the deployment's dashboard, under `receiverPublicUrl` (required
+   * with them): nothing is registered, the receiver listens where they point.
+   */
+  endpoints?: readonly ConfiguredEndpoint[];
   /** The key's workspace; default: looked up with `POST /admin/keys/lookup`. */
   workspaceId?: string;
   /** Scenarios to run (fast-check `numRuns`, shrinking not counted). Default 25. */
@@ -49,6 +61,8 @@ export interface DeliveryCheckOptions {
   deliveryTimeoutMs?: number;
   /** Interface the capture receiver listens on. Default `127.0.0.1`. */
   receiverHost?: string;
+  /** Port it listens on (dashboard endpoints point at a fixed one). Default: any free port. */
+  receiverPort?: number;
   /**
    * Base URL under which the deployment reaches the capture receiver, when it is not the
    * listening address (a tunnel, a container network). Default: the listening address.
@@ -58,8 +72,17 @@ export interface DeliveryCheckOptions {
   receiverTls?: { key: string; cert: string };
 }
 
+/** An endpoint configured in a dashboard (src/webhooks/endpoints-file.ts, secret attached). */
+export interface ConfiguredEndpoint {
+  /** Path under the receiver's public URL. */
+  path: string;
+  events: readonly string[];
+  form: EndpointForm;
+  secret: string;
+}
+
 export interface FormTally {
-  /** Deliveries captured at the endpoint of this form. */
+  /** Deliveries captured at the endpoint (of this form, or at this path for dashboard ones). */
   deliveries: number;
   /** Deliveries with every problem-free signature header and a valid payload. */
   ok: number;
@@ -68,6 +91,8 @@ export interface FormTally {
 
 export interface DeliveryFailure {
   endpointForm: EndpointForm;
+  /** The endpoint's path (dashboard endpoints). */
+  endpoint?: string;
   event?: string;
   deliveryId?: string;
   problems: string[];
@@ -92,8 +117,8 @@ export interface DeliveryCheckResult {
   verified: Record<SignatureForm, number>;
   /** Signature headers that were present (or promised) and did not verify, per header form. */
   rejected: Record<SignatureForm, number>;
-  /** Per endpoint form. */
-  endpoints: Partial<Record<EndpointForm, FormTally>>;
+  /** Per endpoint: by form (registered ones) or by path (dashboard ones). */
+  endpoints: Record<string, FormTally>;
   /** Deliveries per event name. */
   events: Record<string, number>;
   /** Failing deliveries (first 20), each with its transcript. */
@@ -128,6 +153,10 @@ interface Endpoint {
   id?: string;
   path: string;
   secret: string;
+  /** Events it receives (dashboard endpoints; registered ones receive all). */
+  events?: readonly string[];
+  /** Key of its tally: the form, or the path of a dashboard endpoint. */
+  label: string;
 }
 
 async function admin(
@@ -166,22 +195,38 @@ export async function runDeliveryCheck(
     deliveryTimeoutMs = 10_000,
   } = options;
   if (!apiKey) throw new Error('delivery check: the API key is empty');
-  if (!adminToken) throw new Error('delivery check: the admin token is empty');
+  const dashboard = options.endpoints !== undefined;
+  if (dashboard && options.endpoints!.length === 0)
+    throw new Error('delivery check: no configured webhook endpoints');
+  if (dashboard && !options.receiverPublicUrl)
+    throw new Error(
+      'delivery check: configured endpoints need the public URL they point at (receiverPublicUrl)',
+    );
+  if (!dashboard && !adminToken)
+    throw new Error(
+      'delivery check: the admin token is empty (without one, give the endpoints configured in the dashboard)',
+    );
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new Error(`delivery check: numRuns must be a positive integer, got ${numRuns}`);
   registerSecret(apiKey);
-  registerSecret(adminToken);
+  if (adminToken) registerSecret(adminToken);
   const seed = options.seed ?? fuzzSeed();
   const started = performance.now();
   const http = createHttp({ baseUrl: options.baseUrl });
   const receiver = new CaptureReceiver(options.receiverTls ? { tls: options.receiverTls } : {});
-  const endpoints: Endpoint[] = forms.map((form) => ({
-    form,
-    path: `/${form}/${randomBytes(6).toString('hex')}`,
-    secret: `whsec_${randomBytes(24).toString('base64url')}`,
-  }));
+  const endpoints: Endpoint[] = dashboard
+    ? options.endpoints!.map((e) => ({ ...e, label: e.path || '/' }))
+    : forms.map((form) => ({
+        form,
+        label: form,
+        path: `/${form}/${randomBytes(6).toString('hex')}`,
+        secret: `whsec_${randomBytes(24).toString('base64url')}`,
+      }));
   for (const e of endpoints) registerSecret(e.secret);
-  const secrets = [apiKey, adminToken, ...endpoints.map((e) => e.secret)];
+  const secrets = [apiKey, ...(adminToken ? [adminToken] : []), ...endpoints.map((e) => e.secret)];
+  /** What the scenario waits for at `e`: the documented events it is subscribed to. */
+  const awaited = (e: Endpoint) =>
+    AWAITED_EVENTS.filter((ev) => !e.events || e.events.includes(ev));
 
   const judged = new Map<CapturedDelivery, DeliveryVerdict>();
   const judge = (d: CapturedDelivery, e: Endpoint) => {
@@ -192,7 +237,12 @@ export async function runDeliveryCheck(
     }
     return v;
   };
-  const endpointOf = (d: CapturedDelivery) => endpoints.find((e) => d.path.startsWith(e.path));
+  // Routing by path; a tunnel or ingress may keep the public URL's own path or strip it.
+  let publicPath = '';
+  const pathOf = (d: CapturedDelivery) => d.path.split('?')[0]!;
+  const endpointOf = (d: CapturedDelivery) =>
+    endpoints.find((e) => [`${publicPath}${e.path}`, e.path || '/'].includes(pathOf(d)));
+  const at = (e: Endpoint) => receiver.deliveries.filter((d) => endpointOf(d) === e);
 
   const api = (method: 'POST', path: string, body?: unknown) =>
     http.send({
@@ -209,19 +259,27 @@ export async function runDeliveryCheck(
   let details: fc.RunDetails<[TicketContent]> | undefined;
   let exampleFailed = false;
   try {
-    const listening = await receiver.start(options.receiverHost ?? '127.0.0.1');
+    let listening: string;
+    try {
+      listening = await receiver.start(options.receiverHost ?? '127.0.0.1', options.receiverPort);
+    } catch (e) {
+      throw new Error(
+        `delivery check: the capture receiver cannot listen on ${options.receiverHost ?? '127.0.0.1'}:${options.receiverPort ?? 0}: ${(e as Error).message}`,
+      );
+    }
     const receiverBase = (options.receiverPublicUrl ?? listening).replace(/\/+$/, '');
+    publicPath = new URL(receiverBase).pathname.replace(/\/+$/, '');
 
     let workspaceId = options.workspaceId;
-    if (!workspaceId) {
-      const ex = await admin(http, adminToken, 'POST', '/admin/keys/lookup', { key: apiKey });
+    if (!workspaceId && !dashboard) {
+      const ex = await admin(http, adminToken!, 'POST', '/admin/keys/lookup', { key: apiKey });
       const id = (ex.json as { workspace_id?: unknown } | undefined)?.workspace_id;
       if (ex.status !== 200 || typeof id !== 'string')
         throw setupError('looking up the workspace of the API key', ex);
       workspaceId = id;
     }
-    for (const e of endpoints) {
-      const ex = await admin(http, adminToken, 'POST', '/admin/webhooks', {
+    for (const e of dashboard ? [] : endpoints) {
+      const ex = await admin(http, adminToken!, 'POST', '/admin/webhooks', {
         workspace_id: workspaceId,
         url: `${receiverBase}${e.path}`,
         events: Object.keys(EVENT_SCHEMAS),
@@ -269,14 +327,14 @@ export async function runDeliveryCheck(
           );
       }
       // A deployment without the flush endpoint is fine: waiting on the receiver covers it.
-      await admin(http, adminToken, 'POST', '/admin/deliveries/flush', {});
-      const mine = (e: Endpoint) => receiver.at(e.path).filter((d) => judge(d, e).ticketId === id);
+      if (adminToken) await admin(http, adminToken, 'POST', '/admin/deliveries/flush', {});
+      const mine = (e: Endpoint) => at(e).filter((d) => judge(d, e).ticketId === id);
       try {
         await receiver.waitFor(
           () =>
             endpoints.every((e) => {
               const got = new Set(mine(e).map((d) => judged.get(d)?.event));
-              return AWAITED_EVENTS.every((ev) => got.has(ev));
+              return awaited(e).every((ev) => got.has(ev));
             }),
           deliveryTimeoutMs,
         );
@@ -284,12 +342,14 @@ export async function runDeliveryCheck(
         const missing = endpoints
           .map((e) => {
             const got = new Set(mine(e).map((d) => judged.get(d)?.event));
-            const lacking = AWAITED_EVENTS.filter((ev) => !got.has(ev));
-            return lacking.length ? `${e.form}: ${lacking.join(', ')}` : '';
+            const lacking = awaited(e).filter((ev) => !got.has(ev));
+            return lacking.length ? `${e.label}: ${lacking.join(', ')}` : '';
           })
           .filter(Boolean);
+        // Nothing at all in the whole run points at the URL or tunnel, not at the service.
+        const none = receiver.deliveries.length === 0;
         return fail(
-          `deliveries missing after ${deliveryTimeoutMs} ms (${missing.join('; ')})`,
+          `deliveries missing after ${deliveryTimeoutMs} ms (${missing.join('; ')})${none ? `: nothing reached the capture receiver at all (listening on ${listening}, public URL ${receiverBase}); likely the URL, tunnel or ingress` : ''}`,
           `# ticket ${id}: no delivery of these events reached the capture receiver`,
         );
       }
@@ -298,7 +358,7 @@ export async function runDeliveryCheck(
           const v = judge(d, e);
           if (!v.ok)
             return fail(
-              `${e.form} endpoint, ${v.event ?? 'unknown event'}: ${v.problems.join('; ')}`,
+              `${endpointName(e)}, ${v.event ?? 'unknown event'}: ${v.problems.join('; ')}`,
               renderDelivery(
                 d,
                 [`endpoint form: ${e.form}`, ...v.problems.map((p) => `problem: ${p}`)],
@@ -326,7 +386,7 @@ export async function runDeliveryCheck(
     if (!details.failed && !(await scenario(HOSTILE_EXAMPLE))) exampleFailed = true;
   } finally {
     for (const e of endpoints) {
-      if (e.id)
+      if (e.id && adminToken)
         await admin(http, adminToken, 'DELETE', `/admin/webhooks/${encodeURIComponent(e.id)}`);
     }
     await receiver.close();
@@ -336,16 +396,16 @@ export async function runDeliveryCheck(
   // Every delivery captured, whichever scenario (or shrink step) caused it.
   const verified: Record<SignatureForm, number> = { prefixed: 0, plain: 0 };
   const rejected: Record<SignatureForm, number> = { prefixed: 0, plain: 0 };
-  const tallies: Partial<Record<EndpointForm, FormTally>> = {};
+  const tallies: Record<string, FormTally> = {};
   const events: Record<string, number> = {};
   const failures: DeliveryFailure[] = [];
   let failedDeliveries = 0;
-  for (const e of endpoints) tallies[e.form] = { deliveries: 0, ok: 0, failed: 0 };
+  for (const e of endpoints) tallies[e.label] = { deliveries: 0, ok: 0, failed: 0 };
   for (const d of receiver.deliveries) {
     const e = endpointOf(d);
     if (!e) continue;
     const v = judge(d, e);
-    const tally = tallies[e.form]!;
+    const tally = tallies[e.label]!;
     tally.deliveries++;
     if (v.event) events[v.event] = (events[v.event] ?? 0) + 1;
     for (const h of v.headers) {
@@ -362,6 +422,7 @@ export async function runDeliveryCheck(
       const deliveryId = d.headers['x-service-delivery'];
       failures.push({
         endpointForm: e.form,
+        ...(dashboard ? { endpoint: e.label } : {}),
         ...(v.event ? { event: v.event } : {}),
         ...(deliveryId ? { deliveryId } : {}),
         problems: v.problems,
@@ -391,14 +452,18 @@ export async function runDeliveryCheck(
   };
 }
 
+function endpointName(e: Endpoint): string {
+  return e.label === e.form ? `${e.form} endpoint` : `endpoint ${e.label} (form ${e.form})`;
+}
+
 /** A few lines for a console: the verdict, the tallies, and the minimal counterexample. */
 export function formatDeliveryCheck(r: DeliveryCheckResult): string {
   const lines = [
     `webhook delivery check: ${r.passed ? 'PASS' : 'FAIL'} — ${r.deliveries} deliveries from ${r.numRuns} scenarios, seed ${r.seed}${r.interrupted ? ' (time budget reached)' : ''}`,
     `  verified over the received bytes: X-Service-Signature ${r.verified.prefixed}, service-signature ${r.verified.plain}; rejected ${r.rejected.prefixed} and ${r.rejected.plain}`,
   ];
-  for (const [form, t] of Object.entries(r.endpoints))
-    lines.push(`  endpoint ${form}: ${t.deliveries} deliveries, ${t.ok} ok, ${t.failed} failed`);
+  for (const [label, t] of Object.entries(r.endpoints))
+    lines.push(`  endpoint ${label}: ${t.deliveries} deliveries, ${t.ok} ok, ${t.failed} failed`);
   if (r.counterexample) {
     lines.push(
       `  minimal counterexample (replay with FC_SEED=${r.seed}): ${r.counterexample.reason}`,

@@ -5,25 +5,31 @@
  * diagnosis (uppercase hex, missing prefix, re-serialised JSON, wrong key) so a report says what
  * the sender got wrong, not only that it did.
  */
-import { createHmac } from 'node:crypto';
 import { EVENT_SCHEMAS } from '../checks/catalogue/webhooks.ts';
 import { validate } from '../schemas/registry.ts';
 import {
+  diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
-  SIGNATURE_PREFIX,
   type SignatureForm,
   verifySignature,
 } from '../signature/index.ts';
 import type { CapturedDelivery } from '../webhooks/capture-receiver.ts';
 
-/** What an endpoint was configured to receive: one header form, or both. */
-export type EndpointForm = SignatureForm | 'both';
+export { diagnoseSignature };
 
+/**
+ * What an endpoint was configured to receive: one header form, or both; `unknown` when a
+ * dashboard does not say (U15): whichever headers arrive must verify, and at least one must.
+ */
+export type EndpointForm = SignatureForm | 'both' | 'unknown';
+
+/** The forms an endpoint can be registered with through the admin surface. */
 export const ENDPOINT_FORMS: readonly EndpointForm[] = ['prefixed', 'plain', 'both'];
 
 /** The header forms a delivery to an endpoint of `form` must carry. */
 export function promisedForms(form: EndpointForm): SignatureForm[] {
+  if (form === 'unknown') return [];
   return form === 'both' ? [...SIGNATURE_FORMS] : [form];
 }
 
@@ -44,52 +50,6 @@ export interface DeliveryVerdict {
   headers: HeaderVerdict[];
   /** Every problem, one line each ("X-Service-Signature: uppercase hex …", "payload: …"). */
   problems: string[];
-}
-
-const hmacHex = (secret: string, bytes: Uint8Array | string) =>
-  createHmac('sha256', secret).update(bytes).digest('hex');
-
-/** Byte strings a sender that signs a parsed-and-reserialised body would have signed. */
-function reserialisations(raw: Buffer): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return [];
-  }
-  return [
-    JSON.stringify(value),
-    JSON.stringify(value, null, 1),
-    JSON.stringify(value, null, 2),
-    JSON.stringify(value, null, '\t'),
-  ];
-}
-
-/** Why `value` is not the canonical `form` signature of `raw` under `secret`. */
-export function diagnoseSignature(
-  form: SignatureForm,
-  secret: string,
-  raw: Buffer,
-  value: string,
-): string {
-  const hex = hmacHex(secret, raw);
-  const canonical = form === 'prefixed' ? SIGNATURE_PREFIX + hex : hex;
-  const lower = value.toLowerCase();
-  if (value.includes(', '))
-    return 'the header is present more than once (or holds a list of values)';
-  if (lower === canonical) return 'uppercase hex; the documented value is lowercase hex';
-  if (form === 'prefixed' && lower === hex)
-    return 'the sha256= prefix is missing; the hex itself is right';
-  if (form === 'plain' && lower.endsWith(hex) && lower !== hex)
-    return `a prefix ${JSON.stringify(value.slice(0, value.length - hex.length))} before the hex; the plain form has none`;
-  const bare = form === 'prefixed' && lower.startsWith(SIGNATURE_PREFIX) ? lower.slice(7) : lower;
-  for (const text of reserialisations(raw)) {
-    if (text !== raw.toString('utf8') && hmacHex(secret, text) === bare)
-      return 'it signs a re-serialisation of the JSON, not the bytes that were sent';
-  }
-  if (/^[0-9a-f]{64}$/.test(bare))
-    return 'well-formed, but not the HMAC-SHA256 of the received bytes under the endpoint secret (a wrong secret, or other bytes signed)';
-  return `malformed: ${value.length} characters, not ${form === 'prefixed' ? 'sha256= followed by ' : ''}64 lowercase hex digits`;
 }
 
 function payloadProblems(raw: Buffer): { problems: string[]; event?: string; ticketId?: string } {
@@ -149,6 +109,10 @@ export function verifyDelivery(
     if (verdict.diagnosis) problems.push(`${name}: ${verdict.diagnosis}`);
     headers.push(verdict);
   }
+  if (endpointForm === 'unknown' && !headers.some((h) => h.present))
+    problems.push(
+      `no signature header at all: neither ${SIGNATURE_FORMS.map((f) => SIGNATURE_HEADER[f]).join(' nor ')}`,
+    );
   const payload = payloadProblems(d.raw);
   problems.push(...payload.problems);
   return {

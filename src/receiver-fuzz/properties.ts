@@ -14,6 +14,10 @@ import {
   nulBodyArb,
   textBodyArb,
 } from '../../fuzz/arbitraries/body-arb.ts';
+import {
+  CARELESS_BODY_CLASSES,
+  carelessBodyArb,
+} from '../../fuzz/arbitraries/careless-body-arb.ts';
 import { nonCanonicalJsonTextArb } from '../../fuzz/arbitraries/json-text-arb.ts';
 import {
   applySignatureMutation,
@@ -51,6 +55,11 @@ export interface ReceiverProperty {
   scope: 'each-form' | 'once' | 'all-forms';
   /** Requests to send; `null` means "not sendable, skip" (e.g. a header value HTTP cannot carry). */
   cases(ctx: PropertyContext): fc.Arbitrary<WireRequest | null>;
+  /**
+   * Kinds of case every run must include, whatever its case count: one request is drawn from
+   * each (with the run's seed) and sent before the random ones.
+   */
+  coverage?(ctx: PropertyContext): Array<fc.Arbitrary<WireRequest>>;
   /** A failure reason ("Received … / Expected …"), or undefined when the response obeys the rule. */
   check(outcome: WireOutcome): string | undefined;
 }
@@ -257,6 +266,24 @@ export const RECEIVER_PROPERTIES: readonly ReceiverProperty[] = [
     scope: 'each-form',
     cases: (ctx) => nonCanonicalJsonTextArb().map((t) => request(ctx, { body: utf8(t) })),
     check: expect2xx,
+  },
+  {
+    name: 'careless-body-authenticates',
+    rule: `a validly signed body of every class a receiver may alter before hashing authenticates over its bytes (${CARELESS_BODY_CLASSES.map((c) => c.name).join(', ')})`,
+    scope: 'each-form',
+    cases: (ctx) =>
+      carelessBodyArb().map(({ className, body }) =>
+        request(ctx, { body, notes: [`body class: ${className}`] }),
+      ),
+    coverage: (ctx) =>
+      CARELESS_BODY_CLASSES.map((c) =>
+        c
+          .arb()
+          .map((body) =>
+            request(ctx, { body, notes: [`body class: ${c.name} (caught: ${c.alteredBy})`] }),
+          ),
+      ),
+    check: expectAuthenticated,
   },
   {
     name: 'non-json-body-authenticates',

@@ -10,7 +10,7 @@ import { SIGNATURE_FORMS, type SignatureForm } from '../signature/index.ts';
 import { createPacer } from './pacer.ts';
 import { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
 import { renderTranscript } from './transcript.ts';
-import { createClient } from './wire.ts';
+import { createClient, type WireRequest } from './wire.ts';
 
 /** Options of {@link runReceiverFuzz}. */
 export interface ReceiverFuzzOptions {
@@ -170,9 +170,15 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
       });
       // Leave each remaining property a fair share of the budget, shrinking included.
       const share = Math.max(1000, Math.floor(remaining / (runs.length - i)) * 2);
+      // Cases every run must include go first as fast-check examples (they count towards
+      // numRuns, so it grows to hold them all).
+      const examples = (property.coverage?.(ctx) ?? []).map(
+        (arb, k) => [fc.sample(arb, { seed: seed + k, numRuns: 1 })[0]!] as [WireRequest],
+      );
       const details = await fc.check(prop, {
         seed,
-        numRuns: cases,
+        numRuns: Math.max(cases, examples.length),
+        examples,
         interruptAfterTimeLimit: Math.min(remaining, share),
         markInterruptAsFailure: false,
         maxSkipsPerRun: 20,

@@ -4,6 +4,9 @@
  * tests tagged with the fault's check). A fault is caught when its named check records a failure
  * in that project: verdicts are only recorded (HARNESS_RECORD_ONLY), not thrown, so a failing
  * check does not cost a worker restart. Limit faults are judged by the load self-tests.
+ *
+ * Webhook faults get a second column: the same fault on a deployment in dashboard mode (a separate
+ * `serve --no-admin` process reached only through HARNESS_* variables; detection-dashboard.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +14,7 @@ import { FAULTS } from '../../server/faults.ts';
 import { redact } from '../redact.ts';
 import { readChecks, readPlaywrightTests } from '../report/collect.ts';
 import { runContracts } from './contracts-step.ts';
+import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 
 export interface DetectionRow {
   fault: string;
@@ -21,9 +25,15 @@ export interface DetectionRow {
   tests: number;
   /** First failure text naming the check, when caught. */
   evidence?: string;
+  /** Webhook faults: caught in dashboard mode too (or why that mode cannot show the fault). */
+  dashboard?: DashboardCell;
 }
 
-export async function runDetectionMatrix(outDir: string, verbose = false): Promise<DetectionRow[]> {
+export async function runDetectionMatrix(
+  outDir: string,
+  verbose = false,
+  opts: { dashboard?: boolean } = {},
+): Promise<DetectionRow[]> {
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, 'detection-playwright.json');
   await runContracts(
@@ -43,7 +53,9 @@ export async function runDetectionMatrix(outDir: string, verbose = false): Promi
   );
   const tests = readPlaywrightTests(json);
   const results = readChecks(join(outDir, 'detection-run'));
-  const rows = FAULTS.filter((f) => f.area !== 'limits').map((f) => {
+  const dashboard =
+    opts.dashboard === false ? undefined : await runDashboardDetection(join(outDir, 'dashboard'));
+  const rows = FAULTS.filter((f) => f.area !== 'limits').map((f): DetectionRow => {
     const project = `fault:${f.name}`;
     const hit = results.find((r) => r.project === project && r.check === f.check && !r.passed);
     return {
@@ -55,6 +67,7 @@ export async function runDetectionMatrix(outDir: string, verbose = false): Promi
       evidence: hit?.failure
         ? redact(`Received: ${hit.failure.received} / Expected: ${hit.failure.expected}`)
         : undefined,
+      ...(dashboard?.has(f.name) ? { dashboard: dashboard.get(f.name)! } : {}),
     };
   });
   writeFileSync(join(outDir, 'detection-matrix.json'), `${JSON.stringify(rows, null, 2)}\n`);
@@ -62,13 +75,24 @@ export async function runDetectionMatrix(outDir: string, verbose = false): Promi
   return rows;
 }
 
+/** Caught wherever it was run: embedded, and in dashboard mode when that mode can show it. */
+export function caughtEverywhere(r: DetectionRow): boolean {
+  return r.caught && (!r.dashboard || 'notRun' in r.dashboard || r.dashboard.caught);
+}
+
+function dashboardColumn(r: DetectionRow): string {
+  if (!r.dashboard) return '—';
+  if ('notRun' in r.dashboard) return `not run: ${r.dashboard.notRun}`;
+  return `${r.dashboard.caught ? 'yes' : '**NO**'} (${r.dashboard.tests} tests)`;
+}
+
 export function detectionMarkdown(rows: DetectionRow[]): string {
   const lines = [
-    '| fault | check | provenance | tests run | caught |',
-    '|---|---|---|---|---|',
+    '| fault | check | provenance | tests run | caught | dashboard mode (no admin surface) |',
+    '|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.fault} | ${r.check} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : '**NO**'} |`,
+        `| ${r.fault} | ${r.check} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : '**NO**'} | ${dashboardColumn(r)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

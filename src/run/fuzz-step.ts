@@ -3,7 +3,8 @@
  *   - the black-box receiver properties against the example receiver (a self-check of the fuzzer
  *     and of the receiver users copy);
  *   - the delivery check: random ticket content → real deliveries, each verified over the exact
- *     received bytes in every header form (needs the admin surface to subscribe);
+ *     received bytes in every header form (subscribed through the admin surface, or to the
+ *     endpoints configured in the deployment's dashboard: HARNESS_WEBHOOK_ENDPOINTS / _URL);
  *   - the API input fuzz: schema-derived valid and invalid bodies → 2xx + valid body or 4xx +
  *     problem, never a 5xx, never half done (writes: skipped in read-only mode).
  * Against the embedded deployment all three run; against a real one, what its credentials allow.
@@ -65,16 +66,33 @@ export async function runFuzzStep(
     `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
   );
 
-  const deploymentChecks = async (t: FuzzTarget) => {
-    const delivery = t.adminToken
-      ? await runDeliveryCheck({
-          baseUrl: t.baseUrl,
-          apiKey: t.apiKey,
-          adminToken: t.adminToken,
-          numRuns: 10,
-          maxSeconds: 45,
-        })
+  // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
+  // they point at (the contract suite's receiver has closed by now, so the port is free).
+  const dashboard =
+    cfg.baseUrl &&
+    !cfg.adminToken &&
+    cfg.webhookUrl &&
+    cfg.webhookEndpoints.length > 0 &&
+    !cfg.readOnly
+      ? {
+          endpoints: cfg.webhookEndpoints,
+          receiverPublicUrl: cfg.webhookUrl,
+          receiverHost: cfg.webhookListen.host,
+          receiverPort: cfg.webhookListen.port,
+          ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
+        }
       : undefined;
+  const deploymentChecks = async (t: FuzzTarget) => {
+    const delivery =
+      t.adminToken || dashboard
+        ? await runDeliveryCheck({
+            baseUrl: t.baseUrl,
+            apiKey: t.apiKey,
+            ...(t.adminToken ? { adminToken: t.adminToken } : dashboard),
+            numRuns: 10,
+            maxSeconds: 45,
+          })
+        : undefined;
     const input = cfg.readOnly
       ? undefined
       : await runApiInputFuzz({
@@ -96,7 +114,9 @@ export async function runFuzzStep(
   if (!delivery)
     area.notRun.push({
       name: 'fuzz.delivery-check',
-      reason: 'not run: needs HARNESS_ADMIN_TOKEN to subscribe the capture receiver',
+      reason: cfg.readOnly
+        ? 'not run: read-only mode (the delivery check creates tickets)'
+        : 'not run: needs HARNESS_ADMIN_TOKEN, or HARNESS_WEBHOOK_URL with HARNESS_WEBHOOK_ENDPOINTS (or HARNESS_WEBHOOK_SECRET) for endpoints configured in the dashboard',
     });
   else {
     log(

@@ -1,3 +1,4 @@
+export { diagnoseSignature } from './diagnose.ts';
 export {
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,

@@ -25,8 +25,22 @@ export interface CaptureReceiverOptions {
   respond?: (d: Omit<CapturedDelivery, 'answered'>) => number;
 }
 
+/**
+ * "Answer `status` to the first `attempts` attempts of each delivery whose raw body contains
+ * `marker`" (attempts counted per X-Service-Delivery id, else per body). Declarative rather than
+ * a callback so it can cross from a Playwright worker to the shared receiver (see shared-receiver).
+ */
+export interface FailRule {
+  marker: string;
+  attempts: number;
+  status: number;
+}
+
 export class CaptureReceiver {
   readonly deliveries: CapturedDelivery[] = [];
+  private rules: FailRule[] = [];
+  private attemptsSeen = new Map<string, number>();
+  private listenUrl?: string;
   private server?: Server;
   private waiters: Array<() => void> = [];
   respond: NonNullable<CaptureReceiverOptions['respond']>;
@@ -35,7 +49,29 @@ export class CaptureReceiver {
     this.respond = opts.respond ?? (() => 204);
   }
 
-  async start(host = '127.0.0.1'): Promise<string> {
+  /** Adds a fail-first rule (applies to deliveries received from now on). */
+  failFirst(rule: FailRule): void {
+    this.rules.push(rule);
+  }
+
+  private ruleStatus(d: Omit<CapturedDelivery, 'answered'>): number | undefined {
+    const body = d.raw.toString('utf8');
+    for (const r of this.rules) {
+      if (!body.includes(r.marker)) continue;
+      const key = `${r.marker}\u0000${d.headers['x-service-delivery'] ?? body}`;
+      const n = (this.attemptsSeen.get(key) ?? 0) + 1;
+      this.attemptsSeen.set(key, n);
+      return n <= r.attempts ? r.status : undefined;
+    }
+    return undefined;
+  }
+
+  /** The address it listens on, e.g. http://127.0.0.1:41234 (undefined before start). */
+  get url(): string | undefined {
+    return this.listenUrl;
+  }
+
+  async start(host = '127.0.0.1', port = 0): Promise<string> {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -55,7 +91,7 @@ export class CaptureReceiver {
         };
         let answered = 500;
         try {
-          answered = this.respond(d);
+          answered = this.ruleStatus(d) ?? this.respond(d);
         } catch {
           answered = 500;
         }
@@ -67,9 +103,18 @@ export class CaptureReceiver {
       });
     };
     this.server = this.opts.tls ? createHttpsServer(this.opts.tls, handler) : createServer(handler);
-    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
-    const { port } = this.server.address() as AddressInfo;
-    return `${this.opts.tls ? 'https' : 'http'}://${host}:${port}`;
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = (server.address() as AddressInfo).port;
+    const h = host.includes(':') ? `[${host}]` : host;
+    this.listenUrl = `${this.opts.tls ? 'https' : 'http'}://${h}:${bound}`;
+    return this.listenUrl;
   }
 
   /** Resolves once `pred` holds over the captured deliveries, or rejects after `timeoutMs`. */

@@ -83,6 +83,37 @@ export interface ZooEntry {
 const withPrefix = (form: 'prefixed' | 'plain', hex: string) =>
   form === 'prefixed' ? `sha256=${hex}` : hex;
 
+/** The body as text, byte for byte (latin1), changed by `f`, back to bytes. */
+const latin1 = (raw: Buffer, f: (t: string) => string) =>
+  Buffer.from(f(raw.toString('latin1')), 'latin1');
+
+/** The body decoded as UTF-8, changed by `f`, encoded again. */
+const unicode = (raw: Buffer, f: (t: string) => string) => Buffer.from(f(raw.toString('utf8')));
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}
+
+/** What a parse-and-serialise receiver hashes (the raw bytes when they are not JSON). */
+function reserialised(
+  raw: Buffer,
+  transform: (v: unknown) => unknown,
+  text: (t: string) => string = (t) => t,
+): Buffer {
+  try {
+    return Buffer.from(text(JSON.stringify(transform(JSON.parse(raw.toString('utf8'))))));
+  } catch {
+    return raw;
+  }
+}
+
 export const ZOO: readonly ZooEntry[] = [
   {
     fault: 'accepts uppercase hex',
@@ -138,6 +169,69 @@ export const ZOO: readonly ZooEntry[] = [
     fault: 'accepts a request without any signature header',
     caughtBy: 'missing-signature-rejected',
     create: (s) => faultyReceiver(s, { whenMissing: 'accept' }),
+  },
+  // Careless steps before the HMAC that the wire never triggers: each needs its body class.
+  {
+    fault: 'normalises line endings (CRLF and lone CR to LF) before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, { hmacInput: (raw) => latin1(raw, (t) => t.replace(/\r\n?/g, '\n')) }),
+  },
+  {
+    fault: 'trims the body before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) => faultyReceiver(s, { hmacInput: (raw) => latin1(raw, (t) => t.trim()) }),
+  },
+  {
+    fault: 'strips a UTF-8 byte-order mark before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, {
+        hmacInput: (raw) =>
+          raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw,
+      }),
+  },
+  {
+    fault: 'hashes the body only up to its first NUL byte',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, {
+        hmacInput: (raw) => (raw.includes(0) ? raw.subarray(0, raw.indexOf(0)) : raw),
+      }),
+  },
+  {
+    fault: 'NFC-normalises the text before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, { hmacInput: (raw) => unicode(raw, (t) => t.normalize('NFC')) }),
+  },
+  {
+    fault: 'NFD-normalises the text before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, { hmacInput: (raw) => unicode(raw, (t) => t.normalize('NFD')) }),
+  },
+  {
+    fault: 're-serialises the JSON with sorted keys before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) => faultyReceiver(s, { hmacInput: (raw) => reserialised(raw, sortKeys) }),
+  },
+  {
+    fault: 're-serialises the JSON ASCII-only before the HMAC',
+    caughtBy: 'careless-body-authenticates',
+    create: (s) =>
+      faultyReceiver(s, {
+        hmacInput: (raw) =>
+          reserialised(
+            raw,
+            (v) => v,
+            (t) =>
+              t.replace(
+                /[\u007f-\uffff]/g,
+                (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+              ),
+          ),
+      }),
   },
   {
     fault: 'understands only the prefixed form',

@@ -100,6 +100,24 @@ describe('events of the reference deployment', () => {
     );
   });
 
+  test('fault payload-ticket-url-missing removes ticket.url only', async () => {
+    const { deliveries } = await scenario(['payload-ticket-url-missing']);
+    assert.ok(deliveries.length > 5, 'events still delivered');
+    assert.ok(
+      deliveries.every((x) => !('url' in x.json.ticket) && typeof x.json.ticket.id === 'string'),
+      'ticket.url absent, the rest of the ticket present',
+    );
+    assert.ok(deliveries.every((x) => 'customer' in x.json));
+  });
+
+  test('fault ticket-replied-never suppresses ticket.replied only', async () => {
+    const { deliveries } = await scenario(['ticket-replied-never']);
+    const events = new Set(deliveries.map((x) => x.json.event));
+    assert.equal(events.has('ticket.replied'), false, 'ticket.replied must not fire');
+    assert.ok(events.has('customer.replied') && events.has('agent.replied'), 'the others do');
+    assert.equal(events.size, ALL.length - 1, `other events still fire: ${[...events].join(', ')}`);
+  });
+
   test('fault sla-at-risk-never suppresses sla.at_risk only', async () => {
     const { deliveries } = await scenario(['sla-at-risk-never']);
     const events = new Set(deliveries.map((x) => x.json.event));

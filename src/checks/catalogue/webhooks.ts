@@ -3,7 +3,7 @@
  * request the service sent, and the receiver's answer.
  */
 import { validate } from '../../schemas/registry.ts';
-import { SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
+import { diagnoseSignature, SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
@@ -42,7 +42,8 @@ export const signatureValid = defineCheck({
     return {
       received: bad
         .map(
-          (f) => `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes`,
+          (f) =>
+            `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes: ${diagnoseSignature(f, a.secret, a.raw, h[SIGNATURE_HEADER[f].toLowerCase()]!)}`,
         )
         .join('; '),
       expected: 'lowercase hex HMAC-SHA256 of the exact bytes sent, with the endpoint secret',
@@ -89,11 +90,11 @@ const eventArrived = <const N extends string>(
     provenance,
     rule,
     kind: 'scenario',
-    run(_ex, a: { event: string; got: string[] }) {
+    run(_ex, a: { event: string; got: string[]; diagnosis?: string }) {
       return a.got.includes(a.event)
         ? undefined
         : {
-            received: `deliveries: ${a.got.join(', ') || 'none'}`,
+            received: `deliveries: ${a.got.join(', ') || 'none'}${a.diagnosis ? ` — ${a.diagnosis}` : ''}`,
             expected: `a ${a.event} delivery`,
           };
     },

@@ -50,8 +50,13 @@ const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [opt
     --url URL              deployment (default: the embedded reference deployment)
     --api-key-env NAME     env variable with a full-access key      (default HARNESS_API_KEY)
     --admin-token-env NAME env variable with the admin token        (default HARNESS_ADMIN_TOKEN)
+    --endpoints FILE       endpoints set up in the deployment's dashboard (no admin token
+                           needed; secrets from each secret_env)  (default HARNESS_WEBHOOK_ENDPOINTS)
+    --receiver-listen H:P  where the capture receiver listens   (default HARNESS_WEBHOOK_LISTEN
+                                                                 or 127.0.0.1:0)
     --receiver-host H      interface of the capture receiver        (default 127.0.0.1)
-    --receiver-url URL     URL under which the deployment reaches it (default: its address)
+    --receiver-url URL     URL under which the deployment reaches it (default: its address;
+                           with --endpoints: HARNESS_WEBHOOK_URL)
     --fault A,B            faults of the embedded deployment
     --cases N              scenarios                                 (default 25)
     (also --max-seconds, --seed, --json)
@@ -81,6 +86,8 @@ function parse(argv: string[]) {
       'admin-token-env': { type: 'string' },
       'receiver-host': { type: 'string' },
       'receiver-url': { type: 'string' },
+      'receiver-listen': { type: 'string' },
+      endpoints: { type: 'string' },
       fault: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

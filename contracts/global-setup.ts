@@ -1,0 +1,32 @@
+/**
+ * Starts the run's one capture receiver when the deployment reaches it at a user-given public URL
+ * (HARNESS_WEBHOOK_URL): every worker shares it through its control API (src/webhooks/
+ * shared-receiver.ts), because a dashboard-configured endpoint points at one fixed address.
+ * Playwright hands the variables set here to the workers.
+ */
+import { loadConfig } from '../src/config.ts';
+import { CaptureReceiver } from '../src/webhooks/capture-receiver.ts';
+import { startControl } from '../src/webhooks/shared-receiver.ts';
+
+export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
+  const cfg = loadConfig();
+  if (!cfg.webhookUrl || process.env.HARNESS_CAPTURE_CONTROL) return undefined;
+  const rx = new CaptureReceiver(cfg.webhookTls ? { tls: cfg.webhookTls } : {});
+  const { host, port } = cfg.webhookListen;
+  let listenUrl: string;
+  try {
+    listenUrl = await rx.start(host, port);
+  } catch (e) {
+    throw new Error(
+      `capture receiver: cannot listen on HARNESS_WEBHOOK_LISTEN=${host}:${port}: ${(e as Error).message}`,
+    );
+  }
+  const control = await startControl(rx);
+  process.env.HARNESS_CAPTURE_CONTROL = control.url;
+  process.env.HARNESS_CAPTURE_LISTEN = listenUrl;
+  return async () => {
+    control.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => control.server.close(() => resolve()));
+    await rx.close();
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The run's one capture receiver (contracts/global-setup.ts): it binds HARNESS_WEBHOOK_LISTEN,
+ * speaks HTTPS with HARNESS_WEBHOOK_TLS_CERT/_KEY, and every Playwright worker reads it through
+ * the loopback control API — raw bytes intact, routed by path — and asks it to answer 503 to a
+ * delivery's first attempt. A port already taken is a clear error, not a stack trace.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, test } from 'node:test';
+import globalSetup from '../../contracts/global-setup.ts';
+import { generateSelfSignedCert, WebhookDispatcher } from '../../server/webhooks/index.ts';
+import { freePort } from '../../src/run/serve-process.ts';
+import { remoteView } from '../../src/webhooks/shared-receiver.ts';
+
+const VARS = [
+  'HARNESS_WEBHOOK_URL',
+  'HARNESS_WEBHOOK_LISTEN',
+  'HARNESS_WEBHOOK_TLS_CERT',
+  'HARNESS_WEBHOOK_TLS_KEY',
+  'HARNESS_CAPTURE_CONTROL',
+  'HARNESS_CAPTURE_LISTEN',
+  'HARNESS_BASE_URL',
+];
+const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
+afterEach(() => {
+  for (const k of VARS) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+/** Sends one event the way the reference deployment does (retries 30 ms apart). */
+async function deliver(url: string, body: Record<string, unknown>, trustedCa?: string[]) {
+  const wh = new WebhookDispatcher({
+    retryDelaysMs: [30, 30],
+    ...(trustedCa ? { trustedCa } : {}),
+  });
+  try {
+    wh.addEndpoint({
+      workspaceId: 'ws',
+      url,
+      events: ['ticket.created'],
+      secret: 's',
+      form: 'both',
+    });
+    wh.emit('ws', 'ticket.created', body);
+    await wh.idle(5000);
+    return wh.deliveries();
+  } finally {
+    await wh.close();
+  }
+}
+
+describe('the shared capture receiver', () => {
+  test('binds the fixed listen address behind a public URL with a path; workers see exact bytes by path', async () => {
+    const port = await freePort();
+    for (const k of VARS) delete process.env[k];
+    process.env.HARNESS_WEBHOOK_URL = 'https://tunnel.example/ci-run-7';
+    process.env.HARNESS_WEBHOOK_LISTEN = `127.0.0.1:${port}`;
+    const teardown = await globalSetup();
+    assert.ok(teardown, 'a receiver was started');
+    try {
+      assert.equal(process.env.HARNESS_CAPTURE_LISTEN, `http://127.0.0.1:${port}`);
+      const control = process.env.HARNESS_CAPTURE_CONTROL!;
+      assert.notEqual(new URL(control).port, String(port), 'control API not on the public port');
+      // A tunnel that keeps the public path prefix, and one that strips it.
+      await deliver(`http://127.0.0.1:${port}/ci-run-7/hook/all`, {
+        event: 'ticket.created',
+        n: 1.0,
+      });
+      await deliver(`http://127.0.0.1:${port}/hook/subset`, { event: 'ticket.created', text: 'é' });
+      const view = remoteView(control, process.env.HARNESS_CAPTURE_LISTEN);
+      const all = await view.all();
+      assert.deepEqual(
+        all.map((d) => d.path),
+        ['/ci-run-7/hook/all', '/hook/subset'],
+      );
+      assert.equal(all[1]!.raw.toString('utf8'), '{"event":"ticket.created","text":"é"}');
+      assert.ok(all.every((d) => d.headers['x-service-signature']?.startsWith('sha256=')));
+      // A second worker's view sees the same deliveries; a cached view fetches only new ones.
+      assert.equal((await remoteView(control, '').all()).length, 2);
+    } finally {
+      await teardown!();
+    }
+  });
+
+  test('answers 503 to the first attempt of a marked delivery for any worker; the retry gets 204', async () => {
+    const port = await freePort();
+    for (const k of VARS) delete process.env[k];
+    process.env.HARNESS_WEBHOOK_URL = `http://127.0.0.1:${port}`;
+    process.env.HARNESS_WEBHOOK_LISTEN = `127.0.0.1:${port}`;
+    const teardown = await globalSetup();
+    try {
+      const view = remoteView(process.env.HARNESS_CAPTURE_CONTROL!, '');
+      await view.failFirst({ marker: 'retry-me-42', attempts: 1, status: 503 });
+      const sent = await deliver(`http://127.0.0.1:${port}/h`, { subject: 'retry-me-42' });
+      await deliver(`http://127.0.0.1:${port}/h`, { subject: 'unmarked' });
+      assert.deepEqual(
+        sent[0]!.attempts.map((a) => a.status),
+        [503, 204],
+      );
+      const got = await view.all();
+      assert.deepEqual(
+        got.map((d) => d.answered),
+        [503, 204, 204],
+      );
+      assert.equal(got[0]!.headers['x-service-delivery'], got[1]!.headers['x-service-delivery']);
+      const bad = await fetch(`${process.env.HARNESS_CAPTURE_CONTROL}/rules`, {
+        method: 'POST',
+        body: '{}',
+      });
+      assert.equal(bad.status, 400, 'a rule without a marker is refused');
+    } finally {
+      await teardown!();
+    }
+  });
+
+  test('speaks HTTPS with HARNESS_WEBHOOK_TLS_CERT/_KEY', async () => {
+    const pems = await generateSelfSignedCert();
+    const dir = mkdtempSync(join(tmpdir(), 'harness-rx-tls-'));
+    writeFileSync(join(dir, 'cert.pem'), pems.cert);
+    writeFileSync(join(dir, 'key.pem'), pems.key, { mode: 0o600 });
+    const port = await freePort();
+    for (const k of VARS) delete process.env[k];
+    process.env.HARNESS_WEBHOOK_URL = `https://127.0.0.1:${port}`;
+    process.env.HARNESS_WEBHOOK_LISTEN = `127.0.0.1:${port}`;
+    process.env.HARNESS_WEBHOOK_TLS_CERT = join(dir, 'cert.pem');
+    process.env.HARNESS_WEBHOOK_TLS_KEY = join(dir, 'key.pem');
+    const teardown = await globalSetup();
+    try {
+      assert.equal(process.env.HARNESS_CAPTURE_LISTEN, `https://127.0.0.1:${port}`);
+      const sent = await deliver(`https://127.0.0.1:${port}/tls`, { event: 'ticket.created' }, [
+        pems.cert,
+      ]);
+      assert.equal(sent[0]!.state, 'delivered', JSON.stringify(sent[0]!.attempts));
+      const got = await remoteView(process.env.HARNESS_CAPTURE_CONTROL!, '').all();
+      assert.deepEqual(
+        got.map((d) => d.path),
+        ['/tls'],
+      );
+    } finally {
+      await teardown!();
+    }
+  });
+
+  test('a listen port already in use is a clear error naming HARNESS_WEBHOOK_LISTEN', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      for (const k of VARS) delete process.env[k];
+      process.env.HARNESS_WEBHOOK_URL = 'https://hooks.example';
+      process.env.HARNESS_WEBHOOK_LISTEN = `127.0.0.1:${port}`;
+      await assert.rejects(
+        globalSetup(),
+        new RegExp(`cannot listen on HARNESS_WEBHOOK_LISTEN=127\\.0\\.0\\.1:${port}: .*EADDRINUSE`),
+      );
+    } finally {
+      await new Promise<void>((r) => busy.close(() => r()));
+    }
+  });
+
+  test('no public URL: no shared receiver (each worker binds its own random loopback port)', async () => {
+    for (const k of VARS) delete process.env[k];
+    assert.equal(await globalSetup(), undefined);
+    assert.equal(process.env.HARNESS_CAPTURE_CONTROL, undefined);
+  });
+});
