@@ -26,6 +26,7 @@ const KNOWN_SRC_TO_TEST = [
   'src/fuzz/delivery-check.ts → fuzz/seed.ts',
   'src/fuzz/spec-schemas.ts → fuzz/arbitraries/schema-arb.ts',
   'src/receiver-fuzz/properties.ts → fuzz/arbitraries/body-arb.ts',
+  'src/receiver-fuzz/properties.ts → fuzz/arbitraries/careless-body-arb.ts',
   'src/receiver-fuzz/properties.ts → fuzz/arbitraries/json-text-arb.ts',
   'src/receiver-fuzz/properties.ts → fuzz/arbitraries/signature-mutation-arb.ts',
   'src/receiver-fuzz/run-receiver-fuzz.ts → fuzz/seed.ts',
