@@ -1,4 +1,4 @@
-import { redact } from '../redact.ts';
+import { redact } from '../../src/redact.ts';
 import type { PropertyResult, ReceiverFuzzResult } from './run-receiver-fuzz.ts';
 
 /** One line per property as it finishes. */

@@ -7,16 +7,19 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../src/signature/index.ts';
-import { bodyArb } from './arbitraries/body-arb.ts';
-import { secretArb } from './arbitraries/secret-arb.ts';
+} from '../../src/signature/index.ts';
+import { bodyArb } from '../arbitraries/body-arb.ts';
+import { secretArb } from '../arbitraries/secret-arb.ts';
 import {
   applySignatureMutation,
   signatureMutationArb,
-} from './arbitraries/signature-mutation-arb.ts';
-import { fcParams } from './seed.ts';
-import { oracleValue } from './support/canonical.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { oracleValue } from './oracle.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 ruleForEachForm('a valid signature verifies', (form) => {
   fc.assert(

@@ -1,16 +1,19 @@
 /** Properties: any change to the body, the signature or the key makes verification fail. */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signatureValue, verifySignature } from '../src/signature/index.ts';
-import { bodyArb } from './arbitraries/body-arb.ts';
-import { distinctSecretsArb, secretArb } from './arbitraries/secret-arb.ts';
+import { signatureValue, verifySignature } from '../../src/signature/index.ts';
+import { bodyArb } from '../arbitraries/body-arb.ts';
+import { distinctSecretsArb, secretArb } from '../arbitraries/secret-arb.ts';
 import {
   applySignatureMutation,
   flipBitArb,
   flipDigestBitArb,
-} from './arbitraries/signature-mutation-arb.ts';
-import { fcParams } from './seed.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 /** Bodies up to this size get every bit flipped; bigger ones a drawn sample of bits. */
 const EXHAUSTIVE_BYTES = 64;

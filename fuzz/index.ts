@@ -10,17 +10,17 @@ export {
   API_INPUT_OPERATIONS,
   formatApiInputFuzz,
   runApiInputFuzz,
-} from './api-input.ts';
+} from './api-input/api-input.ts';
 export {
   type DeliveryCheckOptions,
   type DeliveryCheckResult,
   formatDeliveryCheck,
   runDeliveryCheck,
-} from './delivery-check.ts';
-export { type FuzzTarget, withEmbeddedDeployment } from './embedded.ts';
+} from './deliveries/delivery-check.ts';
+export { type FuzzTarget, withEmbeddedDeployment } from './deliveries/embedded.ts';
 export {
   type DeliveryVerdict,
   type EndpointForm,
   diagnoseSignature,
   verifyDelivery,
-} from './verify-delivery.ts';
+} from './deliveries/verify-delivery.ts';

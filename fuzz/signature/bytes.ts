@@ -4,18 +4,21 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signatureValue, verifySignature } from '../src/signature/index.ts';
+import { signatureValue, verifySignature } from '../../src/signature/index.ts';
 import {
   bodyArb,
   bomBodyArb,
   crlfBodyArb,
   invalidUtf8BodyArb,
   nfcNfdPairArb,
-} from './arbitraries/body-arb.ts';
-import { nonCanonicalJsonTextArb } from './arbitraries/json-text-arb.ts';
-import { secretArb } from './arbitraries/secret-arb.ts';
-import { fcParams } from './seed.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/body-arb.ts';
+import { nonCanonicalJsonTextArb } from '../arbitraries/json-text-arb.ts';
+import { secretArb } from '../arbitraries/secret-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const differ = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) !== 0;

@@ -4,10 +4,10 @@
  * for reports; each failure carries the minimal counterexample as a redacted HTTP transcript.
  */
 import fc from 'fast-check';
-import { fuzzSeed } from '../../fuzz/seed.ts';
-import { registerSecret } from '../redact.ts';
-import { SIGNATURE_FORMS, type SignatureForm } from '../signature/index.ts';
-import { createPacer } from './pacer.ts';
+import { fuzzSeed } from '../shared/seed.ts';
+import { registerSecret } from '../../src/redact.ts';
+import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
+import { createPacer } from '../shared/pacer.ts';
 import { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
 import { renderTranscript } from './transcript.ts';
 import { createClient, type WireRequest } from './wire.ts';

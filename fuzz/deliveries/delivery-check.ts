@@ -16,14 +16,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { fuzzSeed } from '../../fuzz/seed.ts';
-import { type TicketContent, ticketContentArb } from '../../fuzz/arbitraries/ticket-content-arb.ts';
-import { EVENT_SCHEMAS } from '../checks/catalogue/webhooks.ts';
-import { redactValue, registerSecret } from '../redact.ts';
-import type { SignatureForm } from '../signature/index.ts';
-import { type CapturedDelivery, CaptureReceiver } from '../webhooks/capture-receiver.ts';
-import { createHttp, type Http, type HttpExchange } from './http.ts';
-import { renderDelivery, renderExchange } from './transcript.ts';
+import { fuzzSeed } from '../shared/seed.ts';
+import { type TicketContent, ticketContentArb } from '../arbitraries/ticket-content-arb.ts';
+import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
+import { redactValue, registerSecret } from '../../src/redact.ts';
+import type { SignatureForm } from '../../src/signature/index.ts';
+import { type CapturedDelivery, CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
+import { createHttp, type Http, type HttpExchange } from '../shared/http.ts';
+import { renderDelivery, renderExchange } from '../shared/transcript.ts';
 import {
   type DeliveryVerdict,
   ENDPOINT_FORMS,

@@ -7,9 +7,9 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../src/signature/index.ts';
-import { bodyArb } from './arbitraries/body-arb.ts';
-import { secretArb } from './arbitraries/secret-arb.ts';
+} from '../../src/signature/index.ts';
+import { bodyArb } from '../arbitraries/body-arb.ts';
+import { secretArb } from '../arbitraries/secret-arb.ts';
 import {
   applySignatureMutation,
   prefixMismatchArb,
@@ -17,9 +17,12 @@ import {
   signatureMutationArb,
   uppercaseArb,
   whitespaceArb,
-} from './arbitraries/signature-mutation-arb.ts';
-import { fcParams } from './seed.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 function rejects(arb: () => fc.Arbitrary<Parameters<typeof applySignatureMutation>[1]>) {
   return (form: 'prefixed' | 'plain') =>

@@ -13,12 +13,12 @@ import {
   deepJsonText,
   deleteAt,
   encodeBodyCase,
-} from './arbitraries/api-body-arb.ts';
-import { codePointLength } from './arbitraries/hostile-text-arb.ts';
-import { deref, schemaSites, sitePath, validValueArb } from './arbitraries/schema-arb.ts';
-import { fcParams } from './seed.ts';
-import { validate } from '../src/schemas/registry.ts';
-import { componentSchema, resolveSpecRef } from '../src/fuzz/spec-schemas.ts';
+} from '../../fuzz/arbitraries/api-body-arb.ts';
+import { codePointLength } from '../../fuzz/arbitraries/hostile-text-arb.ts';
+import { deref, schemaSites, sitePath, validValueArb } from '../../fuzz/arbitraries/schema-arb.ts';
+import { fcParams } from '../../fuzz/shared/seed.ts';
+import { validate } from '../../src/schemas/registry.ts';
+import { componentSchema, resolveSpecRef } from '../../fuzz/api-input/spec-schemas.ts';
 
 const SCHEMAS = ['TicketCreate', 'TicketUpdate', 'MessageCreate'] as const;
 

@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
-import { startService } from '../server/start.ts';
-import { formatApiInputFuzz, runApiInputFuzz } from '../src/fuzz/api-input.ts';
-import { fuzzSeed } from './seed.ts';
+import { startService } from '../../server/start.ts';
+import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
 

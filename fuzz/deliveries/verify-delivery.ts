@@ -5,16 +5,16 @@
  * diagnosis (uppercase hex, missing prefix, re-serialised JSON, wrong key) so a report says what
  * the sender got wrong, not only that it did.
  */
-import { EVENT_SCHEMAS } from '../checks/catalogue/webhooks.ts';
-import { validate } from '../schemas/registry.ts';
+import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
+import { validate } from '../../src/schemas/registry.ts';
 import {
   diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   type SignatureForm,
   verifySignature,
-} from '../signature/index.ts';
-import type { CapturedDelivery } from '../webhooks/capture-receiver.ts';
+} from '../../src/signature/index.ts';
+import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
 
 export { diagnoseSignature };
 

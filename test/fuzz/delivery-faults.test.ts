@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startService } from '../server/start.ts';
-import { formatDeliveryCheck, runDeliveryCheck } from '../src/fuzz/delivery-check.ts';
+import { startService } from '../../server/start.ts';
+import { formatDeliveryCheck, runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 
 const TABLE = [
   {

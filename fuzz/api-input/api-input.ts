@@ -16,13 +16,13 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../../fuzz/arbitraries/api-body-arb.ts';
-import { fuzzSeed } from '../../fuzz/seed.ts';
-import { redact, registerSecret } from '../redact.ts';
-import { validate } from '../schemas/registry.ts';
-import { createHttp, type HttpExchange } from './http.ts';
+import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
+import { fuzzSeed } from '../shared/seed.ts';
+import { redact, registerSecret } from '../../src/redact.ts';
+import { validate } from '../../src/schemas/registry.ts';
+import { createHttp, type HttpExchange } from '../shared/http.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
-import { renderExchange } from './transcript.ts';
+import { renderExchange } from '../shared/transcript.ts';
 
 export type ApiInputOperation = 'createTicket' | 'updateTicket' | 'addMessage';
 

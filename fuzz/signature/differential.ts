@@ -8,15 +8,18 @@ import assert from 'node:assert/strict';
 import { createHmac, webcrypto } from 'node:crypto';
 import { verify as octokitVerify, sign as octokitSign } from '@octokit/webhooks-methods';
 import fc from 'fast-check';
-import { signatureHex, signatureValue, verifySignature } from '../src/signature/index.ts';
-import { bodyArb } from './arbitraries/body-arb.ts';
-import { secretArb, stringSecretArb } from './arbitraries/secret-arb.ts';
+import { signatureHex, signatureValue, verifySignature } from '../../src/signature/index.ts';
+import { bodyArb } from '../arbitraries/body-arb.ts';
+import { secretArb, stringSecretArb } from '../arbitraries/secret-arb.ts';
 import {
   applySignatureMutation,
   signatureMutationArb,
-} from './arbitraries/signature-mutation-arb.ts';
-import { fcParams } from './seed.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 const CANONICAL = { prefixed: /^sha256=[0-9a-f]{64}$/, plain: /^[0-9a-f]{64}$/ } as const;
 

@@ -1,5 +1,5 @@
 /** HTTP transcripts of counterexamples, readable and with secrets redacted. */
-import { redact } from '../redact.ts';
+import { redact } from '../../src/redact.ts';
 import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';
 
 const MAX_BODY_CHARS = 1500;

@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type RunningService, startService } from '../server/start.ts';
+import { type RunningService, startService } from '../../server/start.ts';
 import {
   type DeliveryCheckResult,
   formatDeliveryCheck,
   runDeliveryCheck,
-} from '../src/fuzz/delivery-check.ts';
-import { fuzzSeed } from './seed.ts';
+} from '../../fuzz/deliveries/delivery-check.ts';
+import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 describe('delivery check on the correct deployment', () => {
   let svc: RunningService;

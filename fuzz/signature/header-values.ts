@@ -6,23 +6,26 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../src/signature/index.ts';
-import { bodyArb } from './arbitraries/body-arb.ts';
+} from '../../src/signature/index.ts';
+import { bodyArb } from '../arbitraries/body-arb.ts';
 import {
   anyHeaderValueArb,
   headerStringArb,
   hugeHeaderStringArb,
   nonStringHeaderValueArb,
-} from './arbitraries/header-value-arb.ts';
-import { secretArb } from './arbitraries/secret-arb.ts';
+} from '../arbitraries/header-value-arb.ts';
+import { secretArb } from '../arbitraries/secret-arb.ts';
 import {
   applySignatureMutation,
   extendArb,
   truncateArb,
-} from './arbitraries/signature-mutation-arb.ts';
-import { fcParams } from './seed.ts';
-import { oracleValue } from './support/canonical.ts';
-import { ruleForEachForm } from './support/rule-for-each-form.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { fcParams } from '../shared/seed.ts';
+import { oracleValue } from './oracle.ts';
+import { collect, type SignatureRule } from './rule.ts';
+
+export const RULES: SignatureRule[] = [];
+const ruleForEachForm = collect(RULES);
 
 ruleForEachForm('a truncated value is rejected', (form) => {
   fc.assert(

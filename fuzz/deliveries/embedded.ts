@@ -4,7 +4,7 @@
  * handling and signatures, not rate limits). Always closed after `fn`.
  */
 import { startService } from '../../server/start.ts';
-import { registerSecret } from '../redact.ts';
+import { registerSecret } from '../../src/redact.ts';
 
 export interface FuzzTarget {
   baseUrl: string;

@@ -13,12 +13,9 @@ import {
   jsonEventBodyArb,
   nulBodyArb,
   textBodyArb,
-} from '../../fuzz/arbitraries/body-arb.ts';
-import {
-  CARELESS_BODY_CLASSES,
-  carelessBodyArb,
-} from '../../fuzz/arbitraries/careless-body-arb.ts';
-import { nonCanonicalJsonTextArb } from '../../fuzz/arbitraries/json-text-arb.ts';
+} from '../arbitraries/body-arb.ts';
+import { CARELESS_BODY_CLASSES, carelessBodyArb } from '../arbitraries/careless-body-arb.ts';
+import { nonCanonicalJsonTextArb } from '../arbitraries/json-text-arb.ts';
 import {
   applySignatureMutation,
   describeSignatureMutation,
@@ -33,8 +30,8 @@ import {
   uppercaseArb,
   wireSignatureMutationArb,
   wrongSecretArb,
-} from '../../fuzz/arbitraries/signature-mutation-arb.ts';
-import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../signature/index.ts';
+} from '../arbitraries/signature-mutation-arb.ts';
+import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
 import { responseHeader, type WireOutcome, type WireRequest } from './wire.ts';
 
 /** What a property knows about the run. */

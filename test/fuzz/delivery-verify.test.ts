@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { verifyDelivery } from '../src/fuzz/verify-delivery.ts';
-import type { CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
-import { fcParams } from './seed.ts';
-import { ticketContentArb } from './arbitraries/ticket-content-arb.ts';
+import { verifyDelivery } from '../../fuzz/deliveries/verify-delivery.ts';
+import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+import { fcParams } from '../../fuzz/shared/seed.ts';
+import { ticketContentArb } from '../../fuzz/arbitraries/ticket-content-arb.ts';
 
 const FORMS = ['prefixed', 'plain', 'both'] as const;
 

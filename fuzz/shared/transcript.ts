@@ -1,7 +1,7 @@
 /** Transcripts of API exchanges and captured deliveries, readable and with secrets redacted. */
-import { redact } from '../redact.ts';
-import { renderBody } from '../receiver-fuzz/transcript.ts';
-import type { CapturedDelivery } from '../webhooks/capture-receiver.ts';
+import { redact } from '../../src/redact.ts';
+import { renderBody } from '../receiver/transcript.ts';
+import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
 import type { HttpExchange } from './http.ts';
 
 /** Headers of a response that matter to a reader; the rest is noise in a counterexample. */

@@ -4,13 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { type RunningService, startService } from '../server/start.ts';
+import { type RunningService, startService } from '../../server/start.ts';
 import {
   type ApiInputFuzzResult,
   formatApiInputFuzz,
   runApiInputFuzz,
-} from '../src/fuzz/api-input.ts';
-import { fuzzSeed } from './seed.ts';
+} from '../../fuzz/api-input/api-input.ts';
+import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type RunningService, startService } from '../server/start.ts';
+import { type RunningService, startService } from '../../server/start.ts';
 import { parseArgs } from 'node:util';
-import { run } from '../src/cli/commands/fuzz.ts';
-import { apiInputCommand, deliveriesCommand } from '../src/fuzz/commands.ts';
+import { run } from '../../src/cli/commands/fuzz.ts';
+import { apiInputCommand, deliveriesCommand } from '../../fuzz/commands.ts';
 
 describe('harness fuzz api-input / deliveries --url', () => {
   let svc: RunningService;

@@ -1,8 +1,8 @@
 /** The spec's standalone request schemas (spec/schemas/*.json) as plain objects, `$ref`s resolvable. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonSchema, Resolve } from '../../fuzz/arbitraries/schema-arb.ts';
-import { kebab, SCHEMA_ID_BASE, SCHEMAS_DIR } from '../spec/load-spec.ts';
+import type { JsonSchema, Resolve } from '../arbitraries/schema-arb.ts';
+import { kebab, SCHEMA_ID_BASE, SCHEMAS_DIR } from '../../src/spec/load-spec.ts';
 
 const cache = new Map<string, JsonSchema>();
 
