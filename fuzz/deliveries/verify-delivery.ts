@@ -5,14 +5,16 @@
  * diagnosis (uppercase hex, missing prefix, re-serialised JSON, wrong key) so a report says what
  * the sender got wrong, not only that it did.
  */
-import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
-import { validate } from '../../src/schemas/registry.ts';
+import {
+  EVENT_SCHEMAS,
+  judgeSignatureHeaders,
+  schemaViolation,
+} from '../../src/checks/catalogue/webhooks.ts';
 import {
   diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   type SignatureForm,
-  verifySignature,
 } from '../../src/signature/index.ts';
 import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
 
@@ -75,13 +77,8 @@ function payloadProblems(raw: Buffer): { problems: string[]; event?: string; tic
       ...found,
       problems: [`payload: event ${JSON.stringify(p?.event)} has no schema in the spec`],
     };
-  const issues = validate(schema, payload);
-  return {
-    ...found,
-    problems: issues
-      .slice(0, 5)
-      .map((i) => `payload: not a valid ${schema}: ${i.pointer || '/'} ${i.message}`),
-  };
+  const v = schemaViolation(schema, payload);
+  return { ...found, problems: v ? [`payload: not ${v.expected}: ${v.received}`] : [] };
 }
 
 /** Judges one delivery to an endpoint of `endpointForm` signed with `secret`. */
@@ -91,24 +88,22 @@ export function verifyDelivery(
   secret: string,
 ): DeliveryVerdict {
   const promised = promisedForms(endpointForm);
-  const headers: HeaderVerdict[] = [];
   const problems: string[] = [];
-  for (const form of SIGNATURE_FORMS) {
-    const name = SIGNATURE_HEADER[form];
-    const value = d.headers[name.toLowerCase()];
-    const expected = promised.includes(form);
-    const present = value !== undefined;
-    // A header of a form the endpoint did not ask for must still verify: receivers check both.
-    const verified = present && verifySignature(form, secret, d.raw, value);
-    const verdict: HeaderVerdict = { form, expected, present, verified };
-    if (!present && expected) {
+  // A header of a form the endpoint did not ask for must still verify: receivers check both.
+  const headers = judgeSignatureHeaders(d.headers, d.raw, secret).map((j): HeaderVerdict => {
+    const expected = promised.includes(j.form);
+    const verdict: HeaderVerdict = {
+      form: j.form,
+      expected,
+      present: j.present,
+      verified: j.verified,
+    };
+    if (!j.present && expected)
       verdict.diagnosis = `absent; an endpoint of form ${endpointForm} gets ${promised.map((f) => SIGNATURE_HEADER[f]).join(' and ')}`;
-    } else if (present && !verified) {
-      verdict.diagnosis = diagnoseSignature(form, secret, d.raw, value);
-    }
-    if (verdict.diagnosis) problems.push(`${name}: ${verdict.diagnosis}`);
-    headers.push(verdict);
-  }
+    else if (j.diagnosis) verdict.diagnosis = j.diagnosis;
+    if (verdict.diagnosis) problems.push(`${SIGNATURE_HEADER[j.form]}: ${verdict.diagnosis}`);
+    return verdict;
+  });
   if (endpointForm === 'unknown' && !headers.some((h) => h.present))
     problems.push(
       `no signature header at all: neither ${SIGNATURE_FORMS.map((f) => SIGNATURE_HEADER[f]).join(' nor ')}`,
