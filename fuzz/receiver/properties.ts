@@ -32,7 +32,7 @@ import {
   wrongSecretArb,
 } from '../arbitraries/signature-mutation-arb.ts';
 import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
-import { responseHeader, type WireOutcome, type WireRequest } from './wire.ts';
+import { responseHeader, type WireOutcome, type WireRequest } from '../shared/wire.ts';
 
 /** What a property knows about the run. */
 export interface PropertyContext {

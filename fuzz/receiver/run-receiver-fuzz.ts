@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { fuzzSeed } from '../shared/seed.ts';
 import { registerSecret } from '../../src/redact.ts';
 import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
-import { createPacer } from '../shared/pacer.ts';
+import { createPacer } from '../../src/load/pacer.ts';
 import { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
-import { renderTranscript } from './transcript.ts';
-import { createClient, type WireRequest } from './wire.ts';
+import { renderTranscript } from '../shared/transcript.ts';
+import { createClient, type WireRequest } from '../shared/wire.ts';
 
 /** Options of {@link runReceiverFuzz}. */
 export interface ReceiverFuzzOptions {
