@@ -1,10 +1,10 @@
 /**
- * The small HTTP client of the delivery check and the API input fuzz: real HTTP over one undici
- * pool per run, raw bodies (so malformed JSON can be sent), every exchange kept as data for
- * transcripts, and 429 handled by waiting `Retry-After` (bounded) so a rate limit is never
- * mistaken for the behaviour under test.
+ * The small API client of the delivery check and the API input fuzz, over the fuzzers' one HTTP
+ * layer (`wire.ts`, one keep-alive pool per run): raw bodies (so malformed JSON can be sent),
+ * every exchange kept as data for transcripts, and 429 handled by waiting `Retry-After` (bounded)
+ * so a rate limit is never mistaken for the behaviour under test.
  */
-import { Agent, request } from 'undici';
+import { createClient } from './wire.ts';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -46,10 +46,11 @@ export interface Http {
   close(): Promise<void>;
 }
 
-function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(raw: ReadonlyArray<readonly [string, string]>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [name, v] of raw) {
+    const k = name.toLowerCase();
+    out[k] = k in out ? `${out[k]}, ${v}` : v;
   }
   return out;
 }
@@ -63,32 +64,39 @@ function retryAfterMs(headers: Record<string, string>, cap: number): number {
 
 export function createHttp(options: HttpOptions): Http {
   const { timeoutMs = 10_000, maxRetryWaitMs = 5_000, maxRateLimitRetries = 3 } = options;
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const agent = new Agent({ connections: 8, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const client = createClient(base, timeoutMs);
   let sent = 0;
 
   async function once(req: HttpRequest): Promise<Omit<HttpExchange, 'rateLimitedRetries'>> {
     sent++;
-    try {
-      const res = await request(`${base}${req.path}`, {
+    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
+    const outcome = await client.send(
+      {
         method: req.method,
-        headers: req.headers ?? {},
-        body: req.body,
-        dispatcher: agent,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.body.text();
-      const headers = flatHeaders(res.headers);
-      let json: unknown;
-      try {
-        json = text.length > 0 ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      return { request: req, status: res.statusCode, headers, text, json };
-    } catch (err) {
-      return { request: req, headers: {}, text: '', error: (err as Error).message };
+        headers: Object.entries(req.headers ?? {}),
+        body: body ?? new Uint8Array(0),
+        framing: { kind: 'content-length' },
+        notes: [],
+      },
+      `${prefix}${req.path}`,
+    );
+    if ('error' in outcome) return { request: req, headers: {}, text: '', error: outcome.error };
+    const text = outcome.response.body.toString('utf8');
+    let json: unknown;
+    try {
+      json = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
     }
+    return {
+      request: req,
+      status: outcome.response.status,
+      headers: flatHeaders(outcome.response.headers),
+      text,
+      json,
+    };
   }
 
   return {
@@ -105,6 +113,6 @@ export function createHttp(options: HttpOptions): Http {
     get sent() {
       return sent;
     },
-    close: () => agent.close(),
+    close: async () => client.close(),
   };
 }

@@ -1,14 +1,16 @@
 /**
- * One HTTP/1.1 exchange with full control of what goes on the wire: header names keep their case,
- * a header may repeat, the body goes with `Content-Length` or chunked. `node:http` with a raw
- * header array does exactly that, and parses the response for us.
+ * The one HTTP layer of the fuzzers: HTTP/1.1 exchanges with full control of what goes on the
+ * wire — header names keep their case, a header may repeat, the body goes with `Content-Length`
+ * or chunked. `node:http` with a raw header array does exactly that, and parses the response for
+ * us. The receiver fuzz sends through it directly; the API client of the delivery check and the
+ * input fuzz (`http.ts`) is built on it.
  */
 import { type IncomingMessage, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** A request as sent; `notes` explain it in transcripts (what was spoiled, and how). */
 export interface WireRequest {
-  method: 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Header lines in order, names as sent. Host and framing headers are added by {@link send}. */
   headers: Array<[string, string]>;
   body: Uint8Array;
@@ -32,7 +34,9 @@ export type WireOutcome = { response: WireResponse } | { error: string };
 export function sentHeaders(url: URL, req: WireRequest): Array<[string, string]> {
   const lines: Array<[string, string]> = [['Host', url.host], ...req.headers];
   if (req.framing.kind === 'chunked') lines.push(['Transfer-Encoding', 'chunked']);
-  else lines.push(['Content-Length', String(req.body.length)]);
+  // A GET or DELETE without a body goes without one, as any client sends it.
+  else if (req.body.length > 0 || req.method === 'POST' || req.method === 'PATCH')
+    lines.push(['Content-Length', String(req.body.length)]);
   return lines;
 }
 
@@ -46,10 +50,13 @@ export function createClient(url: URL, timeoutMs: number) {
     : new HttpAgent({ keepAlive: true, maxSockets: 4 });
   const doRequest = https ? httpsRequest : httpRequest;
 
-  function send(req: WireRequest): Promise<WireOutcome> {
+  /** Sends `req` to `path` (default: the client URL's own path and query). */
+  function send(req: WireRequest, path = url.pathname + url.search): Promise<WireOutcome> {
     return new Promise((resolve) => {
       let settled = false;
+      let deadline: NodeJS.Timeout | undefined;
       const done = (o: WireOutcome) => {
+        clearTimeout(deadline);
         if (!settled) {
           settled = true;
           resolve(o);
@@ -58,13 +65,18 @@ export function createClient(url: URL, timeoutMs: number) {
       const out = doRequest({
         agent,
         protocol: url.protocol,
-        hostname: url.hostname,
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port,
         method: req.method,
-        path: url.pathname + url.search,
+        path,
         headers: sentHeaders(url, req).flat(),
         timeout: timeoutMs,
       });
+      // The whole exchange, not only each silence, is bounded: a drip-feeding peer cannot stall a run.
+      deadline = setTimeout(
+        () => out.destroy(new Error(`no response within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       out.on('timeout', () => {
         out.destroy(new Error(`no response within ${timeoutMs} ms`));
       });
