@@ -92,6 +92,13 @@ describe('import graph', () => {
     }
   });
 
+  test('fuzz/ holds no tests (npm test runs those under test/ and examples/)', () => {
+    assert.deepEqual(
+      walk('fuzz').filter((f) => /\.test\.ts$/.test(f)),
+      [],
+    );
+  });
+
   test('the scan finds a circle through .ts-suffixed, type-only and dynamic imports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-graph-'));
     try {
