@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
 import { parseArgs } from 'node:util';
 import { run } from '../../src/cli/commands/fuzz.ts';
-import { apiInputCommand, deliveriesCommand } from '../../fuzz/commands.ts';
+import { apiInputCommand, deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
 
 describe('harness fuzz api-input / deliveries --url', () => {
   let svc: RunningService;

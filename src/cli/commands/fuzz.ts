@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { positiveNumber } from '../positive-number.ts';
 import { createReceiver } from '../../../examples/receiver/receiver.ts';
-import { apiInputCommand, deliveriesCommand } from '../../../fuzz/commands.ts';
+import { apiInputCommand, deliveriesCommand } from '../fuzz-deployment.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from '../../../fuzz/signature/index.ts';
 import { redactValue } from '../../redact.ts';
 import {

@@ -4,13 +4,13 @@
  * or, without `--url`, against the embedded reference deployment.
  */
 import { writeFileSync } from 'node:fs';
-import { parseListen } from '../src/config.ts';
-import { redactValue } from '../src/redact.ts';
-import { readEndpointsFile, withSecrets } from '../src/webhooks/endpoints-file.ts';
-import { formatApiInputFuzz, runApiInputFuzz } from './api-input/api-input.ts';
-import { formatDeliveryCheck, runDeliveryCheck } from './deliveries/delivery-check.ts';
-import { type FuzzTarget, withEmbeddedDeployment } from './deliveries/embedded.ts';
-import { positiveNumber } from '../src/cli/positive-number.ts';
+import { parseListen } from '../config.ts';
+import { redactValue } from '../redact.ts';
+import { readEndpointsFile, withSecrets } from '../webhooks/endpoints-file.ts';
+import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { formatDeliveryCheck, runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
+import { type FuzzTarget, withEmbeddedDeployment } from '../../fuzz/deliveries/embedded.ts';
+import { positiveNumber } from './positive-number.ts';
 
 /** The options these subcommands read (the rest of `harness fuzz`'s are ignored). */
 export interface DeploymentFuzzArgs {
