@@ -15,8 +15,8 @@ import {
   applySignatureMutation,
   signatureMutationArb,
 } from '../fuzz/arbitraries/signature-mutation-arb.ts';
-import { fuzzSeed } from '../fuzz/seed.ts';
-import { runReceiverFuzz } from '../src/receiver-fuzz/index.ts';
+import { fuzzSeed } from '../fuzz/shared/seed.ts';
+import { runReceiverFuzz } from '../fuzz/receiver/index.ts';
 import { SIGNATURE_FORMS, signatureValue, verifySignature } from '../src/signature/index.ts';
 
 const { values } = parseArgs({

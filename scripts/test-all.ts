@@ -63,11 +63,7 @@ async function whole(name: string, cmd: string, args: string[]): Promise<Counts>
 }
 
 async function nodeTests(): Promise<Counts> {
-  const files = [
-    ...findFiles('test', '.test.ts'),
-    ...findFiles('fuzz', '.test.ts'),
-    ...findFiles('examples', '.test.ts'),
-  ];
+  const files = [...findFiles('test', '.test.ts'), ...findFiles('examples', '.test.ts')];
   console.log(`\n=== unit, integration and property tests (node:test, ${files.length} files)`);
   // Said up front, so a CI log shows at once whether k6 ran for real.
   try {

@@ -5,19 +5,10 @@
 import type { ServiceContext } from './context.ts';
 import { iso } from './represent.ts';
 import type { Message, Ticket } from './store.ts';
+import type { ASSUMED_EVENTS, DOCUMENTED_EVENTS } from './webhooks/events.ts';
 
-export const EVENTS = [
-  'ticket.created',
-  'ticket.replied',
-  'ticket.closed',
-  'sla.at_risk',
-  'customer.replied',
-  'agent.replied',
-  'ticket.status_changed',
-  'ticket.note_added',
-  'macro.applied',
-] as const;
-export type EventName = (typeof EVENTS)[number];
+/** An event the deployment emits: the one list is server/webhooks/events.ts. */
+export type EventName = (typeof DOCUMENTED_EVENTS)[number] | (typeof ASSUMED_EVENTS)[number];
 
 export function emit(
   ctx: ServiceContext,

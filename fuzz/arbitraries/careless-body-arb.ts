@@ -5,7 +5,7 @@
  * it sends, so a validly signed body of every class must authenticate over exactly those bytes.
  *
  * Each class is its own arbitrary so a fuzz run can send one body of every class whatever its
- * case count (src/receiver-fuzz/properties.ts, `coverage`), rather than leave a class to chance.
+ * case count (fuzz/receiver/properties.ts, `coverage`), rather than leave a class to chance.
  * Bodies are event-shaped JSON where the class allows it, so a receiver that parses before it
  * verifies cannot dodge the check with a 400.
  */

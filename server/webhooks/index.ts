@@ -3,7 +3,6 @@ export { USER_AGENT, WebhookDispatcher } from './dispatcher.ts';
 export { ASSUMED_EVENTS, DOCUMENTED_EVENTS, isWebhookEvent, WEBHOOK_EVENTS } from './events.ts';
 export { type AttemptVerdict, classifyAttempt } from './outcome.ts';
 export {
-  hmacHex,
   PLAIN_HEADER,
   PREFIXED_HEADER,
   SIGNATURE_PREFIX,

@@ -1,14 +1,9 @@
-import { createHmac } from 'node:crypto';
+import { signatureHex } from '../../src/signature/sign.ts';
 import type { SignatureForm, WebhookFaults } from './types.ts';
 
 export const PREFIXED_HEADER = 'X-Service-Signature';
 export const PLAIN_HEADER = 'service-signature';
 export const SIGNATURE_PREFIX = 'sha256=';
-
-/** Lowercase hex HMAC-SHA256 of the UTF-8 bytes of `body`. */
-export function hmacHex(secret: string, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
-}
 
 /**
  * The signature header(s) of one delivery. The contract: HMAC-SHA256 over the exact bytes sent,
@@ -26,7 +21,7 @@ export function signatureHeaders(
   // would produce: same JSON value, different bytes.
   const signed = faults.signatureReserialized ? JSON.stringify(JSON.parse(body), null, 1) : body;
   const key = faults.signatureWrongSecret ? `${secret}:rotated-out` : secret;
-  let hex = hmacHex(key, signed);
+  let hex = signatureHex(key, signed);
   if (faults.signatureUppercase) hex = hex.toUpperCase();
   const out: Record<string, string> = {};
   if (form === 'prefixed' || form === 'both')

@@ -18,8 +18,8 @@ import {
   runApiInputFuzz,
   runDeliveryCheck,
   withEmbeddedDeployment,
-} from '../fuzz/index.ts';
-import { fuzzLocalReceiver } from '../receiver-fuzz/index.ts';
+} from '../../fuzz/index.ts';
+import { fuzzLocalReceiver } from '../../fuzz/receiver/index.ts';
 import { registerSecret } from '../redact.ts';
 import type { AreaSummary } from '../report/summary.ts';
 

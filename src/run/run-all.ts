@@ -2,7 +2,7 @@
  * `harness run` (npm start): the whole job against one target, then the reports.
  *
  *   config (src/config.ts) → preflight → contract suite (Playwright child, contracts/) →
- *   plan-limit load (src/load) → fuzz (src/receiver-fuzz) → summary.json, snapshot.json,
+ *   plan-limit load (src/load) → fuzz (fuzz/) → summary.json, snapshot.json,
  *   junit.xml, index.html (src/report) → verdict table → exit 1 iff a documented rule failed.
  */
 import { randomBytes } from 'node:crypto';

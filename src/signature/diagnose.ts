@@ -3,11 +3,8 @@
  * make (uppercase hex, a missing or extra prefix, signing a re-serialisation of the JSON, a wrong
  * key), so a report says what the sender got wrong, not only that it did.
  */
-import { createHmac } from 'node:crypto';
 import { SIGNATURE_PREFIX, type SignatureForm } from './forms.ts';
-
-const hmacHex = (secret: string, bytes: Uint8Array | string) =>
-  createHmac('sha256', secret).update(bytes).digest('hex');
+import { signatureHex } from './sign.ts';
 
 /** Byte strings a sender that signs a parsed-and-reserialised body would have signed. */
 function reserialisations(text: string): string[] {
@@ -32,7 +29,7 @@ export function diagnoseSignature(
   raw: Uint8Array,
   value: string,
 ): string {
-  const hex = hmacHex(secret, raw);
+  const hex = signatureHex(secret, raw);
   const canonical = form === 'prefixed' ? SIGNATURE_PREFIX + hex : hex;
   const lower = value.toLowerCase();
   if (value.includes(', '))
@@ -45,7 +42,7 @@ export function diagnoseSignature(
   const bare = form === 'prefixed' && lower.startsWith(SIGNATURE_PREFIX) ? lower.slice(7) : lower;
   const received = Buffer.from(raw).toString('utf8');
   for (const text of reserialisations(received)) {
-    if (text !== received && hmacHex(secret, text) === bare)
+    if (text !== received && signatureHex(secret, text) === bare)
       return 'it signs a re-serialisation of the JSON, not the bytes that were sent';
   }
   if (/^[0-9a-f]{64}$/.test(bare))

@@ -20,21 +20,16 @@
  * check, so the time taken does not reveal how many leading characters of a guess were right.
  * The length of the canonical value is public, so checking it first leaks nothing.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   SIGNATURE_PREFIX,
   type SignatureForm,
 } from './forms.ts';
-import type { SignatureSecret } from './sign.ts';
+import { type SignatureSecret, signatureValue } from './sign.ts';
 
 const HEX_LENGTH = 64;
-
-function canonicalValue(form: SignatureForm, secret: SignatureSecret, body: Uint8Array): string {
-  const hex = createHmac('sha256', secret).update(body).digest('hex');
-  return form === 'prefixed' ? SIGNATURE_PREFIX + hex : hex;
-}
 
 function isUsableSecret(secret: unknown): secret is SignatureSecret {
   return (typeof secret === 'string' || secret instanceof Uint8Array) && secret.length > 0;
@@ -59,7 +54,7 @@ export function verifySignature(
     // Cheap rejection before encoding: a huge header never gets copied.
     if (value.length !== expectedLength) return false;
     const given = Buffer.from(value, 'utf8');
-    const expected = Buffer.from(canonicalValue(form, secret, body), 'latin1');
+    const expected = Buffer.from(signatureValue(form, secret, body), 'latin1');
     // A non-ASCII character makes the UTF-8 longer than the string; timingSafeEqual would throw.
     if (given.length !== expected.length) return false;
     return timingSafeEqual(given, expected);

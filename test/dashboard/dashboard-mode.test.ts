@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { deliveriesCommand } from '../../src/fuzz/commands.ts';
+import { deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
 import { DASHBOARD_ENDPOINTS, exampleSecrets } from '../../src/run/detection-dashboard.ts';
 import { runAll } from '../../src/run/run-all.ts';
 import { freePort, serveDashboard, type ServedDeployment } from '../../src/run/serve-process.ts';

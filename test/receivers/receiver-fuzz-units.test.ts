@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { run as fuzzCommand } from '../../src/cli/commands/fuzz.ts';
-import { plannedRuns, runReceiverFuzz } from '../../src/receiver-fuzz/index.ts';
-import { renderBody, renderTranscript } from '../../src/receiver-fuzz/transcript.ts';
-import type { WireRequest } from '../../src/receiver-fuzz/wire.ts';
+import { plannedRuns, runReceiverFuzz } from '../../fuzz/receiver/index.ts';
+import { renderBody, renderTranscript } from '../../fuzz/shared/transcript.ts';
+import type { WireRequest } from '../../fuzz/shared/wire.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'units-secret-77aa01';

@@ -11,7 +11,7 @@ import {
   RECEIVER_PROPERTIES,
   type ReceiverFuzzResult,
   fuzzLocalReceiver,
-} from '../../src/receiver-fuzz/index.ts';
+} from '../../fuzz/receiver/index.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'zoo-secret-4f1c9a';

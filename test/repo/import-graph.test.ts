@@ -1,12 +1,11 @@
 /**
  * The import graph of the repository's own TypeScript, read by madge (type-only and dynamic
- * imports included): no import circles anywhere, and the harness library (`src/`) never imports
- * from a test folder — except the imports listed in KNOWN_SRC_TO_TEST, which predate the rule
- * and move out in the later layout refactor (issue 11). A new one fails; a fixed one must be
- * removed from the list, so the list cannot go stale and hide a re-introduction.
+ * imports included): no import circles anywhere, and no product code (src/, fuzz/, server/,
+ * load/, contract helpers, …) imports test code (test/, `*.test.ts`, `*.spec.ts`). scripts/ is
+ * the project's own tooling and may rerun test data (scripts/diff-corpus.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -15,22 +14,15 @@ import madge from 'madge';
 const ROOT = join(import.meta.dirname, '..', '..');
 const FOLDERS = ['src', 'server', 'load', 'contracts', 'fuzz', 'scripts', 'bench', 'examples'];
 
-/** Folders whose code is test code: the library must not depend on it. */
-const TEST_CODE = /^(test|fuzz)\/|\.test\.ts$/;
+/** Test code: the test folder, node:test files and Playwright specs. Product code must not depend on it. */
+const TEST_CODE = /^test\/|\.(test|spec)\.ts$/;
 
-/** src/ → fuzz/ imports that exist today (file → file). Do not add to this list. */
-const KNOWN_SRC_TO_TEST = [
-  'src/fuzz/api-input.ts → fuzz/arbitraries/api-body-arb.ts',
-  'src/fuzz/api-input.ts → fuzz/seed.ts',
-  'src/fuzz/delivery-check.ts → fuzz/arbitraries/ticket-content-arb.ts',
-  'src/fuzz/delivery-check.ts → fuzz/seed.ts',
-  'src/fuzz/spec-schemas.ts → fuzz/arbitraries/schema-arb.ts',
-  'src/receiver-fuzz/properties.ts → fuzz/arbitraries/body-arb.ts',
-  'src/receiver-fuzz/properties.ts → fuzz/arbitraries/careless-body-arb.ts',
-  'src/receiver-fuzz/properties.ts → fuzz/arbitraries/json-text-arb.ts',
-  'src/receiver-fuzz/properties.ts → fuzz/arbitraries/signature-mutation-arb.ts',
-  'src/receiver-fuzz/run-receiver-fuzz.ts → fuzz/seed.ts',
-];
+/** Every file under `dir` (relative to the repository root). */
+function walk(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name).slice(ROOT.length + 1));
+}
 
 interface Graph {
   /** file → files it imports, paths relative to the base directory. */
@@ -83,18 +75,32 @@ describe('import graph', () => {
     );
   });
 
-  test('src/ imports nothing from a test folder beyond the known list', async () => {
+  test('product code imports no test code', async () => {
     graph ??= await importGraph(ROOT, FOLDERS);
     const edges = Object.entries(graph.deps)
-      .filter(([from]) => from.startsWith('src/'))
+      .filter(([from]) => !TEST_CODE.test(from) && !from.startsWith('scripts/'))
       .flatMap(([from, tos]) =>
         tos.filter((to) => TEST_CODE.test(to)).map((to) => `${from} → ${to}`),
-      )
-      .sort();
-    const fresh = edges.filter((e) => !KNOWN_SRC_TO_TEST.includes(e));
-    const gone = KNOWN_SRC_TO_TEST.filter((e) => !edges.includes(e));
-    assert.deepEqual(fresh, [], 'new imports of test code from src/ (move the code into src/)');
-    assert.deepEqual(gone, [], 'fixed imports still listed in KNOWN_SRC_TO_TEST (remove them)');
+      );
+    assert.deepEqual(edges, [], 'product code importing test code (move the code out of test/)');
+  });
+
+  test('the fuzz CLI runs functions, never test files', () => {
+    for (const file of [
+      'src/cli/commands/fuzz.ts',
+      'src/cli/fuzz-deployment.ts',
+      ...walk('fuzz'),
+    ]) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      assert.doesNotMatch(text, /node:child_process|['"][^'"\n]*\.test\.ts|['"]--test/, file);
+    }
+  });
+
+  test('fuzz/ holds no tests (npm test runs those under test/ and examples/)', () => {
+    assert.deepEqual(
+      walk('fuzz').filter((f) => /\.test\.ts$/.test(f)),
+      [],
+    );
   });
 
   test('the scan finds a circle through .ts-suffixed, type-only and dynamic imports', async () => {

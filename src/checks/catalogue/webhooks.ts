@@ -3,7 +3,13 @@
  * request the service sent, and the receiver's answer.
  */
 import { validate } from '../../schemas/registry.ts';
-import { diagnoseSignature, SIGNATURE_HEADER, verifySignature } from '../../signature/index.ts';
+import {
+  diagnoseSignature,
+  SIGNATURE_FORMS,
+  SIGNATURE_HEADER,
+  type SignatureForm,
+  verifySignature,
+} from '../../signature/index.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
@@ -20,30 +26,57 @@ export const EVENT_SCHEMAS: Record<string, string> = {
   'macro.applied': 'MacroAppliedEvent',
 };
 
+/** How one signature header form fared on a delivery. */
+export interface SignatureJudgement {
+  form: SignatureForm;
+  present: boolean;
+  verified: boolean;
+  /** Why a present header does not verify. */
+  diagnosis?: string;
+}
+
+/**
+ * The one judge of the signature rule, per header form: present, verifying over the received
+ * bytes, and if not, why. webhook.signature-valid and the delivery fuzz (fuzz/deliveries) both
+ * use it.
+ */
+export function judgeSignatureHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+  raw: Uint8Array,
+  secret: string,
+): SignatureJudgement[] {
+  return SIGNATURE_FORMS.map((form) => {
+    const value = headers[SIGNATURE_HEADER[form].toLowerCase()];
+    if (value === undefined) return { form, present: false, verified: false };
+    if (verifySignature(form, secret, raw, value)) return { form, present: true, verified: true };
+    return {
+      form,
+      present: true,
+      verified: false,
+      diagnosis: diagnoseSignature(form, secret, raw, value),
+    };
+  });
+}
+
 export const signatureValid = defineCheck({
   name: 'webhook.signature-valid',
   provenance: 'documented',
   rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
   kind: 'scenario',
   run(ex, a: { raw: Uint8Array; secret: string }) {
-    const h = ex.request.headers;
-    const present = (['prefixed', 'plain'] as const).filter(
-      (f) => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined,
-    );
-    if (present.length === 0)
+    const judged = judgeSignatureHeaders(ex.request.headers, a.raw, a.secret);
+    if (!judged.some((j) => j.present))
       return {
         received: 'no signature header',
         expected: 'X-Service-Signature and/or service-signature',
       };
-    const bad = present.filter(
-      (f) => !verifySignature(f, a.secret, a.raw, h[SIGNATURE_HEADER[f].toLowerCase()]),
-    );
+    const bad = judged.filter((j) => j.present && !j.verified);
     if (bad.length === 0) return undefined;
     return {
       received: bad
         .map(
-          (f) =>
-            `${SIGNATURE_HEADER[f]} does not verify over the ${a.raw.length} received bytes: ${diagnoseSignature(f, a.secret, a.raw, h[SIGNATURE_HEADER[f].toLowerCase()]!)}`,
+          (j) =>
+            `${SIGNATURE_HEADER[j.form]} does not verify over the ${a.raw.length} received bytes: ${j.diagnosis}`,
         )
         .join('; '),
       expected: 'lowercase hex HMAC-SHA256 of the exact bytes sent, with the endpoint secret',
@@ -51,8 +84,8 @@ export const signatureValid = defineCheck({
   },
 });
 
-/** The first schema issues of `payload` against `schema`, as a Violation. */
-function schemaViolation(schema: string, payload: unknown) {
+/** The first schema issues of `payload` against `schema`, as a Violation (also the delivery fuzz's payload judge). */
+export function schemaViolation(schema: string, payload: unknown) {
   const issues = validate(schema, payload);
   if (issues.length === 0) return undefined;
   return {

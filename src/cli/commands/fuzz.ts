@@ -1,35 +1,34 @@
 /**
  * `harness fuzz [verifier | receiver | example-receiver] [options]`
  *
- * - `verifier`: the in-process fast-check properties of the signature module (fuzz/signature-*.test.ts).
+ * - `verifier`: the in-process fast-check properties of the signature module (fuzz/signature).
  * - `receiver --url URL --secret-env NAME [--form prefixed|plain|both] [--cases N] [--max-seconds N]
  *   [--rate N] [--seed N] [--only a,b] [--json FILE]`: black-box fuzz of any webhook receiver.
  * - `example-receiver [same bounds]`: the receiver fuzz against examples/receiver on loopback,
  *   a self-check that must always pass.
  * - `deliveries [--url URL] [--cases N] [--max-seconds N] [--seed N] [--json FILE]`: the webhook
- *   delivery check (src/fuzz/delivery-check.ts); without `--url`, the embedded deployment.
- * - `api-input [--url URL] [same bounds]`: the API input fuzz (src/fuzz/api-input.ts).
+ *   delivery check (fuzz/deliveries/delivery-check.ts); without `--url`, the embedded deployment.
+ * - `api-input [--url URL] [same bounds]`: the API input fuzz (fuzz/api-input/api-input.ts).
  * - no subcommand: `verifier`, `example-receiver`, then `deliveries` and `api-input` against the
  *   embedded deployment (what `npm run fuzz` needs from this area).
  *
  * Exit status: 0 all properties hold, 1 a property failed, 2 misuse.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { positiveNumber } from '../positive-number.ts';
 import { createReceiver } from '../../../examples/receiver/receiver.ts';
-import { apiInputCommand, deliveriesCommand } from '../../fuzz/commands.ts';
+import { apiInputCommand, deliveriesCommand } from '../fuzz-deployment.ts';
+import { runSignatureProperties, SIGNATURE_RULES } from '../../../fuzz/signature/index.ts';
 import { redactValue } from '../../redact.ts';
 import {
   formatPropertyLine,
   formatReceiverFuzzReport,
   type ReceiverFuzzOptions,
   runReceiverFuzz,
-} from '../../receiver-fuzz/index.ts';
+} from '../../../fuzz/receiver/index.ts';
 
 const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [options]
 
@@ -65,8 +64,6 @@ const USAGE = `usage: harness fuzz [verifier | receiver | example-receiver] [opt
                            --max-seconds, --seed, --json
   (none)                   verifier, example-receiver, then deliveries and api-input (embedded)
 `;
-
-const root = new URL('../../../', import.meta.url).pathname;
 
 function parse(argv: string[]) {
   return parseArgs({
@@ -170,24 +167,17 @@ async function exampleReceiver(values: Values): Promise<number> {
   }
 }
 
-function verifier(): Promise<number> {
-  const dir = join(root, 'fuzz');
-  const files = readdirSync(dir)
-    .filter((f) => f.startsWith('signature-') && f.endsWith('.test.ts'))
-    .map((f) => join(dir, f));
-  process.stdout.write(`signature verifier properties: ${files.length} files\n`);
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
-      {
-        cwd: root,
-        stdio: 'inherit',
-      },
-    );
-    child.on('exit', (code) => resolve(code === 0 ? 0 : 1));
-    child.on('error', () => resolve(1));
+async function verifier(): Promise<number> {
+  process.stdout.write(
+    `signature verifier properties: ${SIGNATURE_RULES.length} rules, both forms\n`,
+  );
+  const results = await runSignatureProperties((r) => {
+    process.stdout.write(`${r.passed ? 'ok  ' : 'FAIL'} ${r.rule} > ${r.form}\n`);
+    if (r.error) process.stdout.write(`${r.error.replace(/^/gm, '     ')}\n`);
   });
+  const failed = results.filter((r) => !r.passed).length;
+  process.stdout.write(`signature verifier: ${results.length - failed} held, ${failed} failed\n`);
+  return failed === 0 ? 0 : 1;
 }
 
 export async function run(argv: string[]): Promise<number> {

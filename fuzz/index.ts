@@ -1,0 +1,26 @@
+/**
+ * Deployment-level fuzz: the webhook delivery check and the API input fuzz, each a function over
+ * a base URL and credentials returning a JSON-serialisable result (see their modules).
+ */
+export {
+  type ApiInputFuzzOptions,
+  type ApiInputFuzzResult,
+  type ApiInputOperation,
+  type ApiInputOperationResult,
+  API_INPUT_OPERATIONS,
+  formatApiInputFuzz,
+  runApiInputFuzz,
+} from './api-input/api-input.ts';
+export {
+  type DeliveryCheckOptions,
+  type DeliveryCheckResult,
+  formatDeliveryCheck,
+  runDeliveryCheck,
+} from './deliveries/delivery-check.ts';
+export { type FuzzTarget, withEmbeddedDeployment } from './deliveries/embedded.ts';
+export {
+  type DeliveryVerdict,
+  type EndpointForm,
+  diagnoseSignature,
+  verifyDelivery,
+} from './deliveries/verify-delivery.ts';

@@ -1,0 +1,224 @@
+/**
+ * Black-box fuzz of any webhook receiver: the properties of `properties.ts`, each run with
+ * fast-check over real HTTP, bounded in cases, rate and time. Returns a JSON-serialisable result
+ * for reports; each failure carries the minimal counterexample as a redacted HTTP transcript.
+ */
+import fc from 'fast-check';
+import { fuzzSeed } from '../shared/seed.ts';
+import { registerSecret } from '../../src/redact.ts';
+import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
+import { createPacer } from '../../src/load/pacer.ts';
+import { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
+import { renderTranscript } from '../shared/transcript.ts';
+import { createClient, type WireRequest } from '../shared/wire.ts';
+
+/** Options of {@link runReceiverFuzz}. */
+export interface ReceiverFuzzOptions {
+  /** The receiver's URL (http or https). */
+  url: string;
+  /** The signing secret the receiver verifies with. Registered for redaction. */
+  secret: string;
+  /** Header form(s) the receiver is expected to accept. Default `both`. */
+  form?: SignatureForm | 'both';
+  /** Cases per property (fast-check `numRuns`, shrinking not counted). Default 50. */
+  cases?: number;
+  /** Wall-clock budget of the whole run in seconds; properties not started in time are skipped. Default 120. */
+  maxSeconds?: number;
+  /** Most requests per second, over the whole run. Default 50; `Infinity` for none. */
+  rate?: number;
+  /** Seed; default `FC_SEED` or the harness default. */
+  seed?: number;
+  /** Per-request timeout in ms. Default 10000. */
+  timeoutMs?: number;
+  /** Run only the properties with these names. Default: all. */
+  only?: readonly string[];
+  /** Called after each property, for progress output. */
+  onResult?: (result: PropertyResult) => void;
+}
+
+export interface PropertyResult {
+  /** Property name (stable). */
+  name: string;
+  /** The form under test, or null for form-independent properties. */
+  form: SignatureForm | null;
+  rule: string;
+  status: 'passed' | 'failed' | 'skipped';
+  passed: boolean;
+  /** Cases run (shrinking excluded). */
+  cases: number;
+  /** Requests sent, shrinking included. */
+  requests: number;
+  shrinks: number;
+  /** Failure reason of the minimal counterexample ("Received … ; expected …"). */
+  reason?: string;
+  /** The minimal counterexample as an HTTP transcript, secrets redacted. */
+  counterexample?: string;
+  /** Set when the time budget cut the property short. */
+  interrupted?: boolean;
+}
+
+export interface ReceiverFuzzResult {
+  /** The URL with any userinfo removed. */
+  url: string;
+  forms: SignatureForm[];
+  seed: number;
+  passed: boolean;
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  properties: PropertyResult[];
+}
+
+/** The property runs (property × form) a run with `forms` consists of, in order. */
+export function plannedRuns(forms: readonly SignatureForm[], only?: readonly string[]) {
+  const runs: Array<{ property: ReceiverProperty; form: SignatureForm | null }> = [];
+  for (const property of RECEIVER_PROPERTIES) {
+    if (only && !only.includes(property.name)) continue;
+    if (property.scope === 'each-form') for (const form of forms) runs.push({ property, form });
+    else if (property.scope === 'once') runs.push({ property, form: null });
+    else if (forms.length > 1) runs.push({ property, form: null });
+  }
+  return runs;
+}
+
+export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<ReceiverFuzzResult> {
+  const { secret, cases = 50, maxSeconds = 120, rate = 50, timeoutMs = 10_000 } = options;
+  if (!secret) throw new Error('receiver fuzz: the secret is empty');
+  if (!Number.isInteger(cases) || cases < 1)
+    throw new Error(`cases must be a positive integer, got ${cases}`);
+  if (!(maxSeconds > 0)) throw new Error(`max-seconds must be positive, got ${maxSeconds}`);
+  registerSecret(secret);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    throw new Error(`not a URL: ${options.url}`);
+  }
+  const forms: SignatureForm[] =
+    !options.form || options.form === 'both' ? [...SIGNATURE_FORMS] : [options.form];
+  const known = new Set(RECEIVER_PROPERTIES.map((p) => p.name));
+  const unknown = (options.only ?? []).filter((n) => !known.has(n));
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown receiver propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
+    );
+
+  const seed = options.seed ?? fuzzSeed();
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
+  const pace = createPacer(rate);
+  const client = createClient(url, timeoutMs);
+  const runs = plannedRuns(forms, options.only);
+  const results: PropertyResult[] = [];
+  let totalRequests = 0;
+
+  try {
+    // An unreachable receiver is misuse (wrong URL, not started), not forty failed properties.
+    const probe = await client.send({
+      method: 'POST',
+      headers: [['Content-Type', 'application/json']],
+      body: new TextEncoder().encode('{}'),
+      framing: { kind: 'content-length' },
+      notes: [],
+    });
+    if ('error' in probe)
+      throw new Error(`cannot reach the receiver at ${url.origin}: ${probe.error}`);
+    totalRequests++;
+    for (const [i, { property, form }] of runs.entries()) {
+      const remaining = deadline - performance.now();
+      const base = { name: property.name, form, rule: property.rule };
+      if (remaining <= 0) {
+        const skipped: PropertyResult = {
+          ...base,
+          status: 'skipped',
+          passed: true,
+          cases: 0,
+          requests: 0,
+          shrinks: 0,
+        };
+        results.push(skipped);
+        options.onResult?.(skipped);
+        continue;
+      }
+      const ctx: PropertyContext = { secret, form: form ?? forms[0]!, forms };
+      let requests = 0;
+      let lastFailure: { reason: string; transcript: string } | undefined;
+      const prop = fc.asyncProperty(property.cases(ctx), async (req) => {
+        fc.pre(req !== null);
+        await pace();
+        requests++;
+        const outcome = await client.send(req);
+        const reason = property.check(outcome);
+        if (reason === undefined) return true;
+        // Shrinking only moves to failing cases, so the last failure seen is the minimal one.
+        lastFailure = {
+          reason,
+          transcript: renderTranscript(
+            url,
+            req,
+            outcome,
+            [
+              `property: ${property.name}${form ? ` (${form} form)` : ''}`,
+              `rule: ${property.rule}`,
+              reason,
+            ],
+            [secret],
+          ),
+        };
+        return false;
+      });
+      // Leave each remaining property a fair share of the budget, shrinking included.
+      const share = Math.max(1000, Math.floor(remaining / (runs.length - i)) * 2);
+      // Cases every run must include go first as fast-check examples (they count towards
+      // numRuns, so it grows to hold them all).
+      const examples = (property.coverage?.(ctx) ?? []).map(
+        (arb, k) => [fc.sample(arb, { seed: seed + k, numRuns: 1 })[0]!] as [WireRequest],
+      );
+      const details = await fc.check(prop, {
+        seed,
+        numRuns: Math.max(cases, examples.length),
+        examples,
+        interruptAfterTimeLimit: Math.min(remaining, share),
+        markInterruptAsFailure: false,
+        maxSkipsPerRun: 20,
+      });
+      totalRequests += requests;
+      const failed = details.failed && lastFailure !== undefined;
+      const result: PropertyResult = {
+        ...base,
+        status: failed ? 'failed' : 'passed',
+        passed: !failed,
+        cases: details.numRuns,
+        requests,
+        shrinks: details.numShrinks,
+        ...(failed ? { reason: lastFailure!.reason, counterexample: lastFailure!.transcript } : {}),
+        ...(details.interrupted ? { interrupted: true } : {}),
+      };
+      // A failure without a failing response is the harness's own (a bug, or every drawn case
+      // unsendable), never something to blame on the receiver.
+      if (details.failed && !lastFailure)
+        throw new Error(
+          `receiver fuzz: property ${property.name} could not run: ${fc.defaultReportMessage(details)}`,
+        );
+      results.push(result);
+      options.onResult?.(result);
+    }
+  } finally {
+    client.close();
+  }
+
+  const safeUrl = new URL(url.href);
+  safeUrl.username = '';
+  safeUrl.password = '';
+  return {
+    url: safeUrl.href,
+    forms,
+    seed,
+    passed: results.every((r) => r.passed),
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+    requests: totalRequests,
+    properties: results,
+  };
+}

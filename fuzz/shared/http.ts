@@ -1,0 +1,118 @@
+/**
+ * The small API client of the delivery check and the API input fuzz, over the fuzzers' one HTTP
+ * layer (`wire.ts`, one keep-alive pool per run): raw bodies (so malformed JSON can be sent),
+ * every exchange kept as data for transcripts, and 429 handled by waiting `Retry-After` (bounded)
+ * so a rate limit is never mistaken for the behaviour under test.
+ */
+import { createClient } from './wire.ts';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path and query, e.g. `/v1/tickets?limit=100`. */
+  path: string;
+  headers?: Record<string, string>;
+  /** Sent as is; a string is sent as UTF-8. */
+  body?: string | Buffer;
+}
+
+export interface HttpExchange {
+  request: HttpRequest;
+  /** `undefined` when no response came (see `error`). */
+  status?: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body when it is JSON, else `undefined`. */
+  json?: unknown;
+  error?: string;
+  /** 429s waited out before this answer. */
+  rateLimitedRetries: number;
+}
+
+/** Options of {@link createHttp}. */
+export interface HttpOptions {
+  baseUrl: string;
+  /** Per-request timeout. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Longest single wait after a 429. Default 5 000 ms. */
+  maxRetryWaitMs?: number;
+  /** 429s waited out per request before the 429 is returned. Default 3. */
+  maxRateLimitRetries?: number;
+}
+
+export interface Http {
+  send(req: HttpRequest): Promise<HttpExchange>;
+  /** Requests sent so far (429 retries included). */
+  readonly sent: number;
+  close(): Promise<void>;
+}
+
+function flatHeaders(raw: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, v] of raw) {
+    const k = name.toLowerCase();
+    out[k] = k in out ? `${out[k]}, ${v}` : v;
+  }
+  return out;
+}
+
+function retryAfterMs(headers: Record<string, string>, cap: number): number {
+  const raw = Number(headers['retry-after']);
+  // A missing or silly Retry-After still gets a short pause: hammering a limiter never helps.
+  const ms = Number.isFinite(raw) && raw >= 0 ? raw * 1000 : 1000;
+  return Math.min(Math.max(ms, 50), cap);
+}
+
+export function createHttp(options: HttpOptions): Http {
+  const { timeoutMs = 10_000, maxRetryWaitMs = 5_000, maxRateLimitRetries = 3 } = options;
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const client = createClient(base, timeoutMs);
+  let sent = 0;
+
+  async function once(req: HttpRequest): Promise<Omit<HttpExchange, 'rateLimitedRetries'>> {
+    sent++;
+    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;
+    const outcome = await client.send(
+      {
+        method: req.method,
+        headers: Object.entries(req.headers ?? {}),
+        body: body ?? new Uint8Array(0),
+        framing: { kind: 'content-length' },
+        notes: [],
+      },
+      `${prefix}${req.path}`,
+    );
+    if ('error' in outcome) return { request: req, headers: {}, text: '', error: outcome.error };
+    const text = outcome.response.body.toString('utf8');
+    let json: unknown;
+    try {
+      json = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return {
+      request: req,
+      status: outcome.response.status,
+      headers: flatHeaders(outcome.response.headers),
+      text,
+      json,
+    };
+  }
+
+  return {
+    async send(req) {
+      let retries = 0;
+      for (;;) {
+        const ex = await once(req);
+        if (ex.status !== 429 || retries >= maxRateLimitRetries)
+          return { ...ex, rateLimitedRetries: retries };
+        retries++;
+        await new Promise((r) => setTimeout(r, retryAfterMs(ex.headers, maxRetryWaitMs)));
+      }
+    },
+    get sent() {
+      return sent;
+    },
+    close: async () => client.close(),
+  };
+}

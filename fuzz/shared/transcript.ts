@@ -1,0 +1,143 @@
+/**
+ * The one transcript writer of the fuzzers: `> ` request lines, `< ` response lines, `# ` notes,
+ * bodies as text or hex, and every registered secret (plus `extraSecrets`) and signature-shaped
+ * value redacted. API exchanges, captured deliveries and raw receiver exchanges all go through it.
+ */
+import { redact } from '../../src/redact.ts';
+import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+import type { HttpExchange } from './http.ts';
+import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';
+
+const MAX_BODY_CHARS = 1500;
+const MAX_HEX_BYTES = 256;
+
+function isPrintableUtf8(body: Uint8Array): string | undefined {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufeff]/.test(text) ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as text when it is clean UTF-8, else as hex; long bodies are cut with their size noted. */
+export function renderBody(body: Uint8Array): string[] {
+  if (body.length === 0) return [];
+  const text = isPrintableUtf8(body);
+  // CRs and edge whitespace would be invisible as plain lines; a JSON string shows every byte.
+  if (text !== undefined && (text.includes('\r') || /^\s|\s$/.test(text))) {
+    const shown = text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text;
+    return [`[${body.length} bytes of text, shown as a JSON string]`, JSON.stringify(shown)];
+  }
+  if (text !== undefined) {
+    const cut =
+      text.length > MAX_BODY_CHARS
+        ? `${text.slice(0, MAX_BODY_CHARS)}… (${body.length} bytes)`
+        : text;
+    return cut.split('\n');
+  }
+  const hex = Buffer.from(body.subarray(0, MAX_HEX_BYTES))
+    .toString('hex')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
+  const more = body.length > MAX_HEX_BYTES ? `\n… (${body.length} bytes)` : '';
+  return [`[${body.length} bytes, not clean UTF-8, shown as hex]`, ...`${hex}${more}`.split('\n')];
+}
+
+/** One message: its start line, header lines, a blank `>`/`<` line and the body. */
+function message(
+  dir: '>' | '<',
+  start: string,
+  headers: Iterable<readonly [string, string]>,
+  body: Uint8Array,
+): string[] {
+  const lines = [`${dir} ${start}`];
+  for (const [n, v] of headers) lines.push(`${dir} ${n}: ${v}`);
+  lines.push(dir);
+  for (const l of renderBody(body)) lines.push(`${dir} ${l}`);
+  return lines;
+}
+
+const notes = (n: readonly string[]) => n.map((x) => `# ${x}`);
+
+/** Headers of a response that matter to a reader; the rest is noise in a counterexample. */
+const SHOWN_RESPONSE_HEADERS = ['content-type', 'content-length', 'location', 'retry-after'];
+
+function bodyBytes(body: string | Buffer | undefined): Uint8Array {
+  if (body === undefined) return new Uint8Array(0);
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+}
+
+/** `> ` request lines, `< ` response lines, `# ` notes. */
+export function renderExchange(
+  ex: HttpExchange,
+  noteLines: readonly string[] = [],
+  extraSecrets: readonly string[] = [],
+): string {
+  const req = ex.request;
+  const lines = [
+    ...notes(noteLines),
+    ...message(
+      '>',
+      `${req.method} ${req.path} HTTP/1.1`,
+      Object.entries(req.headers ?? {}),
+      bodyBytes(req.body),
+    ),
+  ];
+  if (ex.status === undefined) {
+    lines.push(`< (no response: ${ex.error ?? 'unknown error'})`);
+  } else {
+    if (ex.rateLimitedRetries > 0) lines.push(`# answered after ${ex.rateLimitedRetries} 429(s)`);
+    const shown = SHOWN_RESPONSE_HEADERS.flatMap((n) => {
+      const v = ex.headers[n];
+      return v === undefined ? [] : [[n, v] as const];
+    });
+    lines.push(...message('<', `HTTP/1.1 ${ex.status}`, shown, Buffer.from(ex.text, 'utf8')));
+  }
+  return redact(lines.join('\n'), extraSecrets);
+}
+
+/** A captured webhook delivery as the receiver got it. */
+export function renderDelivery(
+  d: CapturedDelivery,
+  noteLines: readonly string[] = [],
+  extraSecrets: readonly string[] = [],
+): string {
+  const lines = [
+    ...notes(noteLines),
+    ...message('>', `${d.method} ${d.path} HTTP/1.1`, Object.entries(d.headers), d.raw),
+    `< HTTP/1.1 ${d.answered}`,
+  ];
+  return redact(lines.join('\n'), extraSecrets);
+}
+
+/**
+ * `> ` lines for the request, `< ` lines for the response, `# ` lines for what the case means.
+ * Every registered secret and `extraSecrets` are masked, and so are signature-shaped values.
+ */
+export function renderTranscript(
+  url: URL,
+  req: WireRequest,
+  outcome: WireOutcome,
+  header: string[],
+  extraSecrets: readonly string[] = [],
+): string {
+  const lines = [...notes(header), ...notes(req.notes)];
+  if (req.framing.kind === 'chunked')
+    lines.push(`# body sent in chunks of ${req.framing.chunkSizes.join(', ')} bytes`);
+  lines.push(
+    ...message(
+      '>',
+      `${req.method} ${url.pathname}${url.search} HTTP/1.1`,
+      sentHeaders(url, req),
+      req.body,
+    ),
+  );
+  if ('error' in outcome) {
+    lines.push(`< (no response: ${outcome.error})`);
+  } else {
+    const res = outcome.response;
+    lines.push(...message('<', `HTTP/1.1 ${res.status} ${res.statusText}`, res.headers, res.body));
+  }
+  return redact(lines.join('\n'), extraSecrets);
+}

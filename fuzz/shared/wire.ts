@@ -1,0 +1,127 @@
+/**
+ * The one HTTP layer of the fuzzers: HTTP/1.1 exchanges with full control of what goes on the
+ * wire — header names keep their case, a header may repeat, the body goes with `Content-Length`
+ * or chunked. `node:http` with a raw header array does exactly that, and parses the response for
+ * us. The receiver fuzz sends through it directly; the API client of the delivery check and the
+ * input fuzz (`http.ts`) is built on it.
+ */
+import { type IncomingMessage, Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** A request as sent; `notes` explain it in transcripts (what was spoiled, and how). */
+export interface WireRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Header lines in order, names as sent. Host and framing headers are added by {@link send}. */
+  headers: Array<[string, string]>;
+  body: Uint8Array;
+  /** `content-length` (default) or `chunked`, with the body split at these sizes. */
+  framing: { kind: 'content-length' } | { kind: 'chunked'; chunkSizes: number[] };
+  notes: string[];
+}
+
+export interface WireResponse {
+  status: number;
+  statusText: string;
+  /** Raw header lines as received. */
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+/** Outcome of one exchange: a response, or why there was none (reset, timeout, refused). */
+export type WireOutcome = { response: WireResponse } | { error: string };
+
+/** The header lines actually sent, framing and Host included, for transcripts. */
+export function sentHeaders(url: URL, req: WireRequest): Array<[string, string]> {
+  const lines: Array<[string, string]> = [['Host', url.host], ...req.headers];
+  if (req.framing.kind === 'chunked') lines.push(['Transfer-Encoding', 'chunked']);
+  // A GET or DELETE without a body goes without one, as any client sends it.
+  else if (req.body.length > 0 || req.method === 'POST' || req.method === 'PATCH')
+    lines.push(['Content-Length', String(req.body.length)]);
+  return lines;
+}
+
+/** A keep-alive connection pool for one run; `close()` when done. */
+export function createClient(url: URL, timeoutMs: number) {
+  const https = url.protocol === 'https:';
+  if (!https && url.protocol !== 'http:')
+    throw new Error(`receiver URL must be http(s): ${url.href}`);
+  const agent = https
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 4 })
+    : new HttpAgent({ keepAlive: true, maxSockets: 4 });
+  const doRequest = https ? httpsRequest : httpRequest;
+
+  /** Sends `req` to `path` (default: the client URL's own path and query). */
+  function send(req: WireRequest, path = url.pathname + url.search): Promise<WireOutcome> {
+    return new Promise((resolve) => {
+      let settled = false;
+      let deadline: NodeJS.Timeout | undefined;
+      const done = (o: WireOutcome) => {
+        clearTimeout(deadline);
+        if (!settled) {
+          settled = true;
+          resolve(o);
+        }
+      };
+      const out = doRequest({
+        agent,
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port,
+        method: req.method,
+        path,
+        headers: sentHeaders(url, req).flat(),
+        timeout: timeoutMs,
+      });
+      // The whole exchange, not only each silence, is bounded: a drip-feeding peer cannot stall a run.
+      deadline = setTimeout(
+        () => out.destroy(new Error(`no response within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      out.on('timeout', () => {
+        out.destroy(new Error(`no response within ${timeoutMs} ms`));
+      });
+      out.on('error', (err) => done({ error: err.message }));
+      out.on('response', (res: IncomingMessage) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('error', (err) => done({ error: err.message }));
+        res.on('end', () => {
+          const headers: Array<[string, string]> = [];
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+            headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+          done({
+            response: {
+              status: res.statusCode ?? 0,
+              statusText: res.statusMessage ?? '',
+              headers,
+              body: Buffer.concat(parts),
+            },
+          });
+        });
+      });
+      if (req.framing.kind === 'chunked') {
+        let at = 0;
+        for (const size of req.framing.chunkSizes) {
+          if (at >= req.body.length) break;
+          const n = Math.max(1, size);
+          out.write(req.body.subarray(at, at + n));
+          at += n;
+        }
+        if (at < req.body.length) out.write(req.body.subarray(at));
+      } else if (req.body.length > 0) {
+        out.write(req.body);
+      }
+      out.end();
+    });
+  }
+
+  return { send, close: () => agent.destroy() };
+}
+
+/** Header value by name, case-insensitive; `undefined` if absent, joined with ", " if repeated. */
+export function responseHeader(res: WireResponse, name: string): string | undefined {
+  const values = res.headers
+    .filter(([n]) => n.toLowerCase() === name.toLowerCase())
+    .map(([, v]) => v);
+  return values.length === 0 ? undefined : values.join(', ');
+}

@@ -1,0 +1,90 @@
+/**
+ * The API input fuzz against the correct reference deployment, and against the one that answers
+ * validation failures with 400 instead of 422 (still a 4xx with a problem body: it passes).
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { type RunningService, startService } from '../../server/start.ts';
+import {
+  type ApiInputFuzzResult,
+  formatApiInputFuzz,
+  runApiInputFuzz,
+} from '../../fuzz/api-input/api-input.ts';
+import { fuzzSeed } from '../../fuzz/shared/seed.ts';
+
+const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
+
+async function fuzzDeployment(faults: string[]) {
+  const svc = await startService({ faults, enterprise: LIMITS });
+  try {
+    const result = await runApiInputFuzz({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.credentials.workspaces.enterprise.keys.full,
+      numRuns: 60,
+      maxSeconds: 120,
+    });
+    return { svc, result };
+  } finally {
+    await svc.close();
+  }
+}
+
+describe('api input fuzz on the correct deployment', () => {
+  let svc: RunningService;
+  let result: ApiInputFuzzResult;
+  before(async () => {
+    ({ svc, result } = await fuzzDeployment([]));
+  });
+
+  test('every answer is a valid success or a 4xx problem, nothing half done', () => {
+    assert.equal(result.passed, true, formatApiInputFuzz(result));
+    assert.deepEqual(
+      result.operations.map((o) => [o.operation, o.status]),
+      [
+        ['createTicket', 'passed'],
+        ['updateTicket', 'passed'],
+        ['addMessage', 'passed'],
+      ],
+    );
+  });
+
+  test('both sides of the schema were exercised for every operation', () => {
+    for (const o of result.operations) {
+      assert.equal(o.cases, 60, `${o.operation}: all cases ran`);
+      assert.ok(o.stats.schemaValid.accepted > 0, `${o.operation}: some valid bodies accepted`);
+      assert.ok(o.stats.schemaInvalid.rejected > 0, `${o.operation}: some invalid bodies rejected`);
+      // The reference takes a mislabelled charset in its stride; any other leniency is news.
+      const lenient = o.stats.disagreements.filter((d) => !d.schemaValid);
+      assert.ok(
+        lenient.every((d) => d.kind === 'media-type'),
+        `${o.operation}: invalid bodies accepted: ${JSON.stringify(lenient)}`,
+      );
+      assert.ok(
+        Object.keys(o.stats.kinds).length >= 8,
+        `${o.operation}: many kinds of body: ${JSON.stringify(o.stats.kinds)}`,
+      );
+      assert.ok(!('500' in o.stats.statuses), `${o.operation}: no 500`);
+    }
+  });
+
+  test('the result is JSON-serialisable, counts via the summary report, and keeps the key out', () => {
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result);
+    assert.equal(result.seed, fuzzSeed());
+    assert.equal(result.countedVia, 'reports-summary');
+    assert.ok(
+      !JSON.stringify(result).includes(svc.credentials.workspaces.enterprise.keys.full),
+      'API key not in the result',
+    );
+  });
+});
+
+describe('api input fuzz with validation-400', () => {
+  test('400 with a problem body is a 4xx: the property holds', async () => {
+    const { result } = await fuzzDeployment(['validation-400']);
+    assert.equal(result.passed, true, formatApiInputFuzz(result));
+    for (const o of result.operations) {
+      assert.ok((o.stats.statuses['400'] ?? 0) > 0, `${o.operation}: 400s seen`);
+      assert.ok(!('422' in o.stats.statuses), `${o.operation}: no 422 under the fault`);
+    }
+  });
+});

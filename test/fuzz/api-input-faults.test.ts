@@ -1,0 +1,105 @@
+/**
+ * The API input fuzz fails where it must: a 5xx for a body without a requester (fault
+ * missing-requester-500), printed as a minimal counterexample with the key redacted; and work
+ * done behind a rejection (a proxy that lets every write through, then answers 422).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { request } from 'undici';
+import { startService } from '../../server/start.ts';
+import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { fuzzSeed } from '../../fuzz/shared/seed.ts';
+
+const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
+
+describe('api input fuzz catches', () => {
+  test('missing-requester-500: a 5xx, minimal counterexample, key redacted, seed printed', async () => {
+    const svc = await startService({ faults: ['missing-requester-500'], enterprise: LIMITS });
+    const key = svc.credentials.workspaces.enterprise.keys.full;
+    try {
+      const r = await runApiInputFuzz({
+        baseUrl: svc.baseUrl,
+        apiKey: key,
+        numRuns: 60,
+        maxSeconds: 120,
+      });
+      const report = formatApiInputFuzz(r);
+      assert.equal(r.passed, false, report);
+      const create = r.operations.find((o) => o.operation === 'createTicket');
+      assert.ok(
+        create !== undefined && create.status === 'failed',
+        `createTicket fails:\n${report}`,
+      );
+      assert.match(create.reason ?? '', /^500\b/);
+      const t = create.counterexample?.transcript ?? '';
+      assert.match(t, /^> POST \/v1\/tickets HTTP\/1\.1$/m);
+      assert.match(t, /^< HTTP\/1\.1 500$/m);
+      assert.match(t, /^> authorization: Bearer \[REDACTED\]$/m);
+      assert.ok(!report.includes(key) && !JSON.stringify(r).includes(key), 'key redacted');
+      assert.ok(report.includes(`FC_SEED=${fuzzSeed()}`), 'the seed is printed');
+      // Shrunk: the counterexample body is small, not the first random one.
+      const body = t.split('\n').filter((l) => l.startsWith('> {') || l.startsWith('> ['));
+      assert.ok(body.join('').length < 300, `a small body: ${body.join('')}`);
+      // The fault touches creation only.
+      for (const o of r.operations.filter((x) => x.operation !== 'createTicket'))
+        assert.equal(o.status, 'passed', `${o.operation} unaffected`);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test('a rejection after the work is done: half-created ticket, changed ticket', async () => {
+    const svc = await startService({ enterprise: LIMITS });
+    // Lets every write reach the deployment, then answers a valid-looking 422.
+    const proxy: Server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      const up = await request(`${svc.baseUrl}${req.url}`, {
+        method: req.method as 'GET',
+        headers: headers as Record<string, string>,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      const text = await up.body.text();
+      const isTarget = Buffer.concat(chunks).includes('api input fuzz target');
+      if (req.method !== 'GET' && up.statusCode < 300 && !isTarget) {
+        const problem = {
+          type: 'about:blank',
+          title: 'Unprocessable Content',
+          status: 422,
+          code: 'validation_failed',
+          request_id: 'req_proxy',
+        };
+        res.writeHead(422, { 'content-type': 'application/problem+json' });
+        res.end(JSON.stringify(problem));
+        return;
+      }
+      res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const r = await runApiInputFuzz({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: svc.credentials.workspaces.enterprise.keys.full,
+        numRuns: 40,
+        maxSeconds: 120,
+        operations: ['createTicket', 'updateTicket'],
+      });
+      const report = formatApiInputFuzz(r);
+      assert.equal(r.passed, false, report);
+      const [create, update] = r.operations;
+      assert.match(create?.reason ?? '', /half-created/, report);
+      assert.match(update?.reason ?? '', /the ticket changed/, report);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await svc.close();
+    }
+  });
+});
