@@ -126,6 +126,11 @@ export async function measureWithOneRetry<T extends readonly LoadResult[]>(
 
 export const failedIds = (r: LoadResult): string[] =>
   r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+/** The verdicts of `ids` whose status is anything but pass (fail, inconclusive, skipped). */
+export const notPassed = (r: LoadResult, ids: readonly string[]): string[] =>
+  r.verdicts
+    .filter((v) => ids.includes(v.id) && v.status !== 'pass')
+    .map((v) => `${v.id} ${v.status}`);
 export const explain = (r: LoadResult) =>
   JSON.stringify(
     {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
-import { explain, failedIds, measure, measureWithOneRetry } from './measure.ts';
+import { explain, failedIds, measure, measureWithOneRetry, notPassed } from './measure.ts';
 
 /** The Node driver on a fresh deployment, shortened schedule (~47 server seconds). */
 const node = (plan: PlanName, timeScale: number, faults: string[] = []) =>
@@ -30,7 +30,11 @@ describe('plan limits of the correct reference deployment', () => {
       const { results: r } = await measureWithOneRetry(
         plan,
         async () => [await node(plan, scale)] as const,
-        ([x]) => (failedIds(x).length ? `failed: ${failedIds(x).join(', ')}` : undefined),
+        ([x]) => {
+          const wide = notPassed(x, ['burst', 'rate']);
+          const wrong = [...new Set([...failedIds(x), ...wide.map((w) => w.split(' ')[0]!)])];
+          return wrong.length ? `not passed: ${wrong.join(', ')}` : undefined;
+        },
       );
       results.set(plan, r[0]);
     }
@@ -39,13 +43,10 @@ describe('plan limits of the correct reference deployment', () => {
     test(`${plan}: token bucket, epoch seconds, per-key scope, B̂ and r̂ hold the plan`, () => {
       const r = results.get(plan)!;
       assert.deepEqual(failedIds(r), [], explain(r));
-      // Precision depends on how busy this machine is (no timed assertions): B̂ and r̂ must
-      // hold the plan inside their intervals; 'inconclusive' only says the interval got wide.
-      for (const id of ['burst', 'rate'])
-        assert.ok(
-          ['pass', 'inconclusive'].includes(r.verdicts.find((v) => v.id === id)!.status),
-          explain(r),
-        );
+      // Our own deployment holds the plan exactly: B̂ and r̂ pass, with intervals within their
+      // tolerances. A wide interval (inconclusive) is measured once more only when the machine
+      // demonstrably could not keep the schedule (measureWithOneRetry), never accepted.
+      assert.deepEqual(notPassed(r, ['burst', 'rate']), [], explain(r));
       assert.equal(r.limiter.algorithm, 'token-bucket');
       assert.equal(r.resetUnit.unit, 'epoch-s');
       assert.equal(r.scope.scope, 'per-key');
