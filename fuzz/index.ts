@@ -11,6 +11,8 @@ export {
   formatApiInputFuzz,
   runApiInputFuzz,
 } from './api-input/api-input.ts';
+export { apiInputFailures } from './api-input/rules.ts';
+export { deliveryFailures } from './deliveries/failures.ts';
 export {
   type DeliveryCheckOptions,
   type DeliveryCheckResult,

@@ -22,6 +22,13 @@ import { redact, registerSecret } from '../../src/redact.ts';
 import { validate } from '../../src/schemas/registry.ts';
 import { createHttp, type HttpExchange } from '../shared/http.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
+import {
+  API_INPUT_RULES,
+  type BrokenRule,
+  type CaseProblem,
+  catalogueRule,
+  problem,
+} from './rules.ts';
 import { renderExchange } from '../shared/transcript.ts';
 
 export type ApiInputOperation = 'createTicket' | 'updateTicket' | 'addMessage';
@@ -78,6 +85,8 @@ export interface ApiInputOperationResult {
   stats: ApiInputStats;
   /** Why the minimal counterexample fails. */
   reason?: string;
+  /** The rule it breaks: a registered check where the contract suite judges the same rule. */
+  broken?: BrokenRule;
   /** The minimal counterexample: what the body is, and the exchange as an HTTP transcript (key redacted). */
   counterexample?: { kind: string; note: string; transcript: string };
 }
@@ -172,26 +181,46 @@ function sentValue(c: BodyCase): unknown {
   }
 }
 
-/** Why the answer breaks the response half of the property, or undefined. */
-function judgeAnswer(ex: HttpExchange, spec: OperationSpec): string | undefined {
-  if (ex.status === undefined) return `no answer (${ex.error ?? 'connection lost'})`;
-  if (ex.status >= 500) return `${ex.status}: a server error for a client's body`;
+/** Which rule the answer breaks (the response half of the property), and how; or undefined. */
+function judgeAnswer(ex: HttpExchange, spec: OperationSpec): CaseProblem | undefined {
+  if (ex.status === undefined)
+    return problem(API_INPUT_RULES.answered, `no answer (${ex.error ?? 'connection lost'})`);
+  if (ex.status >= 500)
+    return problem(
+      catalogueRule('exchange.no-5xx'),
+      `${ex.status}: a server error for a client's body`,
+    );
+  const status = catalogueRule('exchange.documented-status');
   if (ex.status >= 200 && ex.status < 300) {
     if (!spec.successStatuses.includes(ex.status))
-      return `${ex.status}; a success here is ${spec.successStatuses.join(' or ')}`;
+      return problem(
+        status,
+        `${ex.status}; a success here is ${spec.successStatuses.join(' or ')}`,
+      );
     const bad = issuesText(spec.success, ex.json);
-    return bad ? `${ex.status} with a body that is not a valid ${spec.success}: ${bad}` : undefined;
+    return bad
+      ? problem(
+          catalogueRule('exchange.response-schema'),
+          `${ex.status} with a body that is not a valid ${spec.success}: ${bad}`,
+        )
+      : undefined;
   }
   if (ex.status >= 400) {
-    if (ex.json === undefined) return `${ex.status} with a body that is not JSON`;
+    const problemBody = catalogueRule('validation.problem-body');
+    if (ex.json === undefined)
+      return problem(problemBody, `${ex.status} with a body that is not JSON`);
     const bad = issuesText('Problem', ex.json);
-    if (bad) return `${ex.status} with a body that is not a valid Problem: ${bad}`;
-    const status = (ex.json as { status?: unknown }).status;
-    return status === ex.status
+    if (bad)
+      return problem(problemBody, `${ex.status} with a body that is not a valid Problem: ${bad}`);
+    const said = (ex.json as { status?: unknown }).status;
+    return said === ex.status
       ? undefined
-      : `${ex.status} with a problem body whose status is ${JSON.stringify(status)}`;
+      : problem(
+          problemBody,
+          `${ex.status} with a problem body whose status is ${JSON.stringify(said)}`,
+        );
   }
-  return `${ex.status}: neither a success nor a client error`;
+  return problem(status, `${ex.status}: neither a success nor a client error`);
 }
 
 export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<ApiInputFuzzResult> {
@@ -278,7 +307,7 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
       known = await observe();
 
       let lastFailure:
-        | (NonNullable<ApiInputOperationResult['counterexample']> & { reason: string })
+        | (NonNullable<ApiInputOperationResult['counterexample']> & CaseProblem)
         | undefined;
       const check = async (c: BodyCase): Promise<boolean> => {
         const before = known;
@@ -310,14 +339,19 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
         )
           stats.disagreements.push({ kind: c.kind, note: c.note, schemaValid, status: statusKey });
 
-        let reason = judgeAnswer(ex, spec);
-        if (reason === undefined) reason = sideEffectProblem(operation, sent, ex, before, after);
+        let found = judgeAnswer(ex, spec);
+        if (found === undefined) found = sideEffectProblem(operation, sent, ex, before, after);
         else if (!accepted && !isDeepStrictEqual(before, after))
-          reason += `; and the ${target ? 'ticket changed' : 'ticket count changed'} anyway`;
-        if (reason === undefined) return true;
+          found = {
+            ...found,
+            reason: `${found.reason}; and the ${target ? 'ticket changed' : 'ticket count changed'} anyway`,
+          };
+        if (found === undefined) return true;
+        const { reason, broken } = found;
         // Shrinking only moves to failing cases, so the last failure seen is the minimal one.
         lastFailure = {
           reason,
+          broken,
           kind: c.kind,
           note: c.note,
           transcript: renderExchange(
@@ -363,6 +397,7 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
         ...(failed && lastFailure
           ? {
               reason: lastFailure.reason,
+              broken: lastFailure.broken,
               counterexample: {
                 kind: lastFailure.kind,
                 note: lastFailure.note,
@@ -393,39 +428,56 @@ function sideEffectProblem(
   ex: HttpExchange,
   before: unknown,
   after: unknown,
-): string | undefined {
+): CaseProblem | undefined {
   const accepted = ex.status !== undefined && ex.status < 300;
+  const halfDone = API_INPUT_RULES.nothingHalfDone;
+  const mergePatch = catalogueRule('tickets.merge-patch');
   if (operation === 'createTicket') {
     if (typeof before !== 'number' || typeof after !== 'number') return undefined;
     if (!accepted && after !== before)
-      return `rejected with ${ex.status}, yet the ticket count went from ${before} to ${after} (a half-created ticket)`;
+      return problem(
+        halfDone,
+        `rejected with ${ex.status}, yet the ticket count went from ${before} to ${after} (a half-created ticket)`,
+      );
     if (accepted && after !== before + 1)
-      return `accepted, yet the ticket count went from ${before} to ${after} (expected ${before + 1})`;
+      return problem(
+        API_INPUT_RULES.createdOnce,
+        `accepted, yet the ticket count went from ${before} to ${after} (expected ${before + 1})`,
+      );
     return undefined;
   }
   if (!accepted) {
     return isDeepStrictEqual(before, after)
       ? undefined
-      : `rejected with ${ex.status}, yet the ticket changed (GET before and after differ)`;
+      : problem(
+          halfDone,
+          `rejected with ${ex.status}, yet the ticket changed (GET before and after differ)`,
+        );
   }
   const sent = (sentBody ?? {}) as Record<string, unknown>;
   if (operation === 'updateTicket') {
     const now = after as Record<string, unknown> | undefined;
     for (const k of ['subject', 'priority', 'status'] as const) {
       if (k in sent && now?.[k] !== sent[k])
-        return `accepted, but ${k} reads ${JSON.stringify(now?.[k])} instead of the patched ${JSON.stringify(sent[k])}`;
+        return problem(
+          mergePatch,
+          `accepted, but ${k} reads ${JSON.stringify(now?.[k])} instead of the patched ${JSON.stringify(sent[k])}`,
+        );
     }
     if (Array.isArray(sent.tags)) {
       const want = new Set(sent.tags);
       const got = new Set(Array.isArray(now?.tags) ? now.tags : []);
       if (want.size !== got.size || [...want].some((t) => !got.has(t)))
-        return 'accepted, but the tags read back differ from the patched tags';
+        return problem(mergePatch, 'accepted, but the tags read back differ from the patched tags');
     }
     return undefined;
   }
   const m = ex.json as { body?: unknown; author?: unknown };
   if (m.body !== sent.body || m.author !== sent.author)
-    return 'accepted, but the message echoed is not the one sent (body or author differ)';
+    return problem(
+      catalogueRule('tickets.message-stored'),
+      'accepted, but the message echoed is not the one sent (body or author differ)',
+    );
   return undefined;
 }
 

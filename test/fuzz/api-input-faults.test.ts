@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { request } from 'undici';
 import { startService } from '../../server/start.ts';
 import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
@@ -33,6 +34,12 @@ describe('api input fuzz catches', () => {
         `createTicket fails:\n${report}`,
       );
       assert.match(create.reason ?? '', /^500\b/);
+      // Filed under the registered check that judges the same rule, in the one failure shape.
+      assert.equal(create.broken?.check, 'exchange.no-5xx');
+      const [failure] = apiInputFailures(r);
+      assert.equal(failure?.check, 'exchange.no-5xx');
+      assert.equal(failure?.provenance, 'documented');
+      assert.equal(failure?.repro, create.counterexample?.transcript);
       const t = create.counterexample?.transcript ?? '';
       assert.match(t, /^> POST \/v1\/tickets HTTP\/1\.1$/m);
       assert.match(t, /^< HTTP\/1\.1 500$/m);
@@ -96,6 +103,11 @@ describe('api input fuzz catches', () => {
       const [create, update] = r.operations;
       assert.match(create?.reason ?? '', /half-created/, report);
       assert.match(update?.reason ?? '', /the ticket changed/, report);
+      // Work behind a rejection is its own rule, not a 5xx (it used to be filed as exchange.no-5xx).
+      assert.deepEqual(
+        apiInputFailures(r).map((f) => f.check),
+        ['fuzz.api-input-nothing-half-done', 'fuzz.api-input-nothing-half-done'],
+      );
     } finally {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
