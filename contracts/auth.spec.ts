@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../src/client/api-client.ts';
 import { registerSecret } from '../src/redact.ts';
 import { type OperationSpec, operations } from '../src/spec/operations.ts';
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import { type Tag, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
@@ -51,7 +52,7 @@ test.describe('missing and invalid keys', () => {
       verdict.check('auth.www-authenticate', ex);
       verdict.check('validation.problem-body', ex);
     }
-    expect(read.response, 'the target answered').toBeDefined();
+    need(read.response, 'the target answered').toBeDefined();
   });
 
   test('a request with an unknown key is rejected: 401 with WWW-Authenticate: Bearer', {
@@ -84,7 +85,7 @@ test.describe('missing and invalid keys', () => {
       verdict.check('validation.problem-body', ex);
     }
     verdict.check('auth.invalid-key-rejected', basic);
-    expect(read.response, 'the target answered').toBeDefined();
+    need(read.response, 'the target answered').toBeDefined();
   });
 });
 
@@ -174,7 +175,7 @@ test.describe('read-only key', () => {
       probe('U19', `read-only write status (${op.operationId})`, ex.status ?? null);
       verdict.check('auth.readonly-forbidden', ex, { operation: op.operationId });
       verdict.check('auth.readonly-403', ex, { operation: op.operationId });
-      expect(ex.response, 'the target answered').toBeDefined();
+      need(ex.response, 'the target answered').toBeDefined();
     });
   }
   for (const op of ops.filter((o) => o.scope === 'read')) {
@@ -189,7 +190,7 @@ test.describe('read-only key', () => {
       );
       const ex = await api.send(op.method, path, { key: target.cfg.readOnlyKey });
       verdict.check('auth.readonly-can-read', ex, { operation: op.operationId });
-      expect(ex.response, 'the target answered').toBeDefined();
+      need(ex.response, 'the target answered').toBeDefined();
     });
   }
 });
@@ -202,18 +203,18 @@ test.describe('key rotation', () => {
     skipIfReadOnly(target, test.skip);
     // A fresh key that no other test uses: rotating the suite's own key would break them.
     const ws = await target.lookupKey(target.cfg.apiKey!);
-    expect(ws?.workspace_id, 'the admin surface knows the workspace of the API key').toBeDefined();
+    need(ws?.workspace_id, 'the admin surface knows the workspace of the API key').toBeDefined();
     const issued = await target.admin('POST', `/admin/workspaces/${ws!.workspace_id}/keys`, {
       scope: 'full',
     });
-    expect(issued.status, 'the admin surface issued a key').toBe(201);
+    need(issued.status, 'the admin surface issued a key').toBe(201);
     const oldKey: string = issued.json.key;
     registerSecret(oldKey);
     const before = await api.send('GET', '/v1/tickets', { key: oldKey, query: { limit: 1 } });
-    expect(before.status, 'the fresh key works before rotation').toBe(200);
+    need(before.status, 'the fresh key works before rotation').toBe(200);
 
     const rotated = await target.admin('POST', `/admin/keys/${issued.json.id}/rotate`, {});
-    expect(rotated.status, 'the admin surface rotated the key').toBe(200);
+    need(rotated.status, 'the admin surface rotated the key').toBe(200);
     const newKey: string = rotated.json.key;
     registerSecret(newKey);
 

@@ -29,6 +29,7 @@ import { redactValue, registerSecret } from '../src/redact.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
 import type { DashboardEndpoint, EndpointForm } from '../src/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../src/webhooks/shared-receiver.ts';
+import { FAILED_BY_CHECKS } from '../src/report/annotations.ts';
 
 export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
 const RAW_DIR = join(OUT_DIR, 'raw');
@@ -341,6 +342,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const fatal =
         process.env.HARNESS_RECORD_ONLY === '1' ? undefined : v.fatalMessage(target.cfg.strict);
       if (fatal) {
+        // The test body completed and failed on its checks alone: the report files it under
+        // them. A body that threw first (a crash) is not marked, so it is reported as one.
+        if (testInfo.errors.length === 0)
+          testInfo.annotations.push({
+            type: FAILED_BY_CHECKS,
+            description: [...new Set(v.failures().map((f) => f.check))].join(', '),
+          });
         await testInfo.attach('exchanges', {
           body: JSON.stringify(exchanges.map(loggableExchange), null, 2),
           contentType: 'application/json',
@@ -370,5 +378,3 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use({ subject: (s) => `[harness ${RUN_ID}] ${s}`, tags: ['harness', `run-${RUN_ID}`] });
   },
 });
-
-export { expect };

@@ -4,7 +4,8 @@
  * sees it in a list, a filtered list or any page of a pagination walk.
  */
 import type { Exchange } from '../src/checks/types.ts';
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import {
   MISSING_ID,
   createTicket,
@@ -27,7 +28,7 @@ test.describe('workspace isolation', () => {
   }, async ({ api, verdict, needs, tag, target, probe }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: get');
-    expect(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
+    need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     const b = api.withKey(target.cfg.otherWorkspaceKey);
     const foreign = await b.send('GET', `/v1/tickets/${encodeURIComponent(idOf(mine))}`);
     const unknown = await b.send('GET', `/v1/tickets/${unknownId()}`);
@@ -53,7 +54,7 @@ test.describe('workspace isolation', () => {
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: writes');
-    expect(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
+    need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     const id = encodeURIComponent(idOf(mine));
     const ghost = unknownId();
     const b = api.withKey(target.cfg.otherWorkspaceKey);

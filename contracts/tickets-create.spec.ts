@@ -1,5 +1,6 @@
 /** Ticket creation: documented status, timestamps, SLA, echoed fields; U2/U3/U5 probes. */
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import { skipIfReadOnly } from './helpers.ts';
 
 test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
@@ -35,7 +36,7 @@ test.describe('create ticket', () => {
     verdict.check('ticket.sla-present', ex);
     verdict.check('ticket.priority-echoed', ex, { sent: 'high' });
     verdict.check('ticket.requester-echoed', ex, { sent: requester });
-    expect(ex.status, 'creation answered').toBeDefined();
+    need(ex.status, 'creation answered').toBeDefined();
   });
 
   test('due times are ordered by priority (high < normal < low)', {
@@ -57,7 +58,7 @@ test.describe('create ticket', () => {
     ]);
     verdict.check('ticket.sla-by-priority', undefined, { high, normal, low });
     verdict.check('ticket.sla-priority-order', undefined, { high, normal, low });
-    expect(high.status).toBeDefined();
+    need(high.status).toBeDefined();
   });
 
   test('default priority (U2) and which requester key is required (U3)', async ({
@@ -85,6 +86,6 @@ test.describe('create ticket', () => {
     verdict.check('validation.status-422', nameOnly, {
       what: 'creation with a name-only requester',
     });
-    expect(none.status).toBeDefined();
+    need(none.status).toBeDefined();
   });
 });

@@ -3,7 +3,8 @@
  * priority change (U6), close — documented to exist, assumed idempotent (U7) — messages from an
  * agent, a customer and internal notes (U9), and the status values and transitions (U1).
  */
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
@@ -24,7 +25,7 @@ test.describe('ticket lifecycle', () => {
       created: (created.json ?? {}) as Record<string, unknown>,
     });
     verdict.check('ticket.timestamps-utc', got);
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('update is a merge patch: the fields sent change, the others stay', {
@@ -47,7 +48,7 @@ test.describe('ticket lifecycle', () => {
       expected: [200],
       what: 'PATCH as application/json',
     });
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('a priority change recomputes the SLA due time', {
@@ -62,7 +63,7 @@ test.describe('ticket lifecycle', () => {
       (created.json as any)?.sla?.first_response_due ?? null,
       up.json?.sla?.first_response_due ?? null,
     ]);
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('close closes the ticket, and closing again is harmless', {
@@ -81,7 +82,7 @@ test.describe('ticket lifecycle', () => {
     verdict.check('tickets.idempotent-close', again);
     const got = await api.send('GET', path(id));
     verdict.check('tickets.status-transition', got, { expected: 'closed', what: 'close' });
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('PATCH status closed also closes (U7)', {
@@ -93,7 +94,7 @@ test.describe('ticket lifecycle', () => {
       expected: 'closed',
       what: 'PATCH {status: closed}',
     });
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('messages: agent reply, customer reply and internal note are stored', {
@@ -117,7 +118,7 @@ test.describe('ticket lifecycle', () => {
       body: { body: 'customer note', author: 'customer', internal: true },
     });
     verdict.check('validation.status-422', note, { what: 'an internal note by a customer' });
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
   test('statuses: pending, re-opened by a customer reply, on hold, closed (U1)', {
@@ -154,6 +155,6 @@ test.describe('ticket lifecycle', () => {
     const closed = await api.send('POST', path(id, '/close'));
     note(closed);
     probe('U1', 'statuses seen', [...seen].sort());
-    expect(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 });

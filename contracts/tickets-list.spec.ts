@@ -4,7 +4,8 @@
  * tickets at the same time, so every assertion is about containment of this test's tickets.
  */
 import type { Exchange } from '../src/checks/types.ts';
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
@@ -48,7 +49,7 @@ test.describe('list tickets', () => {
     verdict.check('tickets.status-code', max, { expected: [200], what: 'limit=100' });
     verdict.check('tickets.list-envelope', max);
     verdict.check('validation.status-422', over, { what: 'limit=101' });
-    expect(first.response, 'the target answered').toBeDefined();
+    need(first.response, 'the target answered').toBeDefined();
   });
 
   test('a cursor walk visits every ticket once: no duplicates, no gaps', {
@@ -99,7 +100,7 @@ test.describe('list tickets', () => {
       verdict.check('tickets.filter-applied', ex, { filter });
       verdict.check('tickets.filter-includes', ex, { id, filter });
     }
-    expect(idOf(high), 'tickets were created').not.toBe(MISSING_ID);
+    need(idOf(high), 'tickets were created').not.toBe(MISSING_ID);
   });
 
   test('rejects invalid query parameters with 422', {

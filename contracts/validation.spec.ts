@@ -3,7 +3,8 @@
  * type, an oversized body and over-long fields → a 4xx (documented: standard status codes, never
  * a 5xx) with a problem body (U16) and the assumed statuses (U20, U26); unknown tickets → 404 (U21).
  */
-import { expect, test } from './fixtures.ts';
+import { test } from './fixtures.ts';
+import { need } from './need.ts';
 import {
   MISSING_ID,
   createTicket,
@@ -117,7 +118,7 @@ test.describe('creation input validation', () => {
         );
         probe('U16', 'problem Content-Type', ex.response?.headers['content-type'] ?? null);
       }
-      expect(ex.response, 'the target answered').toBeDefined();
+      need(ex.response, 'the target answered').toBeDefined();
     });
   }
 
@@ -138,7 +139,7 @@ test.describe('creation input validation', () => {
     verdict.check('validation.invalid-rejected', ex, { what: 'a malformed JSON body' });
     verdict.check('validation.malformed-400', ex, { what: 'a malformed JSON body' });
     verdict.check('validation.problem-body', ex);
-    expect(ex.response, 'the target answered').toBeDefined();
+    need(ex.response, 'the target answered').toBeDefined();
   });
 
   test('a body that is not JSON → 415 problem', {
@@ -152,7 +153,7 @@ test.describe('creation input validation', () => {
     verdict.check('validation.invalid-rejected', ex, { what: 'a form-encoded body' });
     verdict.check('tickets.status-code', ex, { expected: [415], what: 'a form-encoded body' });
     verdict.check('validation.problem-body', ex);
-    expect(ex.response, 'the target answered').toBeDefined();
+    need(ex.response, 'the target answered').toBeDefined();
   });
 
   test('a body over 1 MiB → 413; just under 1 MiB is accepted (U26)', {
@@ -177,10 +178,7 @@ test.describe('creation input validation', () => {
     });
     verdict.check('validation.too-large-413', over, { what: 'a body of 1 MiB + 1 KiB' });
     verdict.check('validation.problem-body', over);
-    expect(
-      over.response ?? over.error,
-      'the target answered or closed the connection',
-    ).toBeDefined();
+    need(over.response ?? over.error, 'the target answered or closed the connection').toBeDefined();
   });
 
   test('subject of 255 characters is accepted, 256 rejected (U26)', {
@@ -197,7 +195,7 @@ test.describe('creation input validation', () => {
     verdict.check('tickets.status-code', ok, { expected: [201], what: 'a 255-character subject' });
     verdict.check('validation.status-422', long, { what: 'a 256-character subject' });
     verdict.check('validation.problem-body', long);
-    expect(ok.response, 'the target answered').toBeDefined();
+    need(ok.response, 'the target answered').toBeDefined();
   });
 
   test('message input: body missing, empty or author unknown → 422', {
@@ -216,7 +214,7 @@ test.describe('creation input validation', () => {
       verdict.check('validation.error-field-named', ex, { field });
       verdict.check('validation.problem-body', ex);
     }
-    expect(idOf(t), 'the ticket was created').not.toBe(MISSING_ID);
+    need(idOf(t), 'the ticket was created').not.toBe(MISSING_ID);
   });
 });
 
@@ -244,6 +242,6 @@ test.describe('unknown ticket', () => {
       });
       verdict.check('validation.problem-body', ex);
     }
-    expect(calls[0]!.response, 'the target answered').toBeDefined();
+    need(calls[0]!.response, 'the target answered').toBeDefined();
   });
 });

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../checks/verdict.ts';
+import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 
 export interface ProbeRow {
   gap: string;
@@ -35,6 +36,8 @@ export interface TestRow {
   reason?: string;
   error?: string;
   tags: string[];
+  /** Why a failed test failed, from its annotations (annotations.ts): its checks, a precondition, or neither (a crash). */
+  failedOn?: 'checks' | 'precondition';
 }
 
 function readJsonl<T>(dir: string, prefix: string): T[] {
@@ -68,6 +71,15 @@ export function readPlaywrightTests(file: string): TestRow[] {
       for (const t of spec.tests ?? []) {
         const last = t.results?.[t.results.length - 1];
         const skip = (t.annotations ?? []).find((a: any) => a.type === 'skip');
+        const marked = (type: string) =>
+          (t.annotations ?? []).some((a: any) => a.type === type) ||
+          (last?.annotations ?? []).some((a: any) => a.type === type);
+        // A precondition that failed is reported even when checks failed before it.
+        const failedOn = marked(PRECONDITION)
+          ? 'precondition'
+          : marked(FAILED_BY_CHECKS)
+            ? 'checks'
+            : undefined;
         const status = (
           t.status === 'skipped' ? 'skipped' : (last?.status ?? 'skipped')
         ) as TestRow['status'];
@@ -81,6 +93,7 @@ export function readPlaywrightTests(file: string): TestRow[] {
           reason: skip?.description ?? error?.split('\n')[0],
           error,
           tags: spec.tags ?? [],
+          ...(failedOn ? { failedOn } : {}),
         });
       }
     }

@@ -60,17 +60,15 @@ export function contractsArea(results: CheckResult[], tests: TestRow[]): AreaSum
     .filter((t) => t.status === 'skipped')
     .map((t) => ({ name: t.title, reason: t.reason ?? 'skipped' }));
   // A test that failed without any check failure is either a precondition the target did not
-  // meet (an `expect(…, 'what was needed')` before the checks, e.g. "the ticket was created" on a
+  // meet (a `need(…, 'what was needed')` before the checks, contracts/need.ts, e.g. "the ticket was created" on a
   // deployment without our assumed creation route) — reported, like any guess of ours that did
   // not hold — or a crash or timeout of the harness run itself, which must never pass silently.
   const crashed = tests.filter(
-    (t) =>
-      (t.status === 'failed' || t.status === 'timedOut') &&
-      !/\[[a-z0-9-]+\.[a-z0-9.-]+\]/.test(t.error ?? ''),
+    (t) => (t.status === 'failed' || t.status === 'timedOut') && t.failedOn !== 'checks',
   );
   for (const t of crashed) {
     const first = (t.error ?? '').split('\n')[0] ?? '';
-    const precondition = t.status === 'failed' && /\bexpect\(/.test(t.error ?? '');
+    const precondition = t.status === 'failed' && t.failedOn === 'precondition';
     (precondition ? assumed : documented).push({
       check: precondition ? 'harness.precondition' : 'harness.test-completed',
       provenance: precondition ? 'assumed' : 'documented',

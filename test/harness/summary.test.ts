@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import type { TestRow } from '../../src/report/collect.ts';
 import { contractsArea, exitCodeOf } from '../../src/report/summary.ts';
 
-const row = (title: string, status: TestRow['status'], error?: string): TestRow => ({
+const row = (
+  title: string,
+  status: TestRow['status'],
+  error?: string,
+  failedOn?: TestRow['failedOn'],
+): TestRow => ({
   title,
   file: 'x.spec.ts',
   project: 'contracts',
@@ -11,6 +16,7 @@ const row = (title: string, status: TestRow['status'], error?: string): TestRow 
   durationMs: 1,
   error,
   tags: [],
+  ...(failedOn ? { failedOn } : {}),
 });
 
 test('a failed precondition is an assumption mismatch; a crash or timeout fails the gate; a named check is counted once', () => {
@@ -21,10 +27,22 @@ test('a failed precondition is an assumption mismatch; a crash or timeout fails 
         'needs a ticket',
         'failed',
         'Error: the ticket was created\n\nexpect(received).not.toBe(expected)',
+        'precondition',
       ),
       row('crashes', 'failed', "TypeError: Cannot read properties of undefined (reading 'id')"),
       row('hangs', 'timedOut', 'Test timeout of 30000ms exceeded.'),
-      row('check failed', 'failed', '[ticket.created-status-open] documented rule broken'),
+      row(
+        'check failed',
+        'failed',
+        '[ticket.created-status-open] documented rule broken',
+        'checks',
+      ),
+      // Filed by annotation, never by error text: this one reads like a check failure but is not.
+      row(
+        'crash quoting a check',
+        'failed',
+        'TypeError: [ticket.created-status-open] was undefined',
+      ),
       row('skipped', 'skipped'),
     ],
   );
@@ -35,8 +53,8 @@ test('a failed precondition is an assumption mismatch; a crash or timeout fails 
   );
   assert.deepEqual(
     area.documentedFailures.map((f) => f.check),
-    ['harness.test-completed', 'harness.test-completed'],
-    'crash and timeout are fatal',
+    ['harness.test-completed', 'harness.test-completed', 'harness.test-completed'],
+    'crashes and timeout are fatal',
   );
   assert.equal(exitCodeOf({ contracts: area }, false), 1, 'the crash fails the gate');
   assert.equal(area.notRun.length, 1, 'the skipped test is listed as not run');
