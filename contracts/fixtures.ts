@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect } from '@playwright/test';
+import { test as base } from '@playwright/test';
 import { type RunningService, startService } from '../server/start.ts';
 import { checks } from '../src/checks/index.ts';
 import type { Exchange } from '../src/checks/types.ts';
