@@ -240,7 +240,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // A full default page (25, DESIGN U4): what a real client listing tickets mostly gets.
+    // A full default page (25, docs/assumptions.md U4): what a real client listing tickets mostly gets.
     await seedTickets(24);
     process.stderr.write(`reference GET /v1/tickets, 25-ticket page (${duration} s)…\n`);
     rows.push({

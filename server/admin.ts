@@ -1,5 +1,5 @@
 /**
- * The dashboard stand-in (DESIGN U11): workspaces, keys, webhook endpoints, the delivery log,
+ * The dashboard stand-in (docs/assumptions.md U11): workspaces, keys, webhook endpoints, the delivery log,
  * the fault list and clock control. Outside /v1, protected by its own token (`X-Admin-Token`),
  * never rate limited: it is the test rig, not the API under test.
  */

@@ -155,7 +155,7 @@ export const FAULTS = [
     'assumed',
     'ticket.sla-priority-order',
     'gives high priority the longest first-response target and low the shortest (24 h / 1 h)',
-    'SLA (DESIGN §3): high 1 h < normal 4 h < low 24 h.',
+    'SLA (docs/assumptions.md): high 1 h < normal 4 h < low 24 h.',
   ),
   F(
     'sla-not-recomputed',
@@ -163,7 +163,7 @@ export const FAULTS = [
     'assumed',
     'ticket.sla-recomputed',
     'keeps the old first_response_due when the priority changes',
-    'SLA (DESIGN §3): a priority change recomputes first_response_due.',
+    'SLA (docs/assumptions.md): a priority change recomputes first_response_due.',
   ),
   F(
     'get-priority-normal',

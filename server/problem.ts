@@ -1,4 +1,4 @@
-/** RFC 9457 problem details, the assumed error body of every 4xx (DESIGN U16). */
+/** RFC 9457 problem details, the assumed error body of every 4xx (docs/assumptions.md U16). */
 import type { FastifyReply } from 'fastify';
 import './context.ts';
 

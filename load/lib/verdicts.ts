@@ -1,6 +1,6 @@
 /**
  * The plan-limit verdicts. Each is a small named function over the judged run; ids are stable
- * (reports, k6 thresholds and tests refer to them). Provenance follows DESIGN §2: a documented
+ * (reports, k6 thresholds and tests refer to them). Provenance follows docs/assumptions.md: a documented
  * rule fails the gate, an assumed one reports "differs from assumption".
  */
 import type { ResetUnitReport } from './reset-unit.ts';
@@ -17,7 +17,7 @@ export interface Verdict {
   id: VerdictId;
   title: string;
   provenance: Provenance;
-  /** DESIGN §3 gap the assumption fills, when assumed. */
+  /** docs/assumptions.md gap the assumption fills, when assumed. */
   gap?: string;
   status: VerdictStatus;
   expected: string;

@@ -6,7 +6,7 @@ interface Bucket {
 }
 
 /**
- * The assumed limiter (DESIGN U24): capacity = burst, refilled continuously at rate/60 tokens per
+ * The assumed limiter (docs/assumptions.md U24): capacity = burst, refilled continuously at rate/60 tokens per
  * second; a request costs one token; `remaining` = whole tokens left.
  */
 export class TokenBucketLimiter implements Limiter {

@@ -1,4 +1,4 @@
-/** Cursor pagination and list query parsing (DESIGN U4: limit 1–100, default 25). */
+/** Cursor pagination and list query parsing (docs/assumptions.md U4: limit 1–100, default 25). */
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;

@@ -1,4 +1,4 @@
-/** Contacts, macros, rules and reports (DESIGN U10): small, coherent, workspace-scoped. */
+/** Contacts, macros, rules and reports (docs/assumptions.md U10): small, coherent, workspace-scoped. */
 import type { FastifyInstance } from 'fastify';
 import { emit } from '../events.ts';
 import { sendProblem } from '../problem.ts';

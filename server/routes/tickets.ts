@@ -1,4 +1,4 @@
-/** /v1/tickets: list, create, get, update, close, add message (DESIGN U4–U9). */
+/** /v1/tickets: list, create, get, update, close, add message (docs/assumptions.md U4–U9). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.ts';
 import { emit, emitStatusChange, messagePayload } from '../events.ts';
@@ -177,7 +177,7 @@ export function registerTicketRoutes(app: FastifyInstance): void {
     if (patch.tags !== undefined) t.tags = [...new Set(patch.tags)];
     if (patch.priority !== undefined && !ctx.faults.has('priority-ignored')) {
       t.priority = patch.priority;
-      // A priority change recomputes the SLA (DESIGN §3); the at-risk announcement re-arms.
+      // A priority change recomputes the SLA (docs/assumptions.md); the at-risk announcement re-arms.
       if (!ctx.faults.has('sla-not-recomputed')) {
         t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
         t.atRiskFired = false;

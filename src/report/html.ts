@@ -18,7 +18,7 @@ const esc = (s: unknown) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-/** DESIGN §3: the assumption of each gap, for the gaps table. */
+/** docs/assumptions.md: the assumption of each gap, for the gaps table. */
 export const GAP_ASSUMPTIONS: Record<string, string> = {
   U1: 'open, pending, on_hold, closed; a customer reply re-opens pending',
   U2: 'default priority normal',
@@ -160,7 +160,7 @@ ${loadResults
 ${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
 ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
-<section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (DESIGN §3) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
+<section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
 <section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>

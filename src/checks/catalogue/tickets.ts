@@ -87,7 +87,7 @@ export const slaByPriority = defineCheck({
 export const slaPriorityOrder = defineCheck({
   name: 'ticket.sla-priority-order',
   provenance: 'assumed',
-  rule: 'SLA (DESIGN §3): higher priority, earlier first response due (high 1 h < normal 4 h < low 24 h).',
+  rule: 'SLA (docs/assumptions.md): higher priority, earlier first response due (high 1 h < normal 4 h < low 24 h).',
   kind: 'scenario',
   run(_ex, a: ByPriority) {
     const [h, n, l] = dueSpans(a);
@@ -305,7 +305,7 @@ const SLA_TARGET_H: Record<string, number> = { high: 1, normal: 4, low: 24 };
 export const slaRecomputed = defineCheck({
   name: 'ticket.sla-recomputed',
   provenance: 'assumed',
-  rule: 'SLA (DESIGN §3): first_response_due = created_at + target of the current priority (high 1 h, normal 4 h, low 24 h); a priority change recomputes it.',
+  rule: 'SLA (docs/assumptions.md): first_response_due = created_at + target of the current priority (high 1 h, normal 4 h, low 24 h); a priority change recomputes it.',
   kind: 'scenario',
   run(ex) {
     const t = body(ex);
