@@ -6,12 +6,9 @@ export {
   type Format,
   failing,
   render,
-  toJson,
-  toJunit,
   toMarkdown,
-  valueText,
-  whereText,
 } from './format.ts';
+export { whereText } from './location.ts';
 export { asSnapshot, loadSnapshot } from './load-snapshot.ts';
 export type { CompareFinding, CompareLocation, CompareOptions, Level } from './types.ts';
 export { LEVEL_RANK } from './types.ts';

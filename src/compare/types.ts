@@ -1,8 +1,7 @@
-/** Severity of a behaviour change for existing clients (same scale as `harness diff-spec`). */
-export type Level = 'ERR' | 'WARN' | 'INFO';
+import type { Level } from '../findings/level.ts';
 
-/** Ordering used by `--fail-on`: a finding fails the run when its rank is at least the threshold's. */
-export const LEVEL_RANK: Record<Level, number> = { INFO: 0, WARN: 1, ERR: 2 };
+/** Severity for existing clients: one scale for spec and behaviour changes (src/findings). */
+export { type Level, LEVEL_RANK } from '../findings/level.ts';
 
 /**
  * Where a finding sits in the snapshots. Only the members that apply are set: an operation

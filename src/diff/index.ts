@@ -5,9 +5,6 @@ export {
   failing,
   type ReportMeta,
   render,
-  toJson,
-  toJunit,
-  toMarkdown,
 } from './format.ts';
 export { loadSpec, loadSpecText, parseSpec } from './load-spec.ts';
 export { parseLevelOverrides, RULE_FAMILIES, RULES, rulesTable } from './rules.ts';

@@ -1,8 +1,7 @@
-/** Severity of a spec change for existing clients. */
-export type Level = 'ERR' | 'WARN' | 'INFO';
+import type { Level } from '../findings/level.ts';
 
-/** Ordering used by `--fail-on`: a finding fails the run when its rank is at least the threshold's. */
-export const LEVEL_RANK: Record<Level, number> = { INFO: 0, WARN: 1, ERR: 2 };
+/** Severity for existing clients: one scale for spec and behaviour changes (src/findings). */
+export { type Level, LEVEL_RANK } from '../findings/level.ts';
 
 /** The nearest `x-provenance: assumed` mark above (or on) the element a finding touches. */
 export interface AssumedMark {

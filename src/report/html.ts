@@ -6,7 +6,8 @@
 import type { LoadResult } from '../../load/lib/result.ts';
 import type { Failure } from '../checks/types.ts';
 import type { CompatibilityReport } from '../compare/baseline.ts';
-import { valueText, whereText } from '../compare/format.ts';
+import { whereText } from '../compare/location.ts';
+import { valueText } from '../findings/report.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
 import { redact } from '../redact.ts';
 import type { BehaviourSnapshot } from './snapshot.ts';

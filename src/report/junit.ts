@@ -1,37 +1,61 @@
-/** junit.xml of the whole run: one testsuite per area, one testcase per check / verdict / property. */
+/**
+ * The one JUnit XML writer: the run's junit.xml (one testsuite per area, one testcase per check,
+ * verdict or property) and the findings reports of diff-spec and compare (src/findings).
+ */
 import { redact } from '../redact.ts';
-import { xmlEscape } from './findings-junit.ts';
 
 export interface JunitCase {
   name: string;
   classname: string;
-  timeSec?: number;
-  failure?: { message: string; body: string };
+  failure?: { message: string; body: string; type?: string };
   skipped?: string;
+  /** Detail of a case that passed (a finding below the fail-on level). */
+  systemOut?: string;
+}
+
+export function xmlEscape(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 const esc = xmlEscape;
 
-export function junitXml(suites: Record<string, JunitCase[]>): string {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>'];
+const counts = (cases: readonly JunitCase[]) =>
+  `tests="${cases.length}" failures="${cases.filter((c) => c.failure).length}" skipped="${cases.filter((c) => c.skipped !== undefined).length}"`;
+
+export function junitXml(
+  suites: Record<string, JunitCase[]>,
+  name = 'support-ticketing-harness',
+): string {
   const all = Object.values(suites).flat();
-  parts.push(
-    `<testsuites name="support-ticketing-harness" tests="${all.length}" failures="${all.filter((c) => c.failure).length}" skipped="${all.filter((c) => c.skipped).length}">`,
-  );
-  for (const [name, cases] of Object.entries(suites)) {
-    parts.push(
-      `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${cases.filter((c) => c.failure).length}" skipped="${cases.filter((c) => c.skipped).length}">`,
-    );
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${esc(name)}" ${counts(all)}>`,
+  ];
+  for (const [suite, cases] of Object.entries(suites)) {
+    parts.push(`  <testsuite name="${esc(suite)}" ${counts(cases)} errors="0">`);
     for (const c of cases) {
-      const head = `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}" time="${(c.timeSec ?? 0).toFixed(3)}"`;
+      const head = `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}"`;
       if (c.failure) {
+        const type = c.failure.type ? ` type="${esc(c.failure.type)}"` : '';
         parts.push(
           `${head}>`,
-          `      <failure message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`,
+          `      <failure${type} message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`,
           '    </testcase>',
         );
       } else if (c.skipped !== undefined) {
         parts.push(`${head}>`, `      <skipped message="${esc(c.skipped)}"/>`, '    </testcase>');
+      } else if (c.systemOut !== undefined) {
+        parts.push(
+          `${head}>`,
+          `      <system-out>${esc(c.systemOut)}</system-out>`,
+          '    </testcase>',
+        );
       } else parts.push(`${head}/>`);
     }
     parts.push('  </testsuite>');

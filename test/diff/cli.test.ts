@@ -72,7 +72,7 @@ describe('harness diff-spec', () => {
     const name = 'webhook-enum-value-added';
     const r = await cli([fx(name, 'old'), fx(name, 'new'), '--format', 'junit']);
     assert.equal(r.code, 1);
-    assert.match(r.out, /<testsuites name="diff-spec" tests="1" failures="1">/);
+    assert.match(r.out, /<testsuites name="diff-spec" tests="1" failures="1" skipped="0">/);
     assert.match(r.out, /<failure type="ERR" message="[^"<>]*&quot;b&quot;/);
   });
 

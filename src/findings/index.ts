@@ -1,0 +1,12 @@
+export { countByLevel, failing, LEVEL_RANK, LEVELS, type Level, type Leveled } from './level.ts';
+export {
+  cell,
+  code,
+  type FindingsView,
+  type Format,
+  findingsJson,
+  findingsJunit,
+  findingsMarkdown,
+  renderFindings,
+  valueText,
+} from './report.ts';
