@@ -17,6 +17,7 @@ import {
   buildSchedule,
   judgeRun,
   type K6SummaryView,
+  type LoadResult,
   mergeK6Summaries,
   readAggregates,
   readK6Summary,
@@ -24,7 +25,7 @@ import {
 } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { SHORT } from './measure.ts';
+import { busyReason, explain, SHORT } from './measure.ts';
 import { oneLoadAtATime } from './one-load-at-a-time.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
@@ -66,10 +67,8 @@ const resume = (address: string) =>
     }),
   }).then((r) => assert.ok(r.ok, `resume ${address}: ${r.status}`));
 
-test('two k6 segments of one Team run, merged, are judged as the whole run', {
-  skip: K6 ? false : NO_K6,
-  timeout: 120_000,
-}, async () => {
+/** Both segments run once, on one fresh deployment; their summaries merged and judged. */
+async function runSegments() {
   const dir = mkdtempSync(join(tmpdir(), 'k6-segments-'));
   const svc = await startService({ timeScale: SCALE });
   try {
@@ -138,8 +137,8 @@ test('two k6 segments of one Team run, merged, are judged as the whole run', {
       ...SHORT,
       maxRealRate: 500,
     });
-    const judge = (v: K6SummaryView) =>
-      judgeRun({
+    const judge = (v: K6SummaryView): LoadResult => {
+      const r = judgeRun({
         engine: 'k6',
         schedule,
         aggregates: readAggregates(v.read),
@@ -149,30 +148,60 @@ test('two k6 segments of one Team run, merged, are judged as the whole run', {
         wallSeconds: v.wallSeconds ?? 0,
         dropped: 0,
       });
-    const whole = judge(mergeK6Summaries(views));
-    const explain = JSON.stringify(
-      { verdicts: whole.verdicts.filter((v) => v.status !== 'pass'), b: whole.estimates.burst },
-      null,
-      1,
-    );
-    for (const p of whole.phases.filter((x) => x.name !== 'S6'))
-      assert.equal(p.sent, p.planned.count, `${p.name}: every planned request, once`);
-    assert.deepEqual(
-      whole.verdicts.filter((v) => v.status === 'fail').map((v) => v.id),
-      [],
-      explain,
-    );
-    const b = whole.estimates.burst!;
-    assert.ok(b.low <= 200 && 200 < b.high, explain);
-    assert.equal(whole.estimates.rate.method, 'regression', 'S2 ran whole in one segment');
-    assert.equal(whole.limiter.algorithm, 'token-bucket', explain);
-    assert.equal(whole.scope.scope, 'per-key');
-    // One segment alone is half a run: the merge is what makes it whole.
-    const half = judge(views[0]!);
-    assert.ok(half.requests.sent < whole.requests.sent);
-    assert.ok(half.verdicts.some((v) => v.status === 'fail'));
+      // Pacing lag of the worse segment, as plan-limits.ts reports it, so busyReason can read it.
+      const lags = views.map((x) => x.read('pacing_lag_ms')).filter((l) => l?.count);
+      if (lags.length)
+        r.requests.pacing = {
+          p50Ms: Math.max(...lags.map((l) => l!.p50 ?? 0)),
+          p99Ms: Math.max(...lags.map((l) => l!.p99 ?? 0)),
+          maxMs: Math.max(...lags.map((l) => l!.max ?? 0)),
+        };
+      return r;
+    };
+    return { whole: judge(mergeK6Summaries(views)), half: judge(views[0]!) };
   } finally {
     await svc.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What is wrong with a merged run that should be one whole passing Team run, or undefined. */
+function wrongWith(whole: LoadResult): string | undefined {
+  const failed = whole.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  if (failed.length) return `failed: ${failed.join(', ')}`;
+  const b = whole.estimates.burst;
+  if (!b || !(b.low <= 200 && 200 < b.high))
+    return `burst interval ${b?.low}..${b?.high} misses 200`;
+  if (whole.limiter.algorithm !== 'token-bucket') return `algorithm ${whole.limiter.algorithm}`;
+  return undefined;
+}
+
+test('two k6 segments of one Team run, merged, are judged as the whole run', {
+  skip: K6 ? false : NO_K6,
+  timeout: 240_000,
+}, async () => {
+  // Timing-sensitive like every load measurement: one re-run, and only on a demonstrably busy machine.
+  let { whole, half } = await runSegments();
+  const wrong = wrongWith(whole);
+  const busy = wrong === undefined ? undefined : busyReason([whole]);
+  if (busy !== undefined) {
+    console.log(`# k6 segments: ${wrong} — machine busy (${busy}); measuring once more`);
+    ({ whole, half } = await runSegments());
+  }
+  const why = explain(whole);
+  for (const p of whole.phases.filter((x) => x.name !== 'S6'))
+    assert.equal(p.sent, p.planned.count, `${p.name}: every planned request, once`);
+  assert.deepEqual(
+    whole.verdicts.filter((v) => v.status === 'fail').map((v) => v.id),
+    [],
+    why,
+  );
+  const b = whole.estimates.burst!;
+  assert.ok(b.low <= 200 && 200 < b.high, why);
+  assert.equal(whole.estimates.rate.method, 'regression', 'S2 ran whole in one segment');
+  assert.equal(whole.limiter.algorithm, 'token-bucket', why);
+  assert.equal(whole.scope.scope, 'per-key');
+  // One segment alone is half a run: the merge is what makes it whole.
+  assert.ok(half.requests.sent < whole.requests.sent);
+  assert.ok(half.verdicts.some((v) => v.status === 'fail'));
 });
