@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../src/client/api-client.ts';
 import { registerSecret } from '../src/redact.ts';
+import { fullKey } from '../src/target/resolve-target.ts';
 import { type OperationSpec, operations } from '../src/spec/operations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
@@ -171,7 +172,7 @@ test.describe('read-only key', () => {
       needs('readOnlyKey');
       skipIfReadOnly(target, test.skip);
       const { path, body } = await writeSample(op, api, tag);
-      const ex = await api.send(op.method, path, { key: target.cfg.readOnlyKey, body });
+      const ex = await api.send(op.method, path, { key: target.keys.readOnly, body });
       probe('U19', `read-only write status (${op.operationId})`, ex.status ?? null);
       verdict.check('auth.readonly-forbidden', ex, { operation: op.operationId });
       verdict.check('auth.readonly-403', ex, { operation: op.operationId });
@@ -188,7 +189,7 @@ test.describe('read-only key', () => {
         path.includes('/none'),
         'not run: nothing to read in the workspace (read-only run)',
       );
-      const ex = await api.send(op.method, path, { key: target.cfg.readOnlyKey });
+      const ex = await api.send(op.method, path, { key: target.keys.readOnly });
       verdict.check('auth.readonly-can-read', ex, { operation: op.operationId });
       need(ex.response, 'the target answered').toBeDefined();
     });
@@ -202,7 +203,7 @@ test.describe('key rotation', () => {
     needs('adminToken');
     skipIfReadOnly(target, test.skip);
     // A fresh key that no other test uses: rotating the suite's own key would break them.
-    const ws = await target.lookupKey(target.cfg.apiKey!);
+    const ws = await target.lookupKey(fullKey(target));
     need(ws?.workspace_id, 'the admin surface knows the workspace of the API key').toBeDefined();
     const issued = await target.admin('POST', `/admin/workspaces/${ws!.workspace_id}/keys`, {
       scope: 'full',

@@ -13,19 +13,23 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
-import { type RunningService, startService } from '../server/start.ts';
+import type { RunningService } from '../server/start.ts';
 import { checks } from '../src/checks/index.ts';
 import type { Exchange } from '../src/checks/types.ts';
 import { Verdict } from '../src/checks/verdict.ts';
 import { ApiClient } from '../src/client/api-client.ts';
 import { loggableExchange } from '../src/client/exchange-log.ts';
-import {
-  type Credential,
-  type HarnessConfig,
-  loadConfig,
-  missingCredential,
-} from '../src/config.ts';
+import { type HarnessConfig, loadConfig } from '../src/config.ts';
 import { redactValue, registerSecret } from '../src/redact.ts';
+import type { AdminClient } from '../src/target/admin-client.ts';
+import {
+  fullKey,
+  type Credential,
+  missingCredential,
+  type ResolvedTarget,
+  resolveTarget,
+  type TargetKeys,
+} from '../src/target/resolve-target.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
 import type { DashboardEndpoint, EndpointForm } from '../src/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../src/webhooks/shared-receiver.ts';
@@ -51,8 +55,13 @@ export interface Subscription {
 }
 
 export interface Target {
+  /** The user's settings (strict, read-only, webhook endpoints, timeouts); never changed. */
   cfg: HarnessConfig;
   baseUrl: string;
+  /** Keys of the target: the configured ones, or the embedded deployment's seeded ones. */
+  keys: TargetKeys;
+  /** The target as resolved once for this worker (src/target/resolve-target.ts). */
+  resolved: ResolvedTarget;
   embedded?: RunningService;
   /** The run's capture receiver (this worker's own, or the run's shared one). */
   receiver: ReceiverView;
@@ -120,7 +129,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   targetEnv: [{}, { option: true, scope: 'worker' }],
 
   target: [
-    async ({ faults, targetEnv, playwright }, use) => {
+    async ({ faults, targetEnv }, use) => {
       const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
@@ -138,55 +147,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       const receiverUrl = cfg.webhookUrl ?? receiver.listenUrl;
       const publicPath = new URL(receiverUrl).pathname.replace(/\/+$/, '');
-      const dashboard = !cfg.adminToken && cfg.webhookEndpoints.length > 0;
-      let embedded: RunningService | undefined;
-      if (!cfg.baseUrl) {
-        embedded = await startService({
-          faults,
-          // Short retry schedule so retry checks finish in seconds on the embedded deployment.
-          webhookRetryDelaysMs: [100, 200, 400, 800, 1600],
-          webhookTimeoutMs: 3000,
-        });
-        const w = embedded.credentials.workspaces;
-        // The growth workspace has room for the whole suite without throttling (burst 1000).
-        cfg.baseUrl = embedded.baseUrl;
-        cfg.apiKey = w.growth.keys.full;
-        cfg.readOnlyKey = w.growth.keys.readOnly;
-        cfg.otherWorkspaceKey = w.other.keys.full;
-        cfg.adminToken = embedded.credentials.adminToken;
-        for (const s of [cfg.apiKey, cfg.readOnlyKey, cfg.otherWorkspaceKey, cfg.adminToken])
-          registerSecret(s);
-        for (const ws of Object.values(w))
-          for (const k of Object.values(ws.keys)) registerSecret(k);
-      }
-      const adminCtx = await playwright.request.newContext();
-      const admin: Target['admin'] = async (method, path, body) => {
-        if (!cfg.adminToken)
+      const resolved: ResolvedTarget = await resolveTarget(cfg, {
+        // The growth workspace has room for the whole suite without throttling (burst 1000);
+        // a short retry schedule lets retry checks finish in seconds.
+        workspace: 'growth',
+        webhookRetryDelaysMs: [100, 200, 400, 800, 1600],
+        webhookTimeoutMs: 3000,
+      });
+      const { baseUrl, keys } = resolved;
+      const embedded = resolved.service;
+      const dashboard = !resolved.admin && cfg.webhookEndpoints.length > 0;
+      const adminSurface = (): AdminClient => {
+        if (!resolved.admin)
           throw new Error(
             'no admin token: the admin surface exists only on the reference deployment',
           );
-        const res = await adminCtx.fetch(`${cfg.baseUrl}${path}`, {
-          method,
-          headers: {
-            'x-admin-token': cfg.adminToken,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          data: body === undefined ? undefined : JSON.stringify(body),
-          failOnStatusCode: false,
-          timeout: 20_000,
-        });
-        let json: any;
-        try {
-          json = await res.json();
-        } catch {
-          json = undefined;
-        }
-        return { status: res.status(), json };
+        return resolved.admin;
       };
-      const lookupKey: Target['lookupKey'] = async (key) => {
-        const r = await admin('POST', '/admin/keys/lookup', { key });
-        return r.status === 200 ? r.json : undefined;
-      };
+      const admin: Target['admin'] = (method, path, body) =>
+        adminSurface().call(method, path, body);
+      const lookupKey: Target['lookupKey'] = (key) => adminSurface().lookupKey(key);
       // The embedded deployment delivers within milliseconds; a real one may queue deliveries
       // for seconds, and a wait only costs time when the delivery never comes.
       const deliveryWaitMs = embedded ? 4000 : 15_000;
@@ -220,17 +200,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         view(e.path, { secret: e.secret, events: e.events, form: e.form });
       let n = 0;
       const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
-        if (!cfg.adminToken) {
+        if (!resolved.admin) {
           const fits = cfg.webhookEndpoints
             .filter((e) => events.every((ev) => e.events.includes(ev)))
             .sort((a, b) => b.events.length - a.events.length);
           if (fits[0]) return endpoint(fits[0]);
           return cfg.webhookEndpoints.length === 0
-            ? `not run: needs ${missingCredential(cfg, ['webhook']) ?? 'a webhook endpoint'}`
+            ? `not run: needs ${missingCredential(resolved, cfg, ['webhook']) ?? 'a webhook endpoint'}`
             : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
         }
         const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
-        const ws = await lookupKey(cfg.apiKey!);
+        const ws = await lookupKey(fullKey(resolved));
         if (!ws)
           throw new Error(
             'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
@@ -251,7 +231,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const created: Target['created'] = [];
       await use({
         cfg,
-        baseUrl: cfg.baseUrl!,
+        baseUrl,
+        keys,
+        resolved,
         embedded,
         receiver,
         receiverUrl,
@@ -264,26 +246,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       });
       // Shared staging hygiene: close the tickets and delete the contacts this worker created.
       // An embedded deployment is thrown away whole, so only real targets are cleaned.
-      if (!embedded && cfg.apiKey && !cfg.readOnly) {
+      if (!embedded && !cfg.readOnly) {
         for (const c of created) {
           if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-          await adminCtx
-            .fetch(
-              `${cfg.baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
-              {
-                method: c.kind === 'ticket' ? 'POST' : 'DELETE',
-                headers: { authorization: `Bearer ${cfg.apiKey}` },
-                failOnStatusCode: false,
-                timeout: cfg.timeoutMs,
-              },
-            )
-            .catch(() => undefined);
+          await fetch(
+            `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
+            {
+              method: c.kind === 'ticket' ? 'POST' : 'DELETE',
+              headers: { authorization: `Bearer ${fullKey(resolved)}` },
+              signal: AbortSignal.timeout(cfg.timeoutMs),
+            },
+          ).catch(() => undefined);
         }
       }
       appendJsonl(`created-${process.pid}.jsonl`, created);
-      await adminCtx.dispose();
       await own?.close();
-      await embedded?.close();
+      await resolved.close();
     },
     { scope: 'worker' },
   ],
@@ -308,7 +286,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const id = (r?.json as { id?: unknown } | undefined)?.id;
       if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
     };
-    const client = new ApiClient(request, target.baseUrl, target.cfg.apiKey, track, {
+    const client = new ApiClient(request, target.baseUrl, target.keys.full, track, {
       timeoutMs: target.cfg.timeoutMs,
     });
     await use(client);
@@ -361,7 +339,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   needs: async ({ target }, use) => {
     await use((...creds) => {
-      const reason = missingCredential(target.cfg, creds);
+      const reason = missingCredential(target.resolved, target.cfg, creds);
       base.skip(Boolean(reason), reason);
     });
   },

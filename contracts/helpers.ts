@@ -83,7 +83,7 @@ export async function waitDeliveries(
  * no delivery is pending), otherwise a short pause.
  */
 export async function settleDeliveries(target: Target, pauseMs = 500): Promise<void> {
-  if (target.cfg.adminToken) {
+  if (target.resolved.admin) {
     const r = await target.admin('POST', '/admin/deliveries/flush', {});
     if (r.status === 200) return;
   }
@@ -92,7 +92,7 @@ export async function settleDeliveries(target: Target, pauseMs = 500): Promise<v
 
 /** Removes a subscription made through the admin surface (keeps later fan-out small). */
 export async function unsubscribe(target: Target, sub: Subscription): Promise<void> {
-  if (target.cfg.adminToken && sub.endpointId)
+  if (target.resolved.admin && sub.endpointId)
     await target.admin('DELETE', `/admin/webhooks/${sub.endpointId}`, {});
 }
 

@@ -29,7 +29,7 @@ test.describe('workspace isolation', () => {
     needs('otherWorkspaceKey');
     const mine = await createTicket(api, tag, 'isolation: get');
     need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
-    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const b = api.withKey(target.keys.otherWorkspace);
     const foreign = await b.send('GET', `/v1/tickets/${encodeURIComponent(idOf(mine))}`);
     const unknown = await b.send('GET', `/v1/tickets/${unknownId()}`);
     probe('U21', 'foreign ticket status', foreign.status ?? null);
@@ -57,7 +57,7 @@ test.describe('workspace isolation', () => {
     need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     const id = encodeURIComponent(idOf(mine));
     const ghost = unknownId();
-    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const b = api.withKey(target.keys.otherWorkspace);
     const writes: Array<[string, (tid: string) => Promise<Exchange>]> = [
       [
         'PATCH /v1/tickets/{id}',
@@ -93,7 +93,7 @@ test.describe('workspace isolation', () => {
       await createTicket(api, tag, 'isolation: list low', { priority: 'low' }),
     ];
     const foreignIds = created.map(idOf);
-    const b = api.withKey(target.cfg.otherWorkspaceKey);
+    const b = api.withKey(target.keys.otherWorkspace);
     const seen: string[] = [];
     const collect = (ex: Exchange) => {
       const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;

@@ -168,7 +168,7 @@ test.describe('webhook events', () => {
     ],
   }, async ({ api, verdict, needs, tag, target }) => {
     test.skip(
-      !target.cfg.adminToken,
+      !target.resolved.admin,
       'not run: sla.at_risk needs the clock advanced 45 min, which only the reference deployment (HARNESS_ADMIN_TOKEN) allows',
     );
     needs('webhook', 'adminToken');

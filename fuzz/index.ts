@@ -19,7 +19,7 @@ export {
   formatDeliveryCheck,
   runDeliveryCheck,
 } from './deliveries/delivery-check.ts';
-export { type FuzzTarget, withEmbeddedDeployment } from './deliveries/embedded.ts';
+export { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
 export {
   type DeliveryVerdict,
   type EndpointForm,

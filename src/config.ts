@@ -147,8 +147,14 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** Builds the config from an environment (default `process.env`), validating every variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): HarnessConfig {
+/**
+ * Builds the config from an environment (default `process.env`), validating every variable.
+ * `apiKey: 'optional'` is for `harness load`, whose target needs plan keys only.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  o: { apiKey?: 'required' | 'optional' } = {},
+): HarnessConfig {
   const baseUrl = env.HARNESS_BASE_URL
     ? checkUrl(env.HARNESS_BASE_URL, 'HARNESS_BASE_URL')
     : undefined;
@@ -221,7 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'HARNESS_FAULTS only applies to the embedded deployment; unset HARNESS_BASE_URL',
     );
   }
-  if (baseUrl && !cfg.apiKey) {
+  if (baseUrl && !cfg.apiKey && o.apiKey !== 'optional') {
     throw new ConfigError(
       'HARNESS_BASE_URL is set but HARNESS_API_KEY is missing: every v1 request needs a key',
     );
@@ -241,31 +247,4 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registerSecret(s);
   }
   return cfg;
-}
-
-/** Names of the credentials a test can require; see `missingCredential`. */
-export type Credential = 'apiKey' | 'readOnlyKey' | 'otherWorkspaceKey' | 'adminToken' | 'webhook';
-
-const CREDENTIAL_HINT: Record<Credential, string> = {
-  apiKey: 'HARNESS_API_KEY (a full-access key)',
-  readOnlyKey: 'HARNESS_READONLY_KEY (a read-only key of the same workspace)',
-  otherWorkspaceKey: 'HARNESS_OTHER_WORKSPACE_KEY (a key of a second workspace)',
-  adminToken: 'HARNESS_ADMIN_TOKEN (reference deployment admin surface)',
-  webhook:
-    'HARNESS_WEBHOOK_URL (a public URL reaching the capture receiver) with HARNESS_WEBHOOK_SECRET or HARNESS_WEBHOOK_ENDPOINTS',
-};
-
-/** The reason a test cannot run, or undefined when every credential it needs is configured. */
-export function missingCredential(
-  cfg: HarnessConfig,
-  needs: readonly Credential[],
-): string | undefined {
-  // Webhooks are reachable through the admin surface (reference) or a user-given public URL.
-  const has = (n: Credential) =>
-    n === 'webhook'
-      ? Boolean(cfg.adminToken || (cfg.webhookUrl && cfg.webhookEndpoints.length > 0))
-      : Boolean(cfg[n]);
-  const missing = needs.filter((n) => !has(n));
-  if (missing.length === 0) return undefined;
-  return `not run: needs ${missing.map((m) => CREDENTIAL_HINT[m]).join(', ')}`;
 }

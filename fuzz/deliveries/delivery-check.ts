@@ -22,7 +22,8 @@ import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
 import { redactValue, registerSecret } from '../../src/redact.ts';
 import type { SignatureForm } from '../../src/signature/index.ts';
 import { type CapturedDelivery, CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
-import { createHttp, type Http, type HttpExchange } from '../shared/http.ts';
+import type { AdminAnswer, AdminClient } from '../../src/target/admin-client.ts';
+import { createHttp } from '../shared/http.ts';
 import { renderDelivery, renderExchange } from '../shared/transcript.ts';
 import {
   type DeliveryVerdict,
@@ -38,10 +39,10 @@ export interface DeliveryCheckOptions {
   /** A full-access API key of the workspace the endpoints are registered for. */
   apiKey: string;
   /**
-   * The deployment's admin token (`X-Admin-Token`), to register endpoints and flush deliveries.
-   * Not needed with `endpoints`.
+   * The deployment's admin surface (src/target/admin-client.ts), to register endpoints and
+   * flush deliveries. Not needed with `endpoints`.
    */
-  adminToken?: string;
+  admin?: AdminClient;
   /**
    * Endpoints already set up in the deployment's dashboard, under `receiverPublicUrl` (required
    * with them): nothing is registered, the receiver listens where they point.
@@ -159,28 +160,8 @@ interface Endpoint {
   label: string;
 }
 
-async function admin(
-  http: Http,
-  token: string,
-  method: 'GET' | 'POST' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<HttpExchange> {
-  return http.send({
-    method,
-    path,
-    headers: {
-      'x-admin-token': token,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-function setupError(what: string, ex: HttpExchange): Error {
-  return new Error(
-    `delivery check: ${what} failed (${ex.status ?? ex.error ?? 'no response'}): ${ex.text.slice(0, 200)}`,
-  );
+function setupError(what: string, a: AdminAnswer): Error {
+  return new Error(`delivery check: ${what} failed (${a.status}): ${a.text.slice(0, 200)}`);
 }
 
 export async function runDeliveryCheck(
@@ -188,7 +169,7 @@ export async function runDeliveryCheck(
 ): Promise<DeliveryCheckResult> {
   const {
     apiKey,
-    adminToken,
+    admin,
     numRuns = 25,
     maxSeconds = 60,
     forms = ENDPOINT_FORMS,
@@ -202,14 +183,13 @@ export async function runDeliveryCheck(
     throw new Error(
       'delivery check: configured endpoints need the public URL they point at (receiverPublicUrl)',
     );
-  if (!dashboard && !adminToken)
+  if (!dashboard && !admin)
     throw new Error(
-      'delivery check: the admin token is empty (without one, give the endpoints configured in the dashboard)',
+      'delivery check: no admin surface (without one, give the endpoints configured in the dashboard)',
     );
   if (!Number.isInteger(numRuns) || numRuns < 1)
     throw new Error(`delivery check: numRuns must be a positive integer, got ${numRuns}`);
   registerSecret(apiKey);
-  if (adminToken) registerSecret(adminToken);
   const seed = options.seed ?? fuzzSeed();
   const started = performance.now();
   const http = createHttp({ baseUrl: options.baseUrl });
@@ -223,7 +203,7 @@ export async function runDeliveryCheck(
         secret: `whsec_${randomBytes(24).toString('base64url')}`,
       }));
   for (const e of endpoints) registerSecret(e.secret);
-  const secrets = [apiKey, ...(adminToken ? [adminToken] : []), ...endpoints.map((e) => e.secret)];
+  const secrets = [apiKey, ...endpoints.map((e) => e.secret)];
   /** What the scenario waits for at `e`: the documented events it is subscribed to. */
   const awaited = (e: Endpoint) =>
     AWAITED_EVENTS.filter((ev) => !e.events || e.events.includes(ev));
@@ -272,23 +252,23 @@ export async function runDeliveryCheck(
 
     let workspaceId = options.workspaceId;
     if (!workspaceId && !dashboard) {
-      const ex = await admin(http, adminToken!, 'POST', '/admin/keys/lookup', { key: apiKey });
-      const id = (ex.json as { workspace_id?: unknown } | undefined)?.workspace_id;
-      if (ex.status !== 200 || typeof id !== 'string')
-        throw setupError('looking up the workspace of the API key', ex);
+      const a = await admin!.call('POST', '/admin/keys/lookup', { key: apiKey });
+      const id = (a.json as { workspace_id?: unknown } | undefined)?.workspace_id;
+      if (a.status !== 200 || typeof id !== 'string')
+        throw setupError('looking up the workspace of the API key', a);
       workspaceId = id;
     }
     for (const e of dashboard ? [] : endpoints) {
-      const ex = await admin(http, adminToken!, 'POST', '/admin/webhooks', {
+      const a = await admin!.call('POST', '/admin/webhooks', {
         workspace_id: workspaceId,
         url: `${receiverBase}${e.path}`,
         events: Object.keys(EVENT_SCHEMAS),
         secret: e.secret,
         form: e.form,
       });
-      const id = (ex.json as { id?: unknown } | undefined)?.id;
-      if (ex.status !== 201 || typeof id !== 'string')
-        throw setupError(`registering the ${e.form} endpoint`, ex);
+      const id = (a.json as { id?: unknown } | undefined)?.id;
+      if (a.status !== 201 || typeof id !== 'string')
+        throw setupError(`registering the ${e.form} endpoint`, a);
       e.id = id;
     }
 
@@ -327,7 +307,7 @@ export async function runDeliveryCheck(
           );
       }
       // A deployment without the flush endpoint is fine: waiting on the receiver covers it.
-      if (adminToken) await admin(http, adminToken, 'POST', '/admin/deliveries/flush', {});
+      await admin?.call('POST', '/admin/deliveries/flush', {}).catch(() => undefined);
       const mine = (e: Endpoint) => at(e).filter((d) => judge(d, e).ticketId === id);
       try {
         await receiver.waitFor(
@@ -386,8 +366,10 @@ export async function runDeliveryCheck(
     if (!details.failed && !(await scenario(HOSTILE_EXAMPLE))) exampleFailed = true;
   } finally {
     for (const e of endpoints) {
-      if (e.id && adminToken)
-        await admin(http, adminToken, 'DELETE', `/admin/webhooks/${encodeURIComponent(e.id)}`);
+      if (e.id)
+        await admin
+          ?.call('DELETE', `/admin/webhooks/${encodeURIComponent(e.id)}`)
+          .catch(() => undefined);
     }
     await receiver.close();
     await http.close();

@@ -4,12 +4,17 @@
  * or, without `--url`, against the embedded reference deployment.
  */
 import { writeFileSync } from 'node:fs';
-import { parseListen } from '../config.ts';
+import { loadConfig, parseListen } from '../config.ts';
 import { redactValue } from '../redact.ts';
 import { readEndpointsFile, withSecrets } from '../webhooks/endpoints-file.ts';
 import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatDeliveryCheck, runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
-import { type FuzzTarget, withEmbeddedDeployment } from '../../fuzz/deliveries/embedded.ts';
+import { FUZZ_DEPLOYMENT } from '../../fuzz/deliveries/embedded.ts';
+import {
+  fullKey,
+  type ResolvedTarget,
+  withTarget as withResolvedTarget,
+} from '../target/resolve-target.ts';
 import { positiveNumber } from './positive-number.ts';
 
 /** The options these subcommands read (the rest of `harness fuzz`'s are ignored). */
@@ -42,30 +47,41 @@ function secretFromEnv(flag: string, name: string): string {
   return value;
 }
 
-/** The target: `--url` with secrets from the environment, or the embedded deployment. */
+/**
+ * The target: `--url` with secrets from the environment variables the flags name, or the
+ * embedded deployment; resolved by the one resolver the run uses.
+ */
 async function withTarget<T>(
   args: DeploymentFuzzArgs,
   needsAdmin: boolean,
-  fn: (t: FuzzTarget, where: string) => Promise<T>,
+  fn: (t: ResolvedTarget, where: string) => Promise<T>,
 ): Promise<T> {
   const faults = (args.fault ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!args.url) {
-    return withEmbeddedDeployment(faults, (t) =>
-      fn(
-        t,
-        `embedded reference deployment${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`,
-      ),
-    );
-  }
-  if (faults.length > 0) throw new Error('--fault applies to the embedded deployment only');
-  const apiKey = secretFromEnv('--api-key-env', args['api-key-env'] ?? 'HARNESS_API_KEY');
-  const adminToken = needsAdmin
-    ? secretFromEnv('--admin-token-env', args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN')
-    : '';
-  return fn({ baseUrl: args.url.replace(/\/+$/, ''), apiKey, adminToken }, args.url);
+  if (args.url && faults.length > 0)
+    throw new Error('--fault applies to the embedded deployment only');
+  const cfg = loadConfig(
+    args.url
+      ? {
+          HARNESS_BASE_URL: args.url,
+          HARNESS_API_KEY: secretFromEnv('--api-key-env', args['api-key-env'] ?? 'HARNESS_API_KEY'),
+          ...(needsAdmin
+            ? {
+                HARNESS_ADMIN_TOKEN: secretFromEnv(
+                  '--admin-token-env',
+                  args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN',
+                ),
+              }
+            : {}),
+        }
+      : { HARNESS_FAULTS: faults.join(',') },
+  );
+  const where =
+    args.url ??
+    `embedded reference deployment${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+  return withResolvedTarget(cfg, FUZZ_DEPLOYMENT, (t) => fn(t, where));
 }
 
 function writeJson(file: string | undefined, result: unknown): void {
@@ -117,7 +133,9 @@ export function deliveriesCommand(
     );
     const seed = seedOf(args);
     const result = await runDeliveryCheck({
-      ...t,
+      baseUrl: t.baseUrl,
+      apiKey: fullKey(t),
+      ...(t.admin && !dashboard ? { admin: t.admin } : {}),
       numRuns: positiveNumber('cases', args.cases, 25, true),
       maxSeconds: positiveNumber('max-seconds', args['max-seconds'], 60, false),
       ...(seed === undefined ? {} : { seed }),
@@ -138,7 +156,7 @@ export function apiInputCommand(args: DeploymentFuzzArgs, print: Print = stdout)
     const seed = seedOf(args);
     const result = await runApiInputFuzz({
       baseUrl: t.baseUrl,
-      apiKey: t.apiKey,
+      apiKey: fullKey(t),
       numRuns: positiveNumber('cases', args.cases, 100, true),
       maxSeconds: positiveNumber('max-seconds', args['max-seconds'], 60, false),
       ...(seed === undefined ? {} : { seed }),

@@ -14,17 +14,17 @@ import { createReceiver } from '../../examples/receiver/receiver.ts';
 import type { Failure } from '../checks/types.ts';
 import type { HarnessConfig } from '../config.ts';
 import {
-  type FuzzTarget,
   apiInputFailures,
   deliveryFailures,
+  FUZZ_DEPLOYMENT,
   runApiInputFuzz,
   runDeliveryCheck,
-  withEmbeddedDeployment,
 } from '../../fuzz/index.ts';
 import { receiverFailures, receiverNotRun } from '../../fuzz/receiver/failures.ts';
 import { fuzzLocalReceiver } from '../../fuzz/receiver/index.ts';
 import { registerSecret } from '../redact.ts';
 import type { AreaSummary } from '../report/summary.ts';
+import { fullKey, type ResolvedTarget, withTarget } from '../target/resolve-target.ts';
 
 function exampleReceiverFuzz() {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;
@@ -62,29 +62,25 @@ export async function runFuzzStep(
     `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
   );
 
-  // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
-  // they point at (the contract suite's receiver has closed by now, so the port is free).
-  const dashboard =
-    cfg.baseUrl &&
-    !cfg.adminToken &&
-    cfg.webhookUrl &&
-    cfg.webhookEndpoints.length > 0 &&
-    !cfg.readOnly
-      ? {
-          endpoints: cfg.webhookEndpoints,
-          receiverPublicUrl: cfg.webhookUrl,
-          receiverHost: cfg.webhookListen.host,
-          receiverPort: cfg.webhookListen.port,
-          ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
-        }
-      : undefined;
-  const deploymentChecks = async (t: FuzzTarget) => {
+  const { delivery, input } = await withTarget(cfg, FUZZ_DEPLOYMENT, async (t: ResolvedTarget) => {
+    // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
+    // they point at (the contract suite's receiver has closed by now, so the port is free).
+    const dashboard =
+      !t.admin && cfg.webhookUrl && cfg.webhookEndpoints.length > 0 && !cfg.readOnly
+        ? {
+            endpoints: cfg.webhookEndpoints,
+            receiverPublicUrl: cfg.webhookUrl,
+            receiverHost: cfg.webhookListen.host,
+            receiverPort: cfg.webhookListen.port,
+            ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
+          }
+        : undefined;
     const delivery =
-      t.adminToken || dashboard
+      t.admin || dashboard
         ? await runDeliveryCheck({
             baseUrl: t.baseUrl,
-            apiKey: t.apiKey,
-            ...(t.adminToken ? { adminToken: t.adminToken } : dashboard),
+            apiKey: fullKey(t),
+            ...(t.admin ? { admin: t.admin } : dashboard),
             numRuns: 10,
             maxSeconds: 45,
           })
@@ -93,19 +89,12 @@ export async function runFuzzStep(
       ? undefined
       : await runApiInputFuzz({
           baseUrl: t.baseUrl,
-          apiKey: t.apiKey,
+          apiKey: fullKey(t),
           numRuns: 40,
           maxSeconds: 45,
         });
     return { delivery, input };
-  };
-  const { delivery, input } = cfg.baseUrl
-    ? await deploymentChecks({
-        baseUrl: cfg.baseUrl,
-        apiKey: cfg.apiKey!,
-        adminToken: cfg.adminToken,
-      } as FuzzTarget)
-    : await withEmbeddedDeployment(cfg.faults, deploymentChecks);
+  });
 
   if (!delivery)
     area.notRun.push({

@@ -3,31 +3,24 @@
  * time (two keys each, so the scope phase runs); against a real target, the plans whose keys
  * are configured. Verdicts become failures by provenance; inconclusive ones are listed as such.
  */
+import type { PlanName } from '../../load/lib/index.ts';
 import type { LoadResult } from '../../load/lib/result.ts';
-import { startService } from '../../server/start.ts';
 import type { HarnessConfig } from '../config.ts';
+import { loadFailures, loadNotRun } from '../load/failures.ts';
 import { runLoad, summaryLine } from '../load/run-load.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
 import type { AreaSummary } from '../report/summary.ts';
-
-type PlanName = 'team' | 'growth' | 'enterprise';
+import { resolveTarget } from '../target/resolve-target.ts';
 
 export async function runLoadStep(
   cfg: HarnessConfig,
   out: string,
   log: (l: string) => void,
 ): Promise<{ area: AreaSummary; limits: PlanLimitObservation[]; results: LoadResult[] }> {
-  const embedded = cfg.baseUrl ? undefined : await startService({ faults: cfg.faults });
+  // The embedded deployment: Team and Growth, two keys each, in real time.
+  const target = await resolveTarget(cfg, { plans: ['team', 'growth'] });
   try {
-    const keys: Partial<Record<PlanName, string[]>> = {};
-    if (embedded) {
-      const w = embedded.credentials.workspaces;
-      keys.team = [w.team.keys.full, w.team.keys.full2];
-      keys.growth = [w.growth.keys.full, w.growth.keys.full2];
-    } else {
-      for (const p of ['team', 'growth', 'enterprise'] as const)
-        if (cfg.planKeys[p].length > 0) keys[p] = cfg.planKeys[p];
-    }
+    const keys = target.keys.plans;
     const plans = Object.keys(keys) as PlanName[];
     if (plans.length === 0) {
       const reason =
@@ -46,7 +39,7 @@ export async function runLoadStep(
     }
     const results = await runLoad({
       plans,
-      baseUrl: embedded?.baseUrl ?? cfg.baseUrl!,
+      baseUrl: target.baseUrl,
       keys,
       // k6 when the user has one (K6_BIN or PATH), else the Node driver: same JSON, same judge.
       engine: 'auto',
@@ -79,7 +72,7 @@ export async function runLoadStep(
       results: [],
     };
   } finally {
-    await embedded?.close();
+    await target.close();
   }
 }
 
@@ -92,22 +85,11 @@ export function loadArea(results: LoadResult[]): AreaSummary {
     notRun: [],
     details: results,
   };
+  // Each run reports in the one failure shape (src/load/failures.ts); the area files them.
   for (const r of results) {
-    for (const v of r.verdicts) {
-      const f = {
-        check: `load.${v.id}`,
-        provenance: v.provenance === 'documented' ? ('documented' as const) : ('assumed' as const),
-        rule: `${r.plan}: ${v.title}`,
-        received: v.observed,
-        expected: v.expected,
-      };
-      if (v.status === 'fail')
-        (v.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(
-          f,
-        );
-      else if (v.status === 'inconclusive')
-        area.notRun.push({ name: `${r.plan} ${v.id}`, reason: `inconclusive: ${v.observed}` });
-    }
+    for (const f of loadFailures(r))
+      (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+    area.notRun.push(...loadNotRun(r));
   }
   area.verdict = area.documentedFailures.length
     ? 'fail'

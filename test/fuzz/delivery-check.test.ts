@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
+import { adminClient } from '../../src/target/admin-client.ts';
 import {
   type DeliveryCheckResult,
   formatDeliveryCheck,
@@ -25,7 +26,7 @@ describe('delivery check on the correct deployment', () => {
     result = await runDeliveryCheck({
       baseUrl: svc.baseUrl,
       apiKey: svc.credentials.workspaces.enterprise.keys.full,
-      adminToken: svc.credentials.adminToken,
+      admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
       numRuns: 15,
       maxSeconds: 20,
     });

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startService } from '../../server/start.ts';
+import { adminClient } from '../../src/target/admin-client.ts';
 import { formatDeliveryCheck, runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 
 const TABLE = [
@@ -43,7 +44,7 @@ describe('delivery check catches each signature fault', () => {
         const r = await runDeliveryCheck({
           baseUrl: svc.baseUrl,
           apiKey: svc.credentials.workspaces.enterprise.keys.full,
-          adminToken: svc.credentials.adminToken,
+          admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
           numRuns: 15,
           maxSeconds: 60,
         });

@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  ConfigError,
-  isLoopbackHost,
-  loadConfig,
-  missingCredential,
-  parseEnvFile,
-} from '../../src/config.ts';
+import { ConfigError, isLoopbackHost, loadConfig, parseEnvFile } from '../../src/config.ts';
 import { redact } from '../../src/redact.ts';
 
 describe('config', () => {
@@ -50,13 +44,6 @@ describe('config', () => {
       redact('key sk_live_abcdef123456 and team_key_000002'),
       'key [REDACTED] and [REDACTED]',
     );
-  });
-
-  test('a missing credential yields a reason to skip, naming the variable', () => {
-    const c = loadConfig({ HARNESS_BASE_URL: 'https://x.example', HARNESS_API_KEY: 'k-123456' });
-    assert.match(missingCredential(c, ['otherWorkspaceKey']) ?? '', /HARNESS_OTHER_WORKSPACE_KEY/);
-    assert.match(missingCredential(c, ['webhook']) ?? '', /HARNESS_WEBHOOK_URL/);
-    assert.equal(missingCredential(c, ['apiKey']), undefined);
   });
 
   test('env files: comments, quotes, export; bad lines are errors with a line number', () => {

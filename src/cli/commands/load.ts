@@ -10,7 +10,8 @@
 import { parseArgs } from 'node:util';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../../load/lib/index.ts';
 import { type EngineChoice, runLoad, summaryLine } from '../../load/run-load.ts';
-import { registerSecret } from '../../redact.ts';
+import { loadConfig } from '../../config.ts';
+import { resolveTarget } from '../../target/resolve-target.ts';
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
@@ -18,19 +19,6 @@ function num(name: string, v: string | undefined): number | undefined {
   if (!Number.isFinite(n) || n <= 0)
     throw new Error(`--${name} must be a positive number, got '${v}'`);
   return n;
-}
-
-function keysFromEnv(plan: PlanName): string[] {
-  const raw =
-    process.env[`HARNESS_${plan.toUpperCase()}_KEYS`] ??
-    process.env[`HARNESS_${plan.toUpperCase()}_KEY`] ??
-    '';
-  const keys = raw
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-  for (const k of keys) registerSecret(k);
-  return keys;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -59,7 +47,6 @@ export async function run(argv: string[]): Promise<number> {
   if (!['auto', 'node', 'k6'].includes(engine))
     throw new Error(`--engine must be auto, node or k6, got '${values.engine}'`);
   const planArg = values.plan ?? 'all';
-  const baseUrl = values['base-url'] ?? process.env.HARNESS_BASE_URL;
   const timeScale = num('time-scale', values['time-scale']) ?? 1;
   const common = {
     engine,
@@ -70,53 +57,45 @@ export async function run(argv: string[]): Promise<number> {
     progress: process.stderr,
   };
 
+  if (planArg !== 'all' && !isPlanName(planArg))
+    throw new Error(`--plan must be team, growth, enterprise or all, got '${planArg}'`);
+  // Keys come from HARNESS_<PLAN>_KEYS; the embedded deployment runs Team and Growth by default,
+  // with its clock at the same scale as the schedule.
+  const cfg = loadConfig(
+    { ...process.env, ...(values['base-url'] ? { HARNESS_BASE_URL: values['base-url'] } : {}) },
+    { apiKey: 'optional' },
+  );
+  const wanted: PlanName[] = planArg === 'all' ? ['team', 'growth'] : [planArg as PlanName];
+  const target = await resolveTarget(cfg, { timeScale, plans: wanted });
   let results: Awaited<ReturnType<typeof runLoad>>;
-  if (baseUrl) {
-    const plans: PlanName[] =
-      planArg === 'all'
-        ? PLAN_NAMES.filter((p) => keysFromEnv(p).length > 0)
-        : [planArg as PlanName];
-    if (planArg !== 'all' && !isPlanName(planArg))
-      throw new Error(`--plan must be team, growth, enterprise or all, got '${planArg}'`);
-    if (plans.length === 0)
+  try {
+    const plans = target.service
+      ? wanted
+      : planArg === 'all'
+        ? PLAN_NAMES.filter((p) => target.keys.plans[p])
+        : wanted;
+    const keys = target.keys.plans;
+    if (plans.length === 0 || plans.some((p) => !keys[p]))
       throw new Error(
-        'no keys: set HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS / HARNESS_ENTERPRISE_KEYS',
+        `no keys${plans.length ? ` for ${plans.filter((p) => !keys[p]).join(', ')}` : ''}: set HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS / HARNESS_ENTERPRISE_KEYS`,
       );
-    const keys = Object.fromEntries(plans.map((p) => [p, keysFromEnv(p)]));
+    if (target.service)
+      process.stderr.write(
+        `load: embedded reference deployment at ${target.baseUrl} (time scale ${timeScale})\n`,
+      );
     const er = num('HARNESS_ENTERPRISE_RATE', process.env.HARNESS_ENTERPRISE_RATE);
     const eb = num('HARNESS_ENTERPRISE_BURST', process.env.HARNESS_ENTERPRISE_BURST);
     results = await runLoad({
       ...cleanUndefined(common),
       plans,
-      baseUrl,
+      baseUrl: target.baseUrl,
       keys,
-      enterprise: { ratePerMin: er, burst: eb },
+      enterprise: target.service
+        ? { burst: target.service.credentials.workspaces.enterprise.burst }
+        : { ratePerMin: er, burst: eb },
     });
-  } else {
-    // The embedded reference deployment, with its clock at the same scale as our schedule.
-    if (planArg !== 'all' && !isPlanName(planArg))
-      throw new Error(`--plan must be team, growth, enterprise or all, got '${planArg}'`);
-    const plans: PlanName[] = planArg === 'all' ? ['team', 'growth'] : [planArg as PlanName];
-    const { startService } = await import('../../../server/start.ts');
-    const svc = await startService({ timeScale });
-    try {
-      const ws = svc.credentials.workspaces;
-      const keys: Partial<Record<PlanName, string[]>> = {};
-      for (const p of plans) keys[p] = [ws[p].keys.full, ws[p].keys.full2];
-      for (const k of Object.values(keys).flat()) registerSecret(k);
-      process.stderr.write(
-        `load: embedded reference deployment at ${svc.baseUrl} (time scale ${timeScale})\n`,
-      );
-      results = await runLoad({
-        ...cleanUndefined(common),
-        plans,
-        baseUrl: svc.baseUrl,
-        keys,
-        enterprise: { burst: ws.enterprise.burst },
-      });
-    } finally {
-      await svc.close();
-    }
+  } finally {
+    await target.close();
   }
   for (const r of results) process.stdout.write(`${summaryLine(r)}\n`);
   process.stdout.write('reports: reports/latest/load-<plan>.json and .svg\n');
