@@ -116,3 +116,14 @@ export function exitCodeOf(areas: Record<string, AreaSummary>, strict: boolean):
   }
   return 0;
 }
+
+/** An area that did not run at all (skipped, or impossible on this target). */
+export function notRunArea(reason: string): AreaSummary {
+  return {
+    verdict: 'not-run',
+    headline: reason,
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [{ name: 'area', reason }],
+  };
+}

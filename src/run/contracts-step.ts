@@ -1,9 +1,15 @@
 /**
- * Runs the Playwright contract suite as a child process (so its workers, reporters and
- * fixtures behave exactly as under `npx playwright test`), bounded in time.
+ * The contract area of `harness run`: the Playwright suite as a child process (so its workers,
+ * reporters and fixtures behave exactly as under `npx playwright test`), bounded in time, read
+ * back into the area summary — with the time limit and a preflight that found no JSON target
+ * as failures of their own.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readChecks, readPlaywrightTests, type TestRow } from '../report/collect.ts';
+import { type AreaSummary, contractsArea } from '../report/summary.ts';
+import type { Preflight } from './preflight.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,4 +51,63 @@ export function runContracts(
       resolve({ exitCode: 127, timedOut, wallMs: Date.now() - t0 });
     });
   });
+}
+
+export interface ContractsStepOptions {
+  env: NodeJS.ProcessEnv;
+  out: string;
+  runId: string;
+  /** The preflight of a real target (undefined: the embedded deployment). */
+  preflight?: Preflight;
+  baseUrl?: string;
+  timeoutMs?: number;
+  grep?: string;
+  verbose: boolean;
+}
+
+export async function runContractsStep(
+  o: ContractsStepOptions,
+): Promise<{ area: AreaSummary; tests: TestRow[] }> {
+  const jsonFile = join(o.out, 'playwright.json');
+  const timeoutMs = o.timeoutMs ?? 600_000;
+  const r = await runContracts(
+    {
+      ...o.env,
+      HARNESS_OUT_DIR: o.out,
+      HARNESS_RUN_ID: o.runId,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
+      FORCE_COLOR: '0',
+    },
+    timeoutMs,
+    o.grep ? ['--grep', o.grep] : [],
+    o.verbose,
+  );
+  const tests = readPlaywrightTests(jsonFile);
+  const area = contractsArea(readChecks(o.out), tests);
+  if (r.timedOut) {
+    area.documentedFailures.push({
+      check: 'harness.time-limit',
+      provenance: 'documented',
+      rule: 'The contract suite finishes within its time limit.',
+      received: `killed after ${Math.round(r.wallMs / 1000)} s`,
+      expected: `at most ${Math.round(timeoutMs / 1000)} s`,
+    });
+    area.verdict = 'fail';
+  }
+  const pre = o.preflight;
+  if (pre && pre.state !== 'ok') {
+    area.headline = `target ${pre.state}: ${pre.detail}. ${area.headline}`;
+    // An unreachable or non-JSON target fails the gate by itself, whatever tests managed to run.
+    area.documentedFailures.unshift({
+      check: 'harness.target-answers',
+      provenance: 'documented',
+      rule: 'All API traffic is JSON over HTTPS, with standard HTTP status codes.',
+      received: `GET /v1/tickets: ${pre.state} (${pre.detail})`,
+      expected: 'a JSON answer',
+      repro: `curl -i -H 'authorization: Bearer $HARNESS_API_KEY' '${o.baseUrl}/v1/tickets?limit=1'`,
+    });
+    area.verdict = 'fail';
+  }
+  area.details = { wallMs: r.wallMs, preflight: pre };
+  return { area, tests };
 }

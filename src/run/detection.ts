@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { FAULTS } from '../../server/faults.ts';
 import { redact } from '../redact.ts';
 import { readChecks, readPlaywrightTests } from '../report/collect.ts';
+import type { AreaSummary } from '../report/summary.ts';
 import { runContracts } from './contracts-step.ts';
 import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 
@@ -96,4 +97,29 @@ export function detectionMarkdown(rows: DetectionRow[]): string {
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** A fault not caught by its named check is a failure of the harness itself: documented. */
+export function detectionArea(rows: DetectionRow[]): AreaSummary {
+  const missed = rows.filter((r) => !caughtEverywhere(r));
+  return {
+    verdict: missed.length ? 'fail' : 'pass',
+    headline: `${rows.length - missed.length} of ${rows.length} contract/webhook faults caught by their named check`,
+    documentedFailures: missed.map((r) => ({
+      check: `detection.${r.fault}`,
+      provenance: 'documented' as const,
+      rule: 'Every check of the harness fails against a deployment that breaks its rule.',
+      received: r.caught
+        ? `${r.check} did not fail with fault ${r.fault} on a dashboard-mode deployment (no admin surface)`
+        : `${r.check} did not fail with fault ${r.fault} on (${r.tests} tests ran)`,
+      expected: `${r.check} fails`,
+    })),
+    assumptionMismatches: [],
+    notRun: rows.flatMap((r) =>
+      r.dashboard && 'notRun' in r.dashboard
+        ? [{ name: `detection.${r.fault} (dashboard mode)`, reason: r.dashboard.notRun }]
+        : [],
+    ),
+    details: rows,
+  };
 }

@@ -1,0 +1,27 @@
+/**
+ * The run's output directory: emptied at the start of each run — only when the harness made it —
+ * and every file written into it redacted.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redact } from '../redact.ts';
+
+const MARKER = '.harness-output';
+
+/** Empties the output directory, refusing to delete one the harness did not create. */
+export function prepareOut(out: string): void {
+  if (existsSync(out)) {
+    if (!existsSync(join(out, MARKER)) && !out.endsWith(join('reports', 'latest'))) {
+      throw new Error(`refusing to clear ${out}: not a harness output directory (no ${MARKER})`);
+    }
+    rmSync(out, { recursive: true, force: true });
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, MARKER), 'written by harness run; emptied at the start of each run\n');
+}
+
+export function writeRedacted(out: string, name: string, text: string): string {
+  const file = join(out, name);
+  writeFileSync(file, redact(text));
+  return file;
+}

@@ -1,0 +1,91 @@
+/**
+ * The reports of a run, from the areas' summaries and the raw files the contract workers wrote:
+ * summary.json, snapshot.json (observed behaviour, compared with the committed baseline),
+ * junit.xml and index.html — every one redacted — and the exit code.
+ */
+import type { HarnessConfig } from '../config.ts';
+import { compareWithBaseline } from '../compare/baseline.ts';
+import { redactValue } from '../redact.ts';
+import {
+  readChecks,
+  readCreated,
+  readExchanges,
+  readProbes,
+  type TestRow,
+} from '../report/collect.ts';
+import { renderHtml } from '../report/html.ts';
+import { junitXml } from '../report/junit.ts';
+import { junitSuites } from '../report/run-junit.ts';
+import { buildSnapshot, type PlanLimitObservation } from '../report/snapshot.ts';
+import {
+  type AreaSummary,
+  checkTable,
+  exitCodeOf,
+  SUMMARY_SCHEMA,
+  SUMMARY_VERSION,
+  type Summary,
+} from '../report/summary.ts';
+import { writeRedacted } from './output-dir.ts';
+
+export interface ReportInput {
+  out: string;
+  runId: string;
+  /** Epoch ms the run started. */
+  started: number;
+  cfg: HarnessConfig;
+  areas: Record<string, AreaSummary>;
+  tests: TestRow[];
+  limits: PlanLimitObservation[];
+  /** Compare with the baseline (HARNESS_BASELINE, `off` to skip); undefined: no comparison. */
+  baseline?: { spec: string | undefined; partial: boolean };
+}
+
+export function writeReports(r: ReportInput): {
+  summary: Summary;
+  exitCode: number;
+  files: string[];
+} {
+  const { out, cfg, areas, tests } = r;
+  const embedded = !cfg.baseUrl;
+  const results = readChecks(out);
+  const snapshot = buildSnapshot(
+    embedded ? 'embedded reference deployment' : cfg.baseUrl!,
+    readExchanges(out),
+    readProbes(out),
+    r.limits,
+  );
+  // Observed changes against the committed baseline. In a --grep run a status not seen is no
+  // evidence of removal: `partial`.
+  const compatibility = r.baseline
+    ? compareWithBaseline(redactValue(snapshot), r.baseline.spec, { partial: r.baseline.partial })
+    : undefined;
+  const exitCode = exitCodeOf(areas, cfg.strict);
+  const summary: Summary = redactValue({
+    schema: SUMMARY_SCHEMA,
+    version: SUMMARY_VERSION,
+    runId: r.runId,
+    startedAt: new Date(r.started).toISOString(),
+    durationMs: Date.now() - r.started,
+    target: { baseUrl: embedded ? 'embedded' : cfg.baseUrl!, embedded, faults: cfg.faults },
+    strict: cfg.strict,
+    verdict: exitCode === 0 ? 'pass' : 'fail',
+    exitCode,
+    areas,
+    checks: checkTable(results),
+    created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
+    tests: {
+      passed: tests.filter((t) => t.status === 'passed').length,
+      failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,
+      skipped: tests.filter((t) => t.status === 'skipped').length,
+      total: tests.length,
+    },
+    ...(compatibility ? { compatibility } : {}),
+  });
+  const files = [
+    writeRedacted(out, 'summary.json', `${JSON.stringify(summary, null, 2)}\n`),
+    writeRedacted(out, 'snapshot.json', `${JSON.stringify(redactValue(snapshot), null, 2)}\n`),
+    writeRedacted(out, 'junit.xml', junitXml(junitSuites(summary, results))),
+    writeRedacted(out, 'index.html', renderHtml(summary, snapshot, compatibility)),
+  ];
+  return { summary, exitCode, files };
+}
