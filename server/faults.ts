@@ -679,7 +679,3 @@ export class FaultSet {
     return [...this.on].sort();
   }
 }
-
-export function faultByName(name: string): Fault<FaultName> | undefined {
-  return FAULTS.find((f) => f.name === name);
-}

@@ -13,11 +13,6 @@ const registered = new Set<string>();
 export function registerSecret(value: string | undefined | null): void {
   if (value && value.length >= 6) registered.add(value);
 }
-
-export function registeredSecretCount(): number {
-  return registered.size;
-}
-
 const SHAPES: Array<[RegExp, string]> = [
   // A bearer token, but not an RFC 6750 challenge parameter (`Bearer realm="v1"`).
   [/(Bearer\s+)(?![A-Za-z_]+=")[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]'],

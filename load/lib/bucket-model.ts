@@ -34,12 +34,3 @@ export function expectedCurve(b: Bucket, arrivals: readonly number[]): Array<[nu
     return [t, n];
   });
 }
-
-/** Keeps at most `max` points, always the first and last, so reports stay small. */
-export function downsample<T>(points: readonly T[], max: number): T[] {
-  if (points.length <= max) return [...points];
-  const out: T[] = [];
-  const step = (points.length - 1) / (max - 1);
-  for (let i = 0; i < max; i++) out.push(points[Math.round(i * step)]!);
-  return out;
-}

@@ -180,7 +180,3 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
     totalMs: (totalS / timeScale) * 1000,
   };
 }
-
-export function phaseOf(schedule: Schedule, name: PhaseName): Phase | undefined {
-  return schedule.phases.find((p) => p.name === name);
-}

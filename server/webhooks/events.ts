@@ -18,7 +18,3 @@ export const ASSUMED_EVENTS = [
 ] as const;
 
 export const WEBHOOK_EVENTS: readonly string[] = [...DOCUMENTED_EVENTS, ...ASSUMED_EVENTS];
-
-export function isWebhookEvent(name: string): boolean {
-  return WEBHOOK_EVENTS.includes(name);
-}
