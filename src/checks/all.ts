@@ -4,6 +4,9 @@
  */
 import { AUTH_CHECKS } from './catalogue/auth.ts';
 import { EXCHANGE_CHECKS } from './catalogue/exchange.ts';
+import { RESOURCE_CHECKS } from './catalogue/resources.ts';
+import { SLA_CHECKS } from './catalogue/sla.ts';
+import { TICKET_LIST_CHECKS } from './catalogue/ticket-lists.ts';
 import { TICKET_CHECKS } from './catalogue/tickets.ts';
 import { VALIDATION_CHECKS } from './catalogue/validation.ts';
 import { WEBHOOK_CHECKS } from './catalogue/webhooks.ts';
@@ -12,6 +15,9 @@ import type { ArgsOf, NameOf } from './types.ts';
 export const ALL_CHECKS = [
   ...EXCHANGE_CHECKS,
   ...TICKET_CHECKS,
+  ...SLA_CHECKS,
+  ...TICKET_LIST_CHECKS,
+  ...RESOURCE_CHECKS,
   ...AUTH_CHECKS,
   ...VALIDATION_CHECKS,
   ...WEBHOOK_CHECKS,

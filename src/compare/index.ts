@@ -1,5 +1,6 @@
 export { type CompatibilityReport, compareWithBaseline, REFERENCE_BASELINE } from './baseline.ts';
-export { compareSnapshots, normalizeVolatile, RULES, type RuleId } from './compare-snapshots.ts';
+export { normalizeVolatile } from './canonical.ts';
+export { compareSnapshots } from './compare-snapshots.ts';
 export {
   type CompareMeta,
   countByLevel,
@@ -10,5 +11,6 @@ export {
 } from './format.ts';
 export { whereText } from './location.ts';
 export { asSnapshot, loadSnapshot } from './load-snapshot.ts';
+export { RULES, type RuleId } from './rules.ts';
 export type { CompareFinding, CompareLocation, CompareOptions, Level } from './types.ts';
 export { LEVEL_RANK } from './types.ts';

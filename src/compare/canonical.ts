@@ -1,0 +1,35 @@
+/**
+ * A probe or limit value in canonical form, so two runs compare equal when they behave alike:
+ * sorted keys, and timestamps and generated ids replaced by placeholders.
+ */
+
+/**
+ * Parts of a probe value that differ on every run and say nothing about behaviour: timestamps,
+ * generated ids (`ctc_nE_S3RZRli7A`, UUIDs, long hex). They become placeholders before comparing.
+ */
+const VOLATILE_TEXT: Array<[RegExp, string]> = [
+  // The zone designator stays: a deployment dropping the Z is a change.
+  [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?/g, '<date-time>'],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  // Prefixed random ids have a digit or capital; error codes like `invalid_request_body` do not.
+  [/\b[a-z]{2,8}_(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{8,}/g, '<id>'],
+  [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+];
+
+export function normalizeVolatile(s: string): string {
+  return VOLATILE_TEXT.reduce((t, [re, token]) => t.replace(re, token), s);
+}
+
+/** JSON with sorted keys, and the members of `{varies: [...]}` in a stable order. */
+export function canonical(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(normalizeVolatile(v));
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).sort();
+    if (keys.length === 1 && keys[0] === 'varies' && Array.isArray(o.varies))
+      return `{"varies":[${o.varies.map(canonical).sort().join(',')}]}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}

@@ -1,0 +1,137 @@
+/**
+ * Response bodies compared by their inferred shapes: fields removed, added, retyped, or become
+ * optional or required. `integer` and `number` are one type, an array seen only empty says
+ * nothing about its items, and the keys of a map of counts are data, not behaviour.
+ */
+import { flattenShape, type Shape } from '../report/shape.ts';
+import { union } from './order.ts';
+import type { Findings } from './rules.ts';
+import type { CompareLocation } from './types.ts';
+
+/** A flattened type as a set; `integer` folds into `number`, `never` (empty array) drops out. */
+function typeSet(t: string): Set<string> {
+  return new Set(
+    t
+      .split('|')
+      .map((p) => (p === 'integer' ? 'number' : p))
+      .filter((p) => p !== 'never'),
+  );
+}
+
+const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+const parentOf = (p: string) => (depth(p) <= 1 ? '/' : p.slice(0, p.lastIndexOf('/')));
+
+/**
+ * Objects whose members are all numbers, with two or more keys between both sides or a key
+ * seen only sometimes: maps of counts keyed by data (`{"open": 3, "pending": 1}`). No resource
+ * of the API is made of numbers only.
+ */
+function countMapsOf(...flats: Array<Record<string, string>>): string[] {
+  const members = new Map<string, Map<string, string[]>>();
+  for (const flat of flats)
+    for (const [p, t] of Object.entries(flat)) {
+      if (p === '/' || p.endsWith('/*') || !typeSet(flat[parentOf(p)] ?? '').has('object'))
+        continue;
+      const m = members.get(parentOf(p)) ?? new Map<string, string[]>();
+      m.set(p, [...(m.get(p) ?? []), t]);
+      members.set(parentOf(p), m);
+    }
+  const numeric = (t: string) => [...typeSet(t)].every((x) => x === 'number' || x === 'undefined');
+  return [...members]
+    .filter(([, m]) => {
+      const ts = [...m.values()].flat();
+      const sometimes = ts.some((t) => typeSet(t).has('undefined'));
+      return ts.every(numeric) && (m.size >= 2 || sometimes);
+    })
+    .map(([p]) => p);
+}
+const under = (p: string, q: string) => (q === '/' ? p !== '/' : p.startsWith(`${q}/`));
+
+export function compareBody(
+  out: Findings,
+  at: { operation: string; status: string },
+  a: Shape | undefined,
+  b: Shape | undefined,
+): void {
+  if (a === undefined && b === undefined) return;
+  if (b === undefined) {
+    out.add('response-body-not-json', `${at.operation} ${at.status} no longer answers JSON`, at);
+    return;
+  }
+  if (a === undefined) {
+    out.add('response-body-now-json', `${at.operation} ${at.status} now answers JSON`, at);
+    return;
+  }
+  const fa = flattenShape(a);
+  const fb = flattenShape(b);
+  // Parents first, so a removed or added container is one finding, not one per leaf.
+  const pointers = union(fa, fb).sort((p, q) => depth(p) - depth(q) || p.localeCompare(q));
+  const settled: string[] = [];
+  const countMaps = new Set(countMapsOf(fa, fb));
+  for (const field of pointers) {
+    if (settled.some((q) => under(field, q))) continue;
+    const where = { ...at, field };
+    const name = `${at.operation} ${at.status} ${field}`;
+    const ta = fa[field];
+    const tb = fb[field];
+    // Which keys a map of counts has depends on the data the run created, not on behaviour.
+    const inCounts = countMaps.has(parentOf(field));
+    if (tb === undefined) {
+      if (inCounts) {
+        // The key's presence is data, not behaviour.
+      } else if (typeSet(ta!).has('undefined'))
+        out.add(
+          'response-field-not-observed',
+          `${name} (sometimes sent before) was not seen`,
+          where,
+          { baseline: ta },
+        );
+      else out.add('response-field-removed', `${name} is no longer sent`, where, { baseline: ta });
+      settled.push(field);
+      continue;
+    }
+    if (ta === undefined) {
+      if (!inCounts) out.add('response-field-added', `${name} is new`, where, { current: tb });
+      settled.push(field);
+      continue;
+    }
+    if (!compareTypes(out, name, where, ta, tb, inCounts)) settled.push(field);
+  }
+}
+
+/** The types of a field both sides send; false when there is nothing to compare below it. */
+function compareTypes(
+  out: Findings,
+  name: string,
+  where: CompareLocation,
+  ta: string,
+  tb: string,
+  inCounts: boolean,
+): boolean {
+  const x = typeSet(ta);
+  const y = typeSet(tb);
+  // Items of an array seen only empty on one side: nothing to compare below.
+  if (x.size === 0 || y.size === 0) return false;
+  const optA = x.delete('undefined');
+  const optB = y.delete('undefined');
+  const lost = [...x].filter((t) => !y.has(t));
+  const gained = [...y].filter((t) => !x.has(t));
+  const values = { baseline: ta, current: tb };
+  if (lost.length > 0 && gained.length > 0)
+    out.add('response-field-retyped', `${name} was ${ta}, is ${tb}`, where, values);
+  else if (gained.length > 0)
+    out.add('response-field-type-widened', `${name} can now be ${gained.join('|')}`, where, values);
+  else if (lost.length > 0)
+    out.add(
+      'response-field-type-narrowed',
+      `${name} is no longer ${lost.join('|')}`,
+      where,
+      values,
+    );
+  // In a map of counts, whether a key shows is data, not behaviour.
+  if (!inCounts && !optA && optB)
+    out.add('response-field-became-optional', `${name} is sometimes missing now`, where, values);
+  else if (!inCounts && optA && !optB)
+    out.add('response-field-became-required', `${name} is always sent now`, where, values);
+  return true;
+}
