@@ -1,10 +1,15 @@
 import { get } from './pointer.ts';
 import type { AssumedMark, Finding, Level } from './types.ts';
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 export function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `v` when it is an object, else an empty one: an absent part compares like an empty one. */
+export function obj(v: unknown): Obj {
+  return isObj(v) ? v : {};
 }
 
 /**

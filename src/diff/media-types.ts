@@ -1,0 +1,102 @@
+/**
+ * A `content` map (request body, response, webhook payload) across versions: media types paired,
+ * specialised, removed or added, and the schemas of each pair compared.
+ */
+import { join } from './pointer.ts';
+import { diffSchemaAt } from './schema-diff.ts';
+import { type Ctx, emit, enter, isObj, type Obj, obj, type Side } from './walk-context.ts';
+
+const baseType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+
+/**
+ * A media type only in the new version that a receiver of `mt` still reads: `application/json` →
+ * `application/problem+json`, or only its parameters changed.
+ */
+function specialisation(mt: string, o: Obj, n: Obj, taken: Set<string>): string | undefined {
+  const [t, sub] = baseType(mt).split('/');
+  return Object.keys(n).find(
+    (k) =>
+      !(k in o) &&
+      !taken.has(k) &&
+      (baseType(k) === baseType(mt) ||
+        (baseType(k).startsWith(`${t}/`) && baseType(k).endsWith(`+${sub}`))),
+  );
+}
+
+export function diffContent(
+  ctx: Ctx,
+  side: Side,
+  what: string,
+  oc: unknown,
+  ocPtr: string,
+  nc: unknown,
+  ncPtr: string,
+  ownerOld: string,
+  ownerNew: string,
+): void {
+  const o = obj(oc);
+  const n = obj(nc);
+  const pre = side.prefix;
+  const specialised = new Set<string>();
+  for (const [mt, om] of Object.entries(o)) {
+    const omPtr = join(ocPtr, mt);
+    if (n[mt] !== undefined) {
+      diffMediaType(ctx, side, mt, om, omPtr, n[mt], join(ncPtr, mt));
+      continue;
+    }
+    const alt = side.polarity === 'out' ? specialisation(mt, o, n, specialised) : undefined;
+    if (alt !== undefined) {
+      specialised.add(alt);
+      const msg = `${what}: media type ${mt} now sent as ${alt}`;
+      emit(ctx, `${pre}-media-type-specialised`, 'INFO', msg, omPtr, join(ncPtr, alt));
+      diffMediaType(ctx, side, alt, om, omPtr, n[alt], join(ncPtr, alt));
+      continue;
+    }
+    emit(
+      ctx,
+      `${pre}-media-type-removed`,
+      // Senders of it are refused; receivers asking for it (Accept) get another format or 406.
+      'ERR',
+      `${what}: media type ${mt} removed`,
+      omPtr,
+      isObj(nc) ? ncPtr : ownerNew,
+    );
+  }
+  for (const mt of Object.keys(n)) {
+    if (mt in o || specialised.has(mt)) continue;
+    const msg = `${what}: media type ${mt} added`;
+    emit(
+      ctx,
+      `${pre}-media-type-added`,
+      'INFO',
+      msg,
+      isObj(oc) ? ocPtr : ownerOld,
+      join(ncPtr, mt),
+    );
+  }
+}
+
+/** The schemas of one media type object present in both versions (`mt` as it is now). */
+function diffMediaType(
+  ctx: Ctx,
+  side: Side,
+  mt: string,
+  om: unknown,
+  omPtr: string,
+  nm: unknown,
+  nmPtr: string,
+): void {
+  const e = enter(ctx, om, omPtr, nm, nmPtr);
+  const os = obj(e.o!.node);
+  const ns = obj(e.n!.node);
+  if (os.schema !== undefined && ns.schema !== undefined)
+    diffSchemaAt(
+      { ...ctx, where: `${ctx.where} ${mt}` },
+      side,
+      os.schema,
+      join(e.o!.ptr, 'schema'),
+      ns.schema,
+      join(e.n!.ptr, 'schema'),
+      '',
+    );
+}

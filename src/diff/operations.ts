@@ -1,0 +1,148 @@
+/**
+ * Walking both documents: path items (and webhooks) paired across versions, then their
+ * operations, each pair handed to the parts it is made of (security, parameters, request body,
+ * responses) with the direction its values travel.
+ */
+import { diffParams, type OpSite } from './parameters.ts';
+import { join } from './pointer.ts';
+import { diffRequestBody } from './request-body.ts';
+import { diffResponses } from './responses.ts';
+import { diffSecurity } from './security.ts';
+import { type Ctx, emit, enter, type Obj, obj, type Side } from './walk-context.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const REQUEST: Side = { polarity: 'in', prefix: 'request' };
+const RESPONSE: Side = { polarity: 'out', prefix: 'response' };
+const WEBHOOK: Side = { polarity: 'out', prefix: 'webhook' };
+const WEBHOOK_RESPONSE: Side = { polarity: 'in', prefix: 'webhook-response' };
+
+/** `/t/{id}` and `/t/{ticketId}` are the same path to a client. */
+function normalisePath(p: string): string {
+  return p.replace(/\{[^}]*\}/g, '{}');
+}
+
+/** How a path item or one of its operations is named in messages and `Finding.where`. */
+type Label = (key: string, method?: string) => string;
+
+/** A path item (or webhook) as it stands in one version. */
+type Item = Omit<OpSite, 'op' | 'opPtr'>;
+
+/** Pairs the path items (or webhooks) of both versions and walks each pair's operations. */
+export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
+  const webhook = section === 'webhooks';
+  const normalise = webhook ? (k: string) => k : normalisePath;
+  const oItems = obj(obj(root.oldDoc)[section]);
+  const nItems = obj(obj(root.newDoc)[section]);
+  const nByNorm = new Map(Object.keys(nItems).map((k) => [normalise(k), k]));
+  const oNorm = new Set(Object.keys(oItems).map(normalise));
+  const label: Label = (k, m) =>
+    webhook
+      ? `webhook ${k}${m ? ` (${m.toUpperCase()})` : ''}`
+      : `${m ? `${m.toUpperCase()} ` : ''}${k}`;
+  const noun = webhook ? 'webhook' : 'path';
+  for (const [ok, oraw] of Object.entries(oItems)) {
+    const nk = nByNorm.get(normalise(ok));
+    const oPtr = join('', section, ok);
+    const base: Ctx = { ...root, where: label(nk ?? ok) };
+    if (nk === undefined) {
+      const e = enter(base, oraw, oPtr, undefined, undefined);
+      // A path with no operations was never callable: removing it breaks nobody.
+      const callable = METHODS.some((m) => obj(e.o!.node)[m] !== undefined);
+      emit(
+        base,
+        callable ? `${noun}-removed` : `${noun}-without-operations-removed`,
+        callable ? 'ERR' : 'INFO',
+        `${label(ok)} removed`,
+        oPtr,
+        join('', section),
+      );
+      continue;
+    }
+    const e = enter(base, oraw, oPtr, nItems[nk], join('', section, nk));
+    const o: Item = { path: ok, item: obj(e.o!.node), itemPtr: e.o!.ptr };
+    const n: Item = { path: nk, item: obj(e.n!.node), itemPtr: e.n!.ptr };
+    for (const m of METHODS) diffMethod(base, webhook, label, o, n, m);
+  }
+  for (const nk of Object.keys(nItems)) {
+    if (oNorm.has(normalise(nk))) continue;
+    const nPtr = join('', section, nk);
+    emit(
+      { ...root, where: label(nk) },
+      `${noun}-added`,
+      'INFO',
+      `${label(nk)} added`,
+      join('', section),
+      nPtr,
+    );
+  }
+}
+
+/** One method of a paired path item: removed, added, (un)deprecated, or compared part by part. */
+function diffMethod(ctx: Ctx, webhook: boolean, label: Label, o: Item, n: Item, m: string): void {
+  const oop = o.item[m];
+  const nop = n.item[m];
+  if (oop === undefined && nop === undefined) return;
+  const opCtx: Ctx = { ...ctx, where: label(n.path, m), visited: new Set() };
+  const oOpPtr = join(o.itemPtr, m);
+  const nOpPtr = join(n.itemPtr, m);
+  if (nop === undefined) {
+    const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
+    const sunset = sunsetOf(obj(r.o!.node));
+    const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
+    const when = sunset === 'passed' ? 'after' : 'before';
+    emit(
+      opCtx,
+      sunset ? `${id}-${when}-sunset` : id,
+      sunset === 'passed' ? 'INFO' : 'ERR',
+      `${label(o.path, m)} removed${sunset ? ` ${when} its announced sunset` : ''}`,
+      oOpPtr,
+      n.itemPtr,
+    );
+    return;
+  }
+  if (oop === undefined) {
+    const rule = webhook ? 'webhook-operation-added' : 'operation-added';
+    emit(opCtx, rule, 'INFO', `${label(n.path, m)} added`, o.itemPtr, nOpPtr);
+    return;
+  }
+  const r = enter(opCtx, oop, oOpPtr, nop, nOpPtr);
+  const os: OpSite = { ...o, op: obj(r.o!.node), opPtr: r.o!.ptr };
+  const ns: OpSite = { ...n, op: obj(r.n!.node), opPtr: r.n!.ptr };
+  const wasDep = os.op.deprecated === true;
+  const isDep = ns.op.deprecated === true;
+  if (wasDep !== isDep) {
+    const sunset = ns.op['x-sunset'];
+    emit(
+      opCtx,
+      `${webhook ? 'webhook-' : ''}operation-${isDep ? 'deprecated' : 'undeprecated'}`,
+      'INFO',
+      `${label(n.path, m)} ${isDep ? `deprecated${typeof sunset === 'string' ? `, sunset ${sunset}` : ''}` : 'no longer deprecated'}`,
+      wasDep ? join(os.opPtr, 'deprecated') : os.opPtr,
+      isDep ? join(ns.opPtr, 'deprecated') : ns.opPtr,
+    );
+  }
+  diffOperation(opCtx, webhook, os, ns);
+}
+
+/**
+ * Where a removed operation stood in its announced life: `deprecated: true` with an `x-sunset`
+ * date (YYYY-MM-DD or RFC 3339) that has `passed` (removal was promised: INFO) or is still
+ * `ahead` (removed early: ERR). A deprecation without a date promises no end, so removal stays ERR.
+ */
+function sunsetOf(op: Obj, now = Date.now()): 'passed' | 'ahead' | undefined {
+  if (op.deprecated !== true) return undefined;
+  const raw = op['x-sunset'];
+  const t = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(t)) return undefined;
+  return t <= now ? 'passed' : 'ahead';
+}
+
+function diffOperation(ctx: Ctx, webhook: boolean, o: OpSite, n: OpSite): void {
+  const sideIn = webhook ? WEBHOOK : REQUEST;
+  const sideOut = webhook ? WEBHOOK_RESPONSE : RESPONSE;
+  if (!webhook) diffSecurity(ctx, o.op, o.opPtr, n.op, n.opPtr);
+  diffParams(ctx, sideIn, o, n);
+  diffRequestBody(ctx, sideIn, o.op, o.opPtr, n.op, n.opPtr);
+  diffResponses(ctx, sideOut, o.op, o.opPtr, n.op, n.opPtr);
+}

@@ -1,0 +1,67 @@
+/**
+ * An operation's request body (a webhook's payload) across versions: removed, added, made
+ * required or optional, and its content compared.
+ */
+import { diffContent } from './media-types.ts';
+import { join } from './pointer.ts';
+import { type Ctx, emit, enter, type Obj, obj, type Side } from './walk-context.ts';
+
+export function diffRequestBody(
+  ctx: Ctx,
+  side: Side,
+  o: Obj,
+  oPtr: string,
+  n: Obj,
+  nPtr: string,
+): void {
+  const ob = o.requestBody;
+  const nb = n.requestBody;
+  if (ob === undefined && nb === undefined) return;
+  const e = enter(
+    ctx,
+    ob,
+    ob !== undefined ? join(oPtr, 'requestBody') : undefined,
+    nb,
+    nb !== undefined ? join(nPtr, 'requestBody') : undefined,
+  );
+  const orb = e.o ? obj(e.o.node) : undefined;
+  const nrb = e.n ? obj(e.n.node) : undefined;
+  const oPtrB = e.o?.ptr ?? oPtr;
+  const nPtrB = e.n?.ptr ?? nPtr;
+  const pre = side.prefix;
+  const wasReq = orb?.required === true;
+  const isReq = nrb?.required === true;
+  const what = side.prefix === 'webhook' ? 'payload' : 'request body';
+  if (orb && !nrb) {
+    // A receiver loses the payload; a sender's data is refused or silently dropped.
+    emit(ctx, `${pre}-body-removed`, 'ERR', `${what} removed`, oPtrB, nPtr);
+    return;
+  }
+  if (!orb && nrb && !isReq) {
+    emit(ctx, `${pre}-body-added`, 'INFO', `optional ${what} added`, oPtr, nPtrB);
+    return;
+  }
+  if (wasReq !== isReq) {
+    const tighter = isReq;
+    emit(
+      ctx,
+      `${pre}-body-became-${isReq ? 'required' : 'optional'}`,
+      (side.polarity === 'in') === tighter ? 'ERR' : 'INFO',
+      `${what} became ${isReq ? 'required' : 'optional'}`,
+      orb ? oPtrB : oPtr,
+      nPtrB,
+    );
+  }
+  if (orb && nrb)
+    diffContent(
+      { ...ctx, where: `${ctx.where} → ${what}` },
+      side,
+      what,
+      orb.content,
+      join(oPtrB, 'content'),
+      nrb.content,
+      join(nPtrB, 'content'),
+      oPtrB,
+      nPtrB,
+    );
+}

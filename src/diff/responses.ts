@@ -1,0 +1,122 @@
+/**
+ * An operation's responses (a webhook's acknowledgements) across versions, paired by status
+ * code: removed, added, and the headers (paired case-insensitively) and content of each pair
+ * compared.
+ */
+import { diffContent } from './media-types.ts';
+import { join } from './pointer.ts';
+import { diffSchemaAt } from './schema-diff.ts';
+import { type Ctx, emit, enter, isObj, type Obj, obj, type Side } from './walk-context.ts';
+
+export function diffResponses(
+  ctx: Ctx,
+  side: Side,
+  o: Obj,
+  oPtr: string,
+  n: Obj,
+  nPtr: string,
+): void {
+  const or = obj(o.responses);
+  const nr = obj(n.responses);
+  const orPtr = join(oPtr, 'responses');
+  const nrPtr = join(nPtr, 'responses');
+  const pre = side.prefix;
+  for (const [code, oresp] of Object.entries(or)) {
+    const nresp = nr[code];
+    if (nresp === undefined) {
+      // A client that checks for the success status it was promised (201) now sees another
+      // (200) as unexpected; a removed error status is one less case to handle.
+      const success = side.polarity === 'out' && /^2/.test(code);
+      emit(
+        ctx,
+        success ? `${pre}-success-status-removed` : `${pre}-status-removed`,
+        side.polarity === 'in' || success ? 'ERR' : 'INFO',
+        `status ${code} removed`,
+        join(orPtr, code),
+        isObj(n.responses) ? nrPtr : nPtr,
+      );
+      continue;
+    }
+    const e = enter(ctx, oresp, join(orPtr, code), nresp, join(nrPtr, code));
+    const sub: Ctx = { ...ctx, where: `${ctx.where} → ${code}` };
+    const ro = obj(e.o!.node);
+    const rn = obj(e.n!.node);
+    if (side.polarity === 'out') diffHeaders(sub, side, ro, e.o!.ptr, rn, e.n!.ptr);
+    diffContent(
+      sub,
+      side,
+      `status ${code}`,
+      ro.content,
+      join(e.o!.ptr, 'content'),
+      rn.content,
+      join(e.n!.ptr, 'content'),
+      e.o!.ptr,
+      e.n!.ptr,
+    );
+  }
+  for (const code of Object.keys(nr)) {
+    if (code in or) continue;
+    // A new status is something a client may now receive: widening for responses.
+    emit(
+      ctx,
+      `${pre}-status-added`,
+      side.polarity === 'out' ? 'WARN' : 'INFO',
+      `status ${code} added`,
+      isObj(o.responses) ? orPtr : oPtr,
+      join(nrPtr, code),
+    );
+  }
+}
+
+function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: string): void {
+  const oh = obj(o.headers);
+  const nh = obj(n.headers);
+  const lower = (h: Obj) => new Map(Object.keys(h).map((k) => [k.toLowerCase(), k]));
+  const ol = lower(oh);
+  const nl = lower(nh);
+  const pre = side.prefix;
+  for (const [lk, ok] of ol) {
+    const ohPtr = join(oPtr, 'headers', ok);
+    const nk = nl.get(lk);
+    if (nk === undefined) {
+      const e = enter(ctx, oh[ok], ohPtr, undefined, undefined);
+      const req = obj(e.o!.node).required === true;
+      emit(
+        ctx,
+        `${pre}-${req ? 'header-removed' : 'optional-header-removed'}`,
+        req ? 'ERR' : 'WARN',
+        `header ${ok} removed`,
+        e.o!.ptr,
+        nPtr,
+      );
+      continue;
+    }
+    const e = enter(ctx, oh[ok], ohPtr, nh[nk], join(nPtr, 'headers', nk));
+    const ov = obj(e.o!.node);
+    const nv = obj(e.n!.node);
+    const isReq = nv.required === true;
+    if ((ov.required === true) !== isReq)
+      emit(
+        ctx,
+        `${pre}-header-became-${isReq ? 'required' : 'optional'}`,
+        isReq ? 'INFO' : 'ERR',
+        `header ${nk} became ${isReq ? 'required' : 'optional'}`,
+        e.o!.ptr,
+        e.n!.ptr,
+      );
+    diffSchemaAt(
+      { ...ctx, where: `${ctx.where} header ${nk}` },
+      side,
+      ov.schema,
+      join(e.o!.ptr, 'schema'),
+      nv.schema,
+      join(e.n!.ptr, 'schema'),
+      nk,
+    );
+  }
+  for (const [lk, nk] of nl) {
+    if (ol.has(lk)) continue;
+    const e = enter(ctx, undefined, undefined, nh[nk], join(nPtr, 'headers', nk));
+    emit(ctx, `${pre}-header-added`, 'INFO', `header ${nk} added`, oPtr, e.n!.ptr);
+  }
+}
