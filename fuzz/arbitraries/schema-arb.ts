@@ -6,7 +6,7 @@
  * throws, so a schema change never silently yields invalid "valid" values.
  *
  * Also lists the schema's sites (every property, nested, with its subschema), which the
- * mutations of `api-body-arb.ts` aim at.
+ * mutations of `body-cases/` (mixed by `api-body-arb.ts`) aim at.
  */
 import fc from 'fast-check';
 import { hostileTextArb } from './hostile-text-arb.ts';

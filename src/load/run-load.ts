@@ -19,7 +19,9 @@ import {
 import { redact, redactValue, registerSecret } from '../redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
 import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
-import { type Progress, RequestBudget, runPlanNode } from './node-engine.ts';
+import { runPlanNode } from './node-engine.ts';
+import type { Progress } from './plan-sender.ts';
+import { RequestBudget } from './request-budget.ts';
 import { assertSafeTarget } from './target-guard.ts';
 
 export type EngineChoice = 'auto' | 'node' | 'k6';

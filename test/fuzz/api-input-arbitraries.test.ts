@@ -10,10 +10,10 @@ import {
   type BodyCase,
   type BodyCaseKind,
   bodyCaseArb,
-  deepJsonText,
-  deleteAt,
   encodeBodyCase,
 } from '../../fuzz/arbitraries/api-body-arb.ts';
+import { deepJsonText } from '../../fuzz/arbitraries/body-cases/deep-junk.ts';
+import { deleteAt } from '../../fuzz/arbitraries/body-cases/json-path.ts';
 import { codePointLength } from '../../fuzz/arbitraries/hostile-text-arb.ts';
 import { deref, schemaSites, sitePath, validValueArb } from '../../fuzz/arbitraries/schema-arb.ts';
 import { fcParams } from '../../fuzz/shared/seed.ts';
