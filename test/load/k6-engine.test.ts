@@ -9,7 +9,14 @@ import { describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
 import { runLoad } from '../../src/load/run-load.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { explain, failedIds, measure, SHORT } from './measure.ts';
+import {
+  explain,
+  failedIds,
+  measure,
+  measureWithOneRetry,
+  SHORT,
+  skipWhenBusy,
+} from './measure.ts';
 import { oneLoadAtATime } from './one-load-at-a-time.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
@@ -84,8 +91,17 @@ describe('the k6 engine', { skip: K6 ? false : NO_K6 }, () => {
     assert.ok(failedIds(r).includes('burst'), explain(r));
   });
 
-  test('Enterprise without configured numbers is sized by one probe and judged', async () => {
-    const r = await measure('k6', 'enterprise', 8, { enterprise: 'burst' });
+  test('Enterprise without configured numbers is sized by one probe and judged', async (t) => {
+    // The judgement is timing (like every load measurement): one re-run on a busy machine.
+    const {
+      results: [r],
+      busy,
+    } = await measureWithOneRetry(
+      'enterprise',
+      async () => [await measure('k6', 'enterprise', 8, { enterprise: 'burst' })] as const,
+      ([x]) => (failedIds(x).length ? `failed: ${failedIds(x).join(', ')}` : undefined),
+    );
+    if (skipWhenBusy(t, busy)) return;
     assert.equal(r.engine, 'k6');
     assert.equal(r.limits.ratePerMin, 300);
     assert.equal(r.limits.rateSource, 'header', 'the rate came from the probe');
