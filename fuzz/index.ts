@@ -13,13 +13,10 @@ export {
 } from './api-input/api-input.ts';
 export { apiInputFailures } from './api-input/rules.ts';
 export { deliveryFailures } from './deliveries/failures.ts';
-export {
-  type DeliveryCheckOptions,
-  type DeliveryCheckResult,
-  formatDeliveryCheck,
-  runDeliveryCheck,
-} from './deliveries/delivery-check.ts';
+export { runDeliveryCheck } from './deliveries/delivery-check.ts';
 export { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
+export { formatDeliveryCheck } from './deliveries/format.ts';
+export type { DeliveryCheckOptions, DeliveryCheckResult } from './deliveries/types.ts';
 export {
   type DeliveryVerdict,
   type EndpointForm,

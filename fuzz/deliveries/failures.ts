@@ -5,7 +5,7 @@
  * the minimal scenario's transcript as the repro.
  */
 import type { Failure } from '../../src/checks/types.ts';
-import type { DeliveryCheckResult } from './delivery-check.ts';
+import type { DeliveryCheckResult } from './types.ts';
 
 export function deliveryFailures(r: DeliveryCheckResult): Failure[] {
   if (r.passed) return [];

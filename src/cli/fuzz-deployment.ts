@@ -8,7 +8,8 @@ import { loadConfig, parseListen } from '../config.ts';
 import { redactValue } from '../redact.ts';
 import { readEndpointsFile, withSecrets } from '../webhooks/endpoints-file.ts';
 import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
-import { formatDeliveryCheck, runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
+import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
+import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
 import { FUZZ_DEPLOYMENT } from '../../fuzz/deliveries/embedded.ts';
 import {
   fullKey,

@@ -7,11 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
 import { adminClient } from '../../src/target/admin-client.ts';
-import {
-  type DeliveryCheckResult,
-  formatDeliveryCheck,
-  runDeliveryCheck,
-} from '../../fuzz/deliveries/delivery-check.ts';
+import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
+import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
+import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 describe('delivery check on the correct deployment', () => {

@@ -1,0 +1,111 @@
+/**
+ * The delivery check's options and its result, JSON-serialisable as the run report stores it.
+ */
+import type { SignatureForm } from '../../src/signature/index.ts';
+import type { AdminClient } from '../../src/target/admin-client.ts';
+import type { EndpointForm } from './verify-delivery.ts';
+
+/** Options of `runDeliveryCheck` (delivery-check.ts). */
+export interface DeliveryCheckOptions {
+  /** The deployment's API base URL (no trailing `/v1`). */
+  baseUrl: string;
+  /** A full-access API key of the workspace the endpoints are registered for. */
+  apiKey: string;
+  /**
+   * The deployment's admin surface (src/target/admin-client.ts), to register endpoints and
+   * flush deliveries. Not needed with `endpoints`.
+   */
+  admin?: AdminClient;
+  /**
+   * Endpoints already set up in the deployment's dashboard, under `receiverPublicUrl` (required
+   * with them): nothing is registered, the receiver listens where they point.
+   */
+  endpoints?: readonly ConfiguredEndpoint[];
+  /** The key's workspace; default: looked up with `POST /admin/keys/lookup`. */
+  workspaceId?: string;
+  /** Scenarios to run (fast-check `numRuns`, shrinking not counted). Default 25. */
+  numRuns?: number;
+  /** Seed; default `FC_SEED` or the harness default. */
+  seed?: number;
+  /** Wall-clock budget of the property, shrinking included, in seconds. Default 60. */
+  maxSeconds?: number;
+  /** Endpoint forms to register. Default all three: `prefixed`, `plain`, `both`. */
+  forms?: readonly EndpointForm[];
+  /** How long to wait for the deliveries of one scenario. Default 10 000 ms. */
+  deliveryTimeoutMs?: number;
+  /** Interface the capture receiver listens on. Default `127.0.0.1`. */
+  receiverHost?: string;
+  /** Port it listens on (dashboard endpoints point at a fixed one). Default: any free port. */
+  receiverPort?: number;
+  /**
+   * Base URL under which the deployment reaches the capture receiver, when it is not the
+   * listening address (a tunnel, a container network). Default: the listening address.
+   */
+  receiverPublicUrl?: string;
+  /** Serve the capture receiver over HTTPS with this key and certificate. */
+  receiverTls?: { key: string; cert: string };
+}
+
+/** An endpoint configured in a dashboard (src/webhooks/endpoints-file.ts, secret attached). */
+export interface ConfiguredEndpoint {
+  /** Path under the receiver's public URL. */
+  path: string;
+  events: readonly string[];
+  form: EndpointForm;
+  secret: string;
+}
+
+export interface FormTally {
+  /** Deliveries captured at the endpoint (of this form, or at this path for dashboard ones). */
+  deliveries: number;
+  /** Deliveries with every problem-free signature header and a valid payload. */
+  ok: number;
+  failed: number;
+}
+
+export interface DeliveryFailure {
+  endpointForm: EndpointForm;
+  /** The endpoint's path (dashboard endpoints). */
+  endpoint?: string;
+  event?: string;
+  deliveryId?: string;
+  problems: string[];
+  /** The delivery as received, secrets and signature values redacted. */
+  transcript: string;
+}
+
+/** The minimal failing scenario, when the property failed. */
+export interface Counterexample {
+  reason: string;
+  /** The ticket content of the scenario (redacted). */
+  input: unknown;
+  transcript: string;
+}
+
+export interface DeliveryCheckResult {
+  name: 'webhook-delivery-check';
+  passed: boolean;
+  seed: number;
+  /** Scenarios run (shrinking excluded). */
+  numRuns: number;
+  shrinks: number;
+  interrupted?: boolean;
+  durationMs: number;
+  /** API and admin requests sent. */
+  requests: number;
+  /** Deliveries captured in total. */
+  deliveries: number;
+  /** Signature headers that verified over the received bytes, per header form. */
+  verified: Record<SignatureForm, number>;
+  /** Signature headers that were present (or promised) and did not verify, per header form. */
+  rejected: Record<SignatureForm, number>;
+  /** Per endpoint: by form (registered ones) or by path (dashboard ones). */
+  endpoints: Record<string, FormTally>;
+  /** Deliveries per event name. */
+  events: Record<string, number>;
+  /** Failing deliveries (first 20), each with its transcript. */
+  failures: DeliveryFailure[];
+  /** Total failing deliveries (may exceed `failures.length`). */
+  failedDeliveries: number;
+  counterexample?: Counterexample;
+}
