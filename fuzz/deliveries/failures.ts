@@ -7,6 +7,15 @@
 import type { Failure } from '../../src/checks/types.ts';
 import type { DeliveryCheckResult } from './types.ts';
 
+/** The minimal case's reason and, when it is another failure, what the wrong deliveries show. */
+function received(r: DeliveryCheckResult): string {
+  const problems = r.failures[0]?.problems.join('; ');
+  const deliveries = problems && `${r.failedDeliveries} deliveries failed, the first: ${problems}`;
+  const reason = r.counterexample?.reason;
+  if (!reason) return deliveries || `${r.failedDeliveries} deliveries failed`;
+  return deliveries && !reason.includes(problems) ? `${reason}; ${deliveries}` : reason;
+}
+
 export function deliveryFailures(r: DeliveryCheckResult): Failure[] {
   if (r.passed) return [];
   const first = r.failures[0];
@@ -16,10 +25,7 @@ export function deliveryFailures(r: DeliveryCheckResult): Failure[] {
       check: 'webhook.signature-valid',
       provenance: 'documented',
       rule: 'Every delivery verifies over the exact received bytes in each header form present, and its payload matches the spec.',
-      received:
-        r.counterexample?.reason ??
-        first?.problems.join('; ') ??
-        `${r.failedDeliveries} deliveries failed`,
+      received: received(r),
       expected: 'every delivery verifies and validates',
       ...(repro ? { repro } : {}),
     },

@@ -11,13 +11,43 @@ import { parseEnvFile } from '../config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-/** A port free right now on 127.0.0.1 (picked at run time: other runs share this machine). */
+/** The kernel's ephemeral port range (outgoing connections take their local ports from it). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (lo && hi && lo <= hi) return [lo, hi];
+  } catch {
+    // Not Linux: the IANA dynamic range is the usual default.
+  }
+  return [49152, 65535];
+}
+
+function tryListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port free right now on 127.0.0.1, for a listener that starts later (a deployment must be told
+ * the receiver's URL before the receiver listens). Picked at random *below* the ephemeral range:
+ * a port from `listen(0)` lies inside it, where any outgoing connection of a busy machine (a
+ * parallel test suite makes thousands) may take it as its local port before we listen again.
+ */
 export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  const [ephemeralLow] = ephemeralRange();
+  const low = 10_000;
+  const high = Math.max(low + 1000, ephemeralLow - 1);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await tryListen(port)) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 in ${low}-${high} after 50 attempts`);
 }
 
 export interface ServedDeployment {

@@ -34,7 +34,8 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
         batch.map(async (fault) => {
           const { results: r, busy: b } = await measureWithOneRetry(
             fault,
-            async () => [await measure('k6', 'team', 10, { faults: [fault] })] as const,
+            async (slower) =>
+              [await measure('k6', 'team', 10 / slower, { faults: [fault] })] as const,
             ([x]) => missedFault(fault, x),
           );
           results.set(fault, r[0]);

@@ -37,7 +37,7 @@ describe('plan limits of the correct reference deployment', () => {
     ] as const) {
       const { results: r, busy: b } = await measureWithOneRetry(
         plan,
-        async () => [await node(plan, scale)] as const,
+        async (slower) => [await node(plan, scale / slower)] as const,
         ([x]) => {
           const wide = notPassed(x, ['burst', 'rate']);
           const wrong = [...new Set([...failedIds(x), ...wide.map((w) => w.split(' ')[0]!)])];
@@ -87,7 +87,7 @@ describe('each limiter fault is caught (Team, clock 10×)', () => {
         batch.map(async (f) => {
           const { results: r, busy: b } = await measureWithOneRetry(
             f,
-            async () => [await node('team', 10, [f])] as const,
+            async (slower) => [await node('team', 10 / slower, [f])] as const,
             ([x]) => missedFault(f, x),
           );
           results.set(f, r[0]);
