@@ -23,8 +23,13 @@
  *   HARNESS_READ_ONLY            1 = only checks that write nothing (production)
  *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host
  *   HARNESS_TIMEOUT_MS           per-request timeout (default 10000)
+ *   HARNESS_BASELINE             behaviour snapshot to compare the run with (default: the reference
+ *                                deployment's, reports/baselines/; `off` to skip)
+ *   HARNESS_COMPAT_FAIL_ON       ERR|WARN|INFO = a behaviour change at or above it fails the gate
+ *                                (default: changes are reported, never fatal)
  */
 import { readFileSync } from 'node:fs';
+import { type Level, LEVELS } from './findings/level.ts';
 import { registerSecret } from './redact.ts';
 import {
   type DashboardEndpoint,
@@ -55,6 +60,10 @@ export interface HarnessConfig {
   readOnly: boolean;
   allowInsecure: boolean;
   timeoutMs: number;
+  /** HARNESS_BASELINE as given (undefined: the reference baseline). */
+  baseline?: string;
+  /** The lowest level of behaviour change that fails the gate; undefined: none does. */
+  compatFailOn?: Level;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +151,14 @@ function readTls(
   }
 }
 
+function compatFailOn(raw: string | undefined): Level | undefined {
+  if (!raw || raw.toLowerCase() === 'off') return undefined;
+  const level = raw.toUpperCase() as Level;
+  if (!LEVELS.includes(level))
+    throw new ConfigError(`HARNESS_COMPAT_FAIL_ON must be ERR, WARN, INFO or off, got '${raw}'`);
+  return level;
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
@@ -190,6 +207,8 @@ export function loadConfig(
     readOnly: flag(env.HARNESS_READ_ONLY, 'HARNESS_READ_ONLY'),
     allowInsecure: flag(env.HARNESS_ALLOW_INSECURE, 'HARNESS_ALLOW_INSECURE'),
     timeoutMs,
+    baseline: env.HARNESS_BASELINE || undefined,
+    compatFailOn: compatFailOn(env.HARNESS_COMPAT_FAIL_ON),
   };
   if (!Number.isInteger(cfg.webhookRetryWaitMs) || cfg.webhookRetryWaitMs < 100)
     throw new ConfigError(

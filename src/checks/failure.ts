@@ -14,10 +14,17 @@ export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failu
   };
 }
 
+/** Per provenance: what a failure is called, and the name of what it was held to. */
+export const FAILURE_WORDS: Record<Failure['provenance'], { title: string; label: string }> = {
+  documented: { title: 'documented rule broken', label: 'Documented' },
+  assumed: { title: 'differs from assumption', label: 'Assumed' },
+  observed: { title: 'changed since the baseline', label: 'Baseline' },
+};
+
 export function formatFailure(f: Failure): string {
-  const label = f.provenance === 'documented' ? 'Documented' : 'Assumed';
+  const { title, label } = FAILURE_WORDS[f.provenance];
   const lines = [
-    `[${f.check}] ${f.provenance === 'documented' ? 'documented rule broken' : 'differs from assumption'}`,
+    `[${f.check}] ${title}`,
     `  Received:   ${f.received}`,
     `  ${label}:${' '.repeat(Math.max(1, 11 - label.length))}${f.expected}`,
     `  Rule:       ${f.rule}`,

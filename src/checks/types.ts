@@ -28,9 +28,14 @@ export interface Exchange {
   operation?: OperationSpec;
 }
 
+/**
+ * The one failure shape of every area: contract checks, load verdicts, fuzz properties, and the
+ * leveled findings of diff-spec and compare (src/findings). `observed`: a behaviour change
+ * against a baseline snapshot — no rule of the docs, what a deployment was seen to do before.
+ */
 export interface Failure {
   check: string;
-  provenance: Provenance;
+  provenance: Provenance | 'observed';
   /** The documented sentence or the assumption (with its gap) that was broken. */
   rule: string;
   received: string;

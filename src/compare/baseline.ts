@@ -24,6 +24,8 @@ export interface CompatibilityReport {
   counts: Record<Level, number>;
   findings: CompareFinding[];
   markdown: string;
+  /** The level at or above which a change fails the run's gate (HARNESS_COMPAT_FAIL_ON). */
+  failOn?: Level;
   /** True when the run was partial (see `CompareOptions.partial`). */
   partial?: boolean;
   /** Set when the baseline could not be read; the run goes on without a comparison. */

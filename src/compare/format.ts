@@ -2,6 +2,7 @@
  * How `harness compare` reads in each format (src/findings does the writing): behaviour
  * changes between two snapshots, every one observed, with the baseline and current values.
  */
+import { compareFailure } from './as-failure.ts';
 import {
   cell,
   code,
@@ -47,14 +48,8 @@ function view(meta: CompareMeta): FindingsView<CompareFinding> {
       cell(code(valueText(f.current))),
     ],
     caseName: (f) => `${f.rule} ${whereText(f.pointer)}`,
-    detail: (f) => [
-      f.message,
-      `where: ${whereText(f.pointer)}`,
-      `baseline: ${valueText(f.baseline, 500)}`,
-      `current: ${valueText(f.current, 500)}`,
-      'provenance: observed',
-    ],
     emptyCase: 'no behaviour change',
+    asFailure: compareFailure,
   };
 }
 

@@ -2,6 +2,7 @@
  * How `harness diff-spec` reads in each format (src/findings does the writing): spec changes,
  * with old and new pointers, and the 🧩 mark on elements that were our assumption.
  */
+import { diffFailure } from './as-failure.ts';
 import {
   cell,
   code,
@@ -53,16 +54,8 @@ function view(meta: ReportMeta): FindingsView<Finding> {
       cell(code(f.new)),
     ],
     caseName: (f) => `${f.rule} ${f.new ?? f.old ?? ''}`,
-    detail: (f) => [
-      f.message,
-      `old: ${f.old ?? '-'}`,
-      `new: ${f.new ?? '-'}`,
-      `where: ${f.where.join('; ')}`,
-      ...(f.assumed
-        ? [`assumed: ${f.assumed.gap ?? ''} (x-provenance at ${f.assumed.pointer})`]
-        : []),
-    ],
     emptyCase: 'no client-visible changes',
+    asFailure: diffFailure,
   };
 }
 

@@ -417,6 +417,13 @@ export const RULES: ReadonlyMap<string, Level> = (() => {
   return m;
 })();
 
+/** The summary of rule `id` (prefixed or not), as `docs/usage.md` lists it. */
+export function ruleSummary(id: string): string | undefined {
+  return RULE_FAMILIES.find((f) =>
+    f.prefixed === false ? f.id === id : PREFIXES.some((p) => `${p.prefix}-${f.id}` === id),
+  )?.summary;
+}
+
 const LEVELS = new Set<string>(['ERR', 'WARN', 'INFO']);
 
 /**

@@ -3,6 +3,8 @@
  * for a PR or chat comment, JSON for machines, JUnit so CI shows failing findings red. Each tool
  * supplies only what differs — its words, its columns and how it names a finding.
  */
+import { formatFailure } from '../checks/failure.ts';
+import type { Failure } from '../checks/types.ts';
 import { redact } from '../redact.ts';
 import { type JunitCase, junitXml } from '../report/junit.ts';
 import { countByLevel, failing, type Level, LEVELS, type Leveled } from './level.ts';
@@ -30,10 +32,11 @@ export interface FindingsView<F extends Leveled & { rule: string; message: strin
   /** Markdown table: header cells, and one row's cells after the rule (already Markdown). */
   columns: readonly string[];
   row: (f: F) => string[];
-  /** JUnit: a finding's test-case name and detail lines; the case name when there is none. */
+  /** JUnit: a finding's test-case name; the case name when there is none. */
   caseName: (f: F) => string;
-  detail: (f: F) => string[];
   emptyCase: string;
+  /** The finding in the run's one failure shape: JUnit shows it as the run report does. */
+  asFailure: (f: F) => Failure;
 }
 
 /** A Markdown table cell: pipes and backslashes escaped, one line. */
@@ -112,19 +115,14 @@ export function findingsJunit<F extends Leveled & { rule: string; message: strin
   findings: readonly F[],
   failOn: Level = 'ERR',
 ): string {
-  const cases: JunitCase[] = findings.map((f) =>
-    failing([f], failOn).length > 0
-      ? {
-          name: view.caseName(f),
-          classname: `${view.tool}.${f.level}`,
-          failure: { type: f.level, message: f.message, body: view.detail(f).join('\n') },
-        }
-      : {
-          name: view.caseName(f),
-          classname: `${view.tool}.${f.level}`,
-          systemOut: view.detail(f).join('\n'),
-        },
-  );
+  const cases: JunitCase[] = findings.map((f) => {
+    const name = view.caseName(f);
+    const classname = `${view.tool}.${f.level}`;
+    const body = formatFailure(view.asFailure(f));
+    return failing([f], failOn).length > 0
+      ? { name, classname, failure: { type: f.level, message: f.message, body } }
+      : { name, classname, systemOut: body };
+  });
   if (cases.length === 0) cases.push({ name: view.emptyCase, classname: view.tool });
   return junitXml({ [title]: cases }, view.tool);
 }

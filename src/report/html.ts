@@ -4,6 +4,7 @@
  * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
  */
 import type { LoadResult } from '../../load/lib/result.ts';
+import { FAILURE_WORDS } from '../checks/failure.ts';
 import type { Failure } from '../checks/types.ts';
 import type { CompatibilityReport } from '../compare/baseline.ts';
 import { whereText } from '../compare/location.ts';
@@ -57,7 +58,7 @@ main{max-width:1200px;margin:0 auto;padding:16px 24px}section{background:#fff;bo
 h2{font-size:17px;margin:4px 0 10px}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}
 th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}.not-run{color:#57606a;font-weight:600}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;border-radius:6px;font-size:12px;margin:4px 0}
-.failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}
+.failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}.failure.observed{border-color:#8250df}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
 small{color:#57606a}code{font-size:12px}
 td,th{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.scroll{overflow-x:auto}.nowrap{white-space:nowrap}
@@ -66,7 +67,7 @@ nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 details summary{cursor:pointer;margin:6px 0}`;
 
 function failureBlock(f: Failure): string {
-  const label = f.provenance === 'documented' ? 'Documented' : 'Assumed';
+  const { label } = FAILURE_WORDS[f.provenance];
   return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
 <div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
 }
@@ -144,9 +145,7 @@ ${loadResults
         .join('\n')}</table>`
     : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
 
-  const compat = compatSection(
-    compatibility ?? (s.compatibility as CompatibilityReport | undefined),
-  );
+  const compat = compatSection(compatibility ?? s.compatibility);
 
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -228,7 +227,7 @@ function compatSection(c: CompatibilityReport | undefined): string {
     return `<p><small>No baseline comparison in this run (it needs the whole contract suite and a baseline snapshot, <code>reports/baselines/reference.snapshot.json</code> or <code>HARNESS_BASELINE</code>).</small></p>${how}`;
   if (c.error)
     return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
-  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: they report, they never fail the gate.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
+  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
   if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
   const table = (rows: CompatibilityReport['findings']) =>
     `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows

@@ -5,6 +5,7 @@
  */
 import type { Failure } from '../checks/types.ts';
 import type { CheckResult } from '../checks/verdict.ts';
+import type { CompatibilityReport } from '../compare/baseline.ts';
 import type { TestRow } from './collect.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
@@ -38,7 +39,8 @@ export interface Summary {
   tests: { passed: number; failed: number; skipped: number; total: number };
   /** Objects created on the target (shared staging hygiene). */
   created?: string[];
-  compatibility?: unknown;
+  /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
+  compatibility?: CompatibilityReport;
 }
 
 /** Dedupes failures by check + received text (the same rule broken by many exchanges reads once). */

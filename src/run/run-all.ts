@@ -126,9 +126,7 @@ export async function runAll(
     tests,
     limits,
     // A skipped suite observed nothing to compare; a --grep run observed only part of it.
-    baseline: skip.has('contracts')
-      ? undefined
-      : { spec: env.HARNESS_BASELINE, partial: Boolean(opts.grep) },
+    baseline: skip.has('contracts') ? undefined : { partial: Boolean(opts.grep) },
   });
   if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
   return { summary, exitCode, files };

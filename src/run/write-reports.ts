@@ -5,6 +5,7 @@
  */
 import type { HarnessConfig } from '../config.ts';
 import { compareWithBaseline } from '../compare/baseline.ts';
+import { compatibilityArea } from '../compare/compatibility-area.ts';
 import { redactValue } from '../redact.ts';
 import {
   readChecks,
@@ -36,8 +37,8 @@ export interface ReportInput {
   areas: Record<string, AreaSummary>;
   tests: TestRow[];
   limits: PlanLimitObservation[];
-  /** Compare with the baseline (HARNESS_BASELINE, `off` to skip); undefined: no comparison. */
-  baseline?: { spec: string | undefined; partial: boolean };
+  /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
+  baseline?: { partial: boolean };
 }
 
 export function writeReports(r: ReportInput): {
@@ -45,7 +46,7 @@ export function writeReports(r: ReportInput): {
   exitCode: number;
   files: string[];
 } {
-  const { out, cfg, areas, tests } = r;
+  const { out, cfg, tests } = r;
   const embedded = !cfg.baseUrl;
   const results = readChecks(out);
   const snapshot = buildSnapshot(
@@ -56,9 +57,13 @@ export function writeReports(r: ReportInput): {
   );
   // Observed changes against the committed baseline. In a --grep run a status not seen is no
   // evidence of removal: `partial`.
-  const compatibility = r.baseline
-    ? compareWithBaseline(redactValue(snapshot), r.baseline.spec, { partial: r.baseline.partial })
+  const compared = r.baseline
+    ? compareWithBaseline(redactValue(snapshot), cfg.baseline, { partial: r.baseline.partial })
     : undefined;
+  const compatibility =
+    compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;
+  const compat = compatibilityArea(compatibility, cfg.compatFailOn);
+  const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
   const exitCode = exitCodeOf(areas, cfg.strict);
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,

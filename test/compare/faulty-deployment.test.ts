@@ -41,28 +41,34 @@ const key = (f: CompareFinding) => {
 };
 const show = (fs: CompareFinding[]) => fs.map(key).join('\n');
 
-async function contractRun(name: string, faults: string[]): Promise<CompatibilityReport> {
-  const { summary } = await runAll({
+/** A run gated on its changes (HARNESS_COMPAT_FAIL_ON=failOn): the report, the area, the exit. */
+async function contractRun(name: string, faults: string[], failOn: string) {
+  const { summary, exitCode } = await runAll({
     skip: ['load', 'fuzz'],
     faults,
     grep: GREP,
     outDir: join(dir, name),
     verbose: false,
     log: () => {},
-    env: { ...process.env, HARNESS_BASELINE: REFERENCE_BASELINE },
+    env: { ...process.env, HARNESS_BASELINE: REFERENCE_BASELINE, HARNESS_COMPAT_FAIL_ON: failOn },
   });
-  const c = summary.compatibility as CompatibilityReport | undefined;
+  const c = summary.compatibility;
   assert.ok(c, `${name}: harness run put a compatibility report in summary.json`);
   assert.equal(c.error, undefined, `${name}: baseline read`);
-  return c;
+  return { report: c, summary, exitCode };
 }
 
 describe('compare: the reference baseline against a faulty deployment', () => {
   let clean: CompatibilityReport;
   let faulty: CompatibilityReport;
+  let cleanRun: Awaited<ReturnType<typeof contractRun>>;
+  let faultyRun: Awaited<ReturnType<typeof contractRun>>;
   before(async () => {
-    clean = await contractRun('clean', []);
-    faulty = await contractRun('faulty', FAULTS);
+    // Both gated at ERR: a correct deployment passes the gate, the faulty one fails it.
+    cleanRun = await contractRun('clean', [], 'ERR');
+    faultyRun = await contractRun('faulty', FAULTS, 'ERR');
+    clean = cleanRun.report;
+    faulty = faultyRun.report;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -123,6 +129,24 @@ describe('compare: the reference baseline against a faulty deployment', () => {
         !(f.pointer.gap === 'U4'),
     );
     assert.deepEqual(extra, [], show(extra));
+  });
+
+  test('gated at ERR (HARNESS_COMPAT_FAIL_ON): the clean run passes, the faulty one fails on its changes', () => {
+    const ok = cleanRun.summary.areas.compatibility!;
+    assert.notEqual(ok.verdict, 'fail', ok.headline);
+    assert.deepEqual(ok.documentedFailures, []);
+    assert.equal(cleanRun.exitCode, 0, ok.headline);
+    const bad = faultyRun.summary.areas.compatibility!;
+    assert.equal(bad.verdict, 'fail', bad.headline);
+    assert.match(bad.headline, /gating at ERR/);
+    const retyped = bad.documentedFailures.find(
+      (f) => f.check === 'compare.response-field-retyped',
+    );
+    assert.ok(retyped, bad.documentedFailures.map((f) => f.check).join(', '));
+    assert.equal(retyped.provenance, 'observed');
+    assert.match(retyped.received, /GET \/v1\/tickets 200 \/ was object, is array/);
+    assert.ok(bad.documentedFailures.every((f) => f.provenance === 'observed'));
+    assert.equal(faultyRun.exitCode, 1);
   });
 
   test('the Markdown report leads with the change', () => {

@@ -80,8 +80,14 @@ test('dashboard mode: a correct deployment passes the contract suite and the del
       'serve says where to listen',
     );
 
-    const { summary, exitCode } = await harnessRun(env);
+    // Gated on behaviour changes against the reference baseline too: a correct deployment
+    // behaves as the reference one did, so the gate passes (only INFO coverage findings).
+    const { summary, exitCode } = await harnessRun({ ...env, HARNESS_COMPAT_FAIL_ON: 'ERR' });
     const c = summary.areas.contracts!;
+    const compat = summary.areas.compatibility!;
+    assert.notEqual(compat.verdict, 'fail', compat.headline);
+    assert.deepEqual(compat.documentedFailures, [], compat.headline);
+    assert.match(compat.headline, /gating at ERR/);
     assert.equal(summary.target.embedded, false, 'the target came from the environment');
     assert.deepEqual(c.documentedFailures, [], 'no documented failure');
     assert.deepEqual(c.assumptionMismatches, [], 'no assumption mismatch');

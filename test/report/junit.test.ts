@@ -38,8 +38,14 @@ test('findings: at or above fail-on fail, below carry their detail, none gives o
     columns: [],
     row: () => [],
     caseName: (f) => f.rule,
-    detail: (f) => [f.message],
     emptyCase: 'nothing',
+    asFailure: (f) => ({
+      check: `t.${f.rule}`,
+      provenance: 'observed',
+      rule: 'the rule',
+      received: f.message,
+      expected: 'before',
+    }),
   };
   const fs: F[] = [
     { rule: 'r1', message: 'bad', level: 'ERR' },
@@ -48,8 +54,12 @@ test('findings: at or above fail-on fail, below carry their detail, none gives o
   assert.deepEqual(failing(fs, 'WARN').length, 2);
   const xml = findingsJunit(view, 'title', fs, 'ERR');
   assert.match(xml, /<testsuites name="t" tests="2" failures="1" skipped="0">/);
-  assert.match(xml, /classname="t.ERR">\n\s+<failure type="ERR" message="bad">bad<\/failure>/);
-  assert.match(xml, /classname="t.WARN">\n\s+<system-out>meh<\/system-out>/);
+  // The body is the run's failure text: Received, what it was held to, the rule.
+  assert.match(
+    xml,
+    /classname="t.ERR">\n\s+<failure type="ERR" message="bad">\[t.r1\] changed since the baseline\n {2}Received: {3}bad\n {2}Baseline: {3}before\n {2}Rule: {7}the rule<\/failure>/,
+  );
+  assert.match(xml, /classname="t.WARN">\n\s+<system-out>\[t.r2\] [^<]*Received: {3}meh/);
   assert.match(
     findingsJunit(view, 'title', [], 'ERR'),
     /<testcase name="nothing" classname="t"\/>/,
