@@ -1,120 +1,27 @@
 import { get, join } from './pointer.ts';
 import type { Level } from './types.ts';
-import { type Ctx, emit, enter, isObj, resolve, type Side, Sink } from './walk-context.ts';
-
-type Obj = Record<string, unknown>;
+import {
+  type Ctx,
+  emit,
+  enter,
+  isObj,
+  type Obj,
+  resolve,
+  type Side,
+  Sink,
+} from './walk-context.ts';
+import { ANNOTATION_KEYS, canonical } from './schema/canonical.ts';
+import { diffBounds, diffContentEncoding, diffDefault, diffPattern } from './schema/constraints.ts';
+import { diffEnum } from './schema/enum.ts';
+import type { Step } from './schema/step.ts';
+import { diffType, typeSet } from './schema/type.ts';
+import { type View, view } from './schema/view.ts';
 
 /** Level of a change that narrows (`tighter`) or widens what is allowed, for each polarity. */
 function rate(side: Side, tighter: boolean): Level {
   // Narrowing hurts whoever sends; widening hurts whoever receives.
   return (side.polarity === 'in') === tighter ? 'ERR' : 'INFO';
 }
-
-interface PropRef {
-  raw: unknown;
-  ptr: string;
-}
-
-/** A schema with `allOf` folded in, so moving a property into an `allOf` part is not a change. */
-interface View {
-  s: Obj;
-  ptr: string;
-  props: Map<string, PropRef>;
-  required: Set<string>;
-}
-
-function view(doc: unknown, node: unknown, ptr: string, depth = 0): View {
-  const s = isObj(node) ? node : {};
-  const v: View = { s, ptr, props: new Map(), required: new Set() };
-  if (isObj(s.properties)) {
-    for (const [k, raw] of Object.entries(s.properties))
-      v.props.set(k, { raw, ptr: join(ptr, 'properties', k) });
-  }
-  if (Array.isArray(s.required)) for (const r of s.required) v.required.add(String(r));
-  if (Array.isArray(s.allOf) && depth < 16) {
-    s.allOf.forEach((part, i) => {
-      const r = resolve(doc, part, join(ptr, 'allOf', i));
-      const pv = view(doc, r.node, r.ptr, depth + 1);
-      for (const [k, p] of pv.props) if (!v.props.has(k)) v.props.set(k, p);
-      for (const k of pv.required) v.required.add(k);
-      for (const [k, val] of Object.entries(pv.s)) {
-        if (!(k in v.s) && k !== 'properties' && k !== 'required' && k !== 'allOf')
-          v.s = { ...v.s, [k]: val };
-      }
-    });
-  }
-  return v;
-}
-
-function typeSet(s: Obj, param = false): Set<string> | undefined {
-  let types: string[] | undefined;
-  if (typeof s.type === 'string') types = [s.type];
-  else if (Array.isArray(s.type)) types = s.type.map(String);
-  if (!types) return undefined;
-  if (s.nullable === true) types.push('null');
-  // A URL or header cannot carry a JSON null: for parameters it is not part of the contract.
-  if (param && types.length > 1) types = types.filter((t) => t !== 'null');
-  return new Set(types);
-}
-
-const TEXTUAL = new Set(['integer', 'number', 'boolean']);
-
-/**
- * Every type in `b` is allowed by `a` (an integer is a number; in a parameter, where every value
- * is text on the wire, a string also takes numbers and booleans).
- */
-function covers(a: Set<string> | undefined, b: Set<string> | undefined, param = false): boolean {
-  if (!a) return true;
-  if (!b) return false;
-  for (const t of b) {
-    if (a.has(t) || (t === 'integer' && a.has('number'))) continue;
-    if (param && a.has('string') && TEXTUAL.has(t)) continue;
-    return false;
-  }
-  return true;
-}
-
-const ANNOTATION_KEYS = new Set(['description', 'title', 'example', 'examples', '$comment']);
-
-/** A comparable fingerprint of a schema: refs inlined, annotations and extensions dropped. */
-export function canonical(doc: unknown, node: unknown, depth = 0, seen: string[] = []): unknown {
-  if (depth > 32) return '…';
-  if (Array.isArray(node)) return node.map((x) => canonical(doc, x, depth + 1, seen));
-  if (!isObj(node)) return node;
-  if (typeof node.$ref === 'string') {
-    if (seen.includes(node.$ref)) return { $cycle: node.$ref };
-    const r = resolve(doc, node, '');
-    return canonical(doc, r.node, depth + 1, [...seen, node.$ref]);
-  }
-  const out: Obj = {};
-  for (const k of Object.keys(node).sort()) {
-    if (ANNOTATION_KEYS.has(k) || k.startsWith('x-')) continue;
-    out[k] = canonical(doc, node[k], depth + 1, seen);
-  }
-  return out;
-}
-
-function enumValues(s: Obj): unknown[] | undefined {
-  if (Array.isArray(s.enum)) return s.enum;
-  if ('const' in s) return [s.const];
-  return undefined;
-}
-
-/** Bound keywords grouped by the rule they raise; `max` means a lower value is tighter. */
-const BOUNDS: { key: string; group: string; max: boolean }[] = [
-  { key: 'maxLength', group: 'length', max: true },
-  { key: 'minLength', group: 'length', max: false },
-  { key: 'maximum', group: 'range', max: true },
-  { key: 'exclusiveMaximum', group: 'range', max: true },
-  { key: 'minimum', group: 'range', max: false },
-  { key: 'exclusiveMinimum', group: 'range', max: false },
-  { key: 'maxItems', group: 'items', max: true },
-  { key: 'minItems', group: 'items', max: false },
-  { key: 'maxContains', group: 'contains', max: true },
-  { key: 'minContains', group: 'contains', max: false },
-  { key: 'maxProperties', group: 'property-count', max: true },
-  { key: 'minProperties', group: 'property-count', max: false },
-];
 
 /**
  * Keywords holding one sub-schema whose presence is a constraint (absent or `true` = anything
@@ -270,154 +177,14 @@ export function diffSchema(
     return;
   }
 
-  // Types.
-  const ot = typeSet(ov.s, ctx.param);
-  const nt = typeSet(nv.s, ctx.param);
-  // In a parameter a plain string takes any number as text, but not once a format or pattern binds it.
-  const plain = (v: View) =>
-    ctx.param === true && v.s.format === undefined && v.s.pattern === undefined && !('enum' in v.s);
-  const widened = !covers(ot, nt, plain(ov));
-  const narrowed = !covers(nt, ot, plain(nv));
-  const typePtrO = ot ? join(ov.ptr, 'type') : ov.ptr;
-  const typePtrN = nt ? join(nv.ptr, 'type') : nv.ptr;
-  const show = (t: Set<string> | undefined) => (t ? [...t].join('|') : 'any');
-  if (widened && narrowed) {
-    emit(
-      ctx,
-      `${p}-type-changed`,
-      'ERR',
-      `${label(name)}: type changed from ${show(ot)} to ${show(nt)}`,
-      typePtrO,
-      typePtrN,
-    );
-  } else if (widened || narrowed) {
-    emit(
-      ctx,
-      `${p}-type-${widened ? 'widened' : 'narrowed'}`,
-      rate(side, narrowed),
-      `${label(name)}: type ${widened ? 'widened' : 'narrowed'} from ${show(ot)} to ${show(nt)}`,
-      typePtrO,
-      typePtrN,
-    );
-  }
-
-  // Enums.
-  const oe = enumValues(ov.s);
-  const ne = enumValues(nv.s);
-  const enumPtr = (v: View, e: unknown[] | undefined) =>
-    e ? join(v.ptr, Array.isArray(v.s.enum) ? 'enum' : 'const') : v.ptr;
-  if (oe && ne) {
-    const os = new Set(oe.map((x) => JSON.stringify(x)));
-    const ns = new Set(ne.map((x) => JSON.stringify(x)));
-    const added = [...ns].filter((x) => !os.has(x));
-    const removed = [...os].filter((x) => !ns.has(x));
-    if (added.length > 0)
-      emit(
-        ctx,
-        `${p}-enum-value-added`,
-        rate(side, false),
-        `${label(name)}: enum value(s) added: ${added.join(', ')}`,
-        enumPtr(ov, oe),
-        enumPtr(nv, ne),
-      );
-    if (removed.length > 0)
-      emit(
-        ctx,
-        `${p}-enum-value-removed`,
-        rate(side, true),
-        `${label(name)}: enum value(s) removed: ${removed.join(', ')}`,
-        enumPtr(ov, oe),
-        enumPtr(nv, ne),
-      );
-  } else if (oe || ne) {
-    emit(
-      ctx,
-      `${p}-enum-${ne ? 'restricted' : 'unrestricted'}`,
-      rate(side, Boolean(ne)),
-      `${label(name)}: ${ne ? 'now limited to' : 'no longer limited to'} ${JSON.stringify(ne ?? oe)}`,
-      enumPtr(ov, oe),
-      enumPtr(nv, ne),
-    );
-  }
-
-  const ox = Array.isArray(ov.s['x-extensible-enum'])
-    ? (ov.s['x-extensible-enum'] as unknown[])
-    : [];
-  const nx = Array.isArray(nv.s['x-extensible-enum'])
-    ? (nv.s['x-extensible-enum'] as unknown[])
-    : [];
-  if (ox.length > 0 && nx.length > 0) {
-    // Receivers of an extensible enum must expect new values; senders lose removed ones.
-    const nset = new Set(nx.map((x) => JSON.stringify(x)));
-    const gone = ox.map((x) => JSON.stringify(x)).filter((x) => !nset.has(x));
-    const oset = new Set(ox.map((x) => JSON.stringify(x)));
-    const fresh = [...nset].filter((x) => !oset.has(x));
-    if (fresh.length > 0)
-      emit(
-        ctx,
-        `${p}-extensible-enum-value-added`,
-        'INFO',
-        `${label(name)}: x-extensible-enum value(s) added: ${fresh.join(', ')}`,
-        join(ov.ptr, 'x-extensible-enum'),
-        join(nv.ptr, 'x-extensible-enum'),
-      );
-    if (gone.length > 0)
-      emit(
-        ctx,
-        `${p}-extensible-enum-value-removed`,
-        rate(side, true),
-        `${label(name)}: x-extensible-enum value(s) removed: ${gone.join(', ')}`,
-        join(ov.ptr, 'x-extensible-enum'),
-        join(nv.ptr, 'x-extensible-enum'),
-      );
-  }
-
-  // Bounds.
-  for (const b of BOUNDS) {
-    const a = ov.s[b.key];
-    const z = nv.s[b.key];
-    if (typeof a !== 'number' && typeof z !== 'number') continue;
-    if (a === z) continue;
-    const none = b.max ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
-    const av = typeof a === 'number' ? a : none;
-    const zv = typeof z === 'number' ? z : none;
-    const tighter = b.max ? zv < av : zv > av;
-    emit(
-      ctx,
-      `${p}-${b.group}-${tighter ? 'tightened' : 'loosened'}`,
-      rate(side, tighter),
-      `${label(name)}: ${b.key} ${a ?? 'unset'} → ${z ?? 'unset'}`,
-      typeof a === 'number' ? join(ov.ptr, b.key) : ov.ptr,
-      typeof z === 'number' ? join(nv.ptr, b.key) : nv.ptr,
-    );
-  }
-  if (ov.s.uniqueItems !== nv.s.uniqueItems && (ov.s.uniqueItems || nv.s.uniqueItems)) {
-    const tighter = nv.s.uniqueItems === true;
-    emit(
-      ctx,
-      `${p}-items-${tighter ? 'tightened' : 'loosened'}`,
-      rate(side, tighter),
-      `${label(name)}: uniqueItems ${ov.s.uniqueItems ?? 'unset'} → ${nv.s.uniqueItems ?? 'unset'}`,
-      'uniqueItems' in ov.s ? join(ov.ptr, 'uniqueItems') : ov.ptr,
-      'uniqueItems' in nv.s ? join(nv.ptr, 'uniqueItems') : nv.ptr,
-    );
-  }
-  const opat = typeof ov.s.pattern === 'string' && ov.s.pattern !== '' ? ov.s.pattern : undefined;
-  const npat = typeof nv.s.pattern === 'string' && nv.s.pattern !== '' ? nv.s.pattern : undefined;
-  if (opat !== npat) {
-    // A pattern where there was none narrows; a changed one may go either way (whether one
-    // regex accepts more than another is undecidable in general): flag it for a human.
-    const kind = opat === undefined ? 'added' : npat === undefined ? 'removed' : 'changed';
-    emit(
-      ctx,
-      `${p}-pattern-${kind}`,
-      kind === 'changed' ? 'WARN' : rate(side, kind === 'added'),
-      `${label(name)}: pattern ${JSON.stringify(opat ?? null)} → ${JSON.stringify(npat ?? null)}`,
-      'pattern' in ov.s ? join(ov.ptr, 'pattern') : ov.ptr,
-      'pattern' in nv.s ? join(nv.ptr, 'pattern') : nv.ptr,
-    );
-  }
-  diffAnnotatedConstraints(ctx, side, ov, nv, name);
+  const st: Step = { ctx, side, ov, nv, name, diff: diffSchema };
+  diffType(st);
+  diffEnum(st);
+  diffBounds(st);
+  diffPattern(st);
+  diffContentEncoding(st);
+  diffDefault(st);
+  diffDependentRequired(ctx, side, ov, nv, name);
 
   // Properties.
   const sub = (k: string) => (path === '' ? (name === '' ? k : `${name}.${k}`) : `${path}.${k}`);
@@ -569,37 +336,8 @@ function oneWay(ctx: Ctx, side: Side, raw: unknown): boolean {
   return side.polarity === 'in' ? s.readOnly === true : s.writeOnly === true;
 }
 
-function diffAnnotatedConstraints(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
+function diffDependentRequired(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
   const p = side.prefix;
-  // The encoding of a string's content is part of its wire format, whichever way it travels.
-  for (const kw of ['contentMediaType', 'contentEncoding'] as const) {
-    const a = ov.s[kw];
-    const z = nv.s[kw];
-    if (a === z || (a === undefined && z === undefined)) continue;
-    const changed = a !== undefined && z !== undefined;
-    emit(
-      ctx,
-      `${p}-${kebab(kw)}-${changed ? 'changed' : a === undefined ? 'added' : 'removed'}`,
-      changed ? 'ERR' : 'WARN',
-      `${label(name)}: ${kw} ${JSON.stringify(a ?? null)} → ${JSON.stringify(z ?? null)}`,
-      a !== undefined ? join(ov.ptr, kw) : ov.ptr,
-      z !== undefined ? join(nv.ptr, kw) : nv.ptr,
-    );
-  }
-  // A default is what the server assumes when a sender leaves the value out.
-  if (side.polarity === 'in' && !ctx.pathParam) {
-    const a = ov.s.default;
-    const z = nv.s.default;
-    if (a !== undefined && z !== undefined && JSON.stringify(a) !== JSON.stringify(z))
-      emit(
-        ctx,
-        `${p}-default-changed`,
-        'ERR',
-        `${label(name)}: default ${JSON.stringify(a)} → ${JSON.stringify(z)}; senders that leave it out get different behaviour`,
-        join(ov.ptr, 'default'),
-        join(nv.ptr, 'default'),
-      );
-  }
   // Dependent requirements: `when A is present, B is required`.
   const odr = isObj(ov.s.dependentRequired) ? ov.s.dependentRequired : {};
   const ndr = isObj(nv.s.dependentRequired) ? nv.s.dependentRequired : {};
