@@ -13,6 +13,8 @@ import {
 import { ANNOTATION_KEYS, canonical } from './schema/canonical.ts';
 import { diffBounds, diffContentEncoding, diffDefault, diffPattern } from './schema/constraints.ts';
 import { diffEnum } from './schema/enum.ts';
+import { diffDependentRequired, diffProperties } from './schema/properties.ts';
+import { diffSubSchemas } from './schema/sub-schemas.ts';
 import type { Step } from './schema/step.ts';
 import { diffType, typeSet } from './schema/type.ts';
 import { type View, view } from './schema/view.ts';
@@ -22,28 +24,6 @@ function rate(side: Side, tighter: boolean): Level {
   // Narrowing hurts whoever sends; widening hurts whoever receives.
   return (side.polarity === 'in') === tighter ? 'ERR' : 'INFO';
 }
-
-/**
- * Keywords holding one sub-schema whose presence is a constraint (absent or `true` = anything
- * goes): adding one narrows, removing one widens, and a change inside is compared in place.
- */
-const CONSTRAINING: { kw: string; id: string }[] = [
-  { kw: 'contains', id: 'contains' },
-  { kw: 'propertyNames', id: 'property-names' },
-  { kw: 'unevaluatedProperties', id: 'unevaluated-properties' },
-  { kw: 'unevaluatedItems', id: 'unevaluated-items' },
-  { kw: 'contentSchema', id: 'content-schema' },
-  { kw: 'then', id: 'then' },
-  { kw: 'else', id: 'else' },
-  { kw: 'additionalProperties', id: 'additional-properties' },
-  { kw: 'items', id: 'items-schema' },
-];
-
-/** Keywords holding a map of name → sub-schema. */
-const SCHEMA_MAPS: { kw: string; id: string }[] = [
-  { kw: 'patternProperties', id: 'pattern-property' },
-  { kw: 'dependentSchemas', id: 'dependent-schema' },
-];
 
 /** Annotation and composition keys that leave a `oneOf`/`anyOf` "pure" (a wrapper). */
 const WRAPPER_KEYS = new Set([
@@ -66,13 +46,6 @@ function compositionOf(s: Obj): 'oneOf' | 'anyOf' | undefined {
 
 function isWrapper(s: Obj): boolean {
   return Object.keys(s).every((k) => WRAPPER_KEYS.has(k) || k.startsWith('x-'));
-}
-
-/** A sub-schema slot: absent / `true` is no constraint, `false` admits nothing. */
-function slot(v: unknown): 'none' | 'false' | 'schema' {
-  if (v === undefined || v === true) return 'none';
-  if (v === false) return 'false';
-  return isObj(v) && Object.keys(v).length === 0 ? 'none' : 'schema';
 }
 
 /** ERR findings a comparison would raise, counted on a scratch sink (nothing is reported). */
@@ -163,7 +136,6 @@ export function diffSchema(
   const name = path === '' && n.refName ? n.refName : path;
   const ov = view(ctx.oldDoc, o.node, o.ptr);
   const nv = view(ctx.newDoc, n.node, n.ptr);
-  const p = side.prefix;
 
   // A schema wrapped in (or unwrapped from) a bare oneOf/anyOf: compare it with the branches.
   const oc = compositionOf(ov.s);
@@ -184,83 +156,9 @@ export function diffSchema(
   diffPattern(st);
   diffContentEncoding(st);
   diffDefault(st);
-  diffDependentRequired(ctx, side, ov, nv, name);
-
-  // Properties.
-  const sub = (k: string) => (path === '' ? (name === '' ? k : `${name}.${k}`) : `${path}.${k}`);
-  for (const [k, op] of ov.props) {
-    const np = nv.props.get(k);
-    const wasReq = ov.required.has(k);
-    if (!np) {
-      const e = enter(ctx, op.raw, op.ptr, undefined, undefined);
-      if (side.polarity === 'out')
-        emit(
-          e.ctx,
-          `${p}-${wasReq ? 'property-removed' : 'optional-property-removed'}`,
-          wasReq ? 'ERR' : 'WARN',
-          `${label(sub(k))}: ${wasReq ? 'required' : 'optional'} property removed`,
-          op.ptr,
-          nv.ptr,
-        );
-      // Clients still sending it may now be rejected (or have it silently ignored).
-      else
-        emit(
-          e.ctx,
-          `${p}-property-removed`,
-          'WARN',
-          `${label(sub(k))}: property removed`,
-          op.ptr,
-          nv.ptr,
-        );
-      continue;
-    }
-    const isReq = nv.required.has(k);
-    if (wasReq !== isReq && !oneWay(ctx, side, np.raw)) {
-      const e = enter(ctx, op.raw, op.ptr, np.raw, np.ptr);
-      emit(
-        e.ctx,
-        `${p}-property-became-${isReq ? 'required' : 'optional'}`,
-        rate(side, isReq),
-        `${label(sub(k))}: became ${isReq ? 'required' : 'optional'}`,
-        op.ptr,
-        np.ptr,
-      );
-    }
-    diffSchema(ctx, side, op.raw, op.ptr, np.raw, np.ptr, sub(k));
-  }
-  // `required` naming a property neither version declares (common inside `not`, `if`, branches).
-  const reqPtr = (v: View) => (Array.isArray(v.s.required) ? join(v.ptr, 'required') : v.ptr);
-  for (const k of new Set([...ov.required, ...nv.required])) {
-    if (ov.props.has(k) || nv.props.has(k)) continue;
-    const isReq = nv.required.has(k);
-    if (ov.required.has(k) === isReq) continue;
-    emit(
-      ctx,
-      `${p}-property-became-${isReq ? 'required' : 'optional'}`,
-      rate(side, isReq),
-      `${label(sub(k))}: became ${isReq ? 'required' : 'optional'}`,
-      reqPtr(ov),
-      reqPtr(nv),
-    );
-  }
-  for (const [k, np] of nv.props) {
-    if (ov.props.has(k)) continue;
-    const isReq = nv.required.has(k);
-    const e = enter(ctx, undefined, undefined, np.raw, np.ptr);
-    const breaking = side.polarity === 'in' && isReq && !oneWay(ctx, side, np.raw);
-    emit(
-      e.ctx,
-      `${p}-${breaking ? 'required-property-added' : 'property-added'}`,
-      breaking ? 'ERR' : 'INFO',
-      `${label(sub(k))}: ${isReq ? 'required' : 'optional'} property added`,
-      ov.ptr,
-      np.ptr,
-    );
-  }
-
-  // Sub-schemas (JSON Schema 2020-12 applicators included).
-  diffSubSchemas(ctx, side, ov, nv, name);
-
+  diffDependentRequired(st);
+  diffProperties(st);
+  diffSubSchemas(st);
   diffDiscriminator(ctx, side, ov, nv, name);
 
   // Composition branches.
@@ -327,197 +225,6 @@ function diffDiscriminator(ctx: Ctx, side: Side, ov: View, nv: View, name: strin
       mPtr(oPtr, od),
       mPtr(nPtr, nd),
     );
-}
-
-/** A property that never travels this way (`readOnly` in a request, `writeOnly` in a response). */
-function oneWay(ctx: Ctx, side: Side, raw: unknown): boolean {
-  const s = resolve(ctx.newDoc, raw, '').node;
-  if (!isObj(s)) return false;
-  return side.polarity === 'in' ? s.readOnly === true : s.writeOnly === true;
-}
-
-function diffDependentRequired(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
-  const p = side.prefix;
-  // Dependent requirements: `when A is present, B is required`.
-  const odr = isObj(ov.s.dependentRequired) ? ov.s.dependentRequired : {};
-  const ndr = isObj(nv.s.dependentRequired) ? nv.s.dependentRequired : {};
-  const list = (v: unknown) => new Set(Array.isArray(v) ? v.map(String) : []);
-  const added: string[] = [];
-  const removed: string[] = [];
-  for (const k of new Set([...Object.keys(odr), ...Object.keys(ndr)])) {
-    const a = list(odr[k]);
-    const z = list(ndr[k]);
-    for (const x of z) if (!a.has(x)) added.push(`${k} → ${x}`);
-    for (const x of a) if (!z.has(x)) removed.push(`${k} → ${x}`);
-  }
-  const drPtr = (v: View) =>
-    'dependentRequired' in v.s ? join(v.ptr, 'dependentRequired') : v.ptr;
-  if (added.length > 0)
-    emit(
-      ctx,
-      `${p}-dependent-required-added`,
-      rate(side, true),
-      `${label(name)}: now required together: ${added.join(', ')}`,
-      drPtr(ov),
-      drPtr(nv),
-    );
-  if (removed.length > 0)
-    emit(
-      ctx,
-      `${p}-dependent-required-removed`,
-      rate(side, false),
-      `${label(name)}: no longer required together: ${removed.join(', ')}`,
-      drPtr(ov),
-      drPtr(nv),
-    );
-}
-
-function diffSlot(
-  ctx: Ctx,
-  side: Side,
-  id: string,
-  a: unknown,
-  aPtr: string,
-  z: unknown,
-  zPtr: string,
-  ownerO: string,
-  ownerN: string,
-  name: string,
-): void {
-  const sa = slot(a);
-  const sz = slot(z);
-  if (sa === 'none' && sz === 'none') return;
-  const p = side.prefix;
-  if (sa === 'schema' && sz === 'schema') {
-    diffSchema(ctx, side, a, aPtr, z, zPtr, name);
-    return;
-  }
-  if (sa === sz) return; // false → false
-  if (
-    (id === 'additional-properties' || id === 'unevaluated-properties') &&
-    sa !== 'schema' &&
-    sz !== 'schema'
-  ) {
-    // Closing an object to undeclared properties: like removing a property a sender might still
-    // send (WARN), and for receivers like a new optional property when opened (INFO).
-    const closed = sz === 'false';
-    emit(
-      ctx,
-      `${p}-${id}-${closed ? 'closed' : 'opened'}`,
-      closed && side.polarity === 'in' ? 'WARN' : 'INFO',
-      `${label(name)}: undeclared properties ${closed ? 'no longer allowed' : 'now allowed'}`,
-      sa === 'none' ? ownerO : aPtr,
-      sz === 'none' ? ownerN : zPtr,
-    );
-    return;
-  }
-  // none < schema < false, from loosest to tightest.
-  const rank = { none: 0, schema: 1, false: 2 } as const;
-  const tighter = rank[sz] > rank[sa];
-  emit(
-    ctx,
-    `${p}-${id}-${sa === 'none' ? 'added' : sz === 'none' ? 'removed' : tighter ? 'tightened' : 'loosened'}`,
-    rate(side, tighter),
-    `${label(name)}: ${id.replace(/-/g, ' ')} ${sa === 'none' ? 'added' : sz === 'none' ? 'removed' : `${JSON.stringify(a === false ? false : 'schema')} → ${JSON.stringify(z === false ? false : 'schema')}`}`,
-    sa === 'none' ? ownerO : aPtr,
-    sz === 'none' ? ownerN : zPtr,
-  );
-}
-
-function diffSubSchemas(ctx: Ctx, side: Side, ov: View, nv: View, name: string): void {
-  const p = side.prefix;
-  for (const { kw, id } of CONSTRAINING) {
-    diffSlot(
-      ctx,
-      side,
-      id,
-      ov.s[kw],
-      join(ov.ptr, kw),
-      nv.s[kw],
-      join(nv.ptr, kw),
-      ov.ptr,
-      nv.ptr,
-      kw === 'items' || kw === 'additionalProperties' ? `${name}[]` : name,
-    );
-  }
-  // if/then/else: the condition itself changing may go either way.
-  const oif = ov.s.if;
-  const nif = nv.s.if;
-  if (oif !== undefined && nif !== undefined) {
-    if (JSON.stringify(canonical(ctx.oldDoc, oif)) !== JSON.stringify(canonical(ctx.newDoc, nif)))
-      // Values on one side of the old condition now meet the other branch's constraints.
-      emit(
-        ctx,
-        `${p}-if-changed`,
-        'ERR',
-        `${label(name)}: the \`if\` condition changed`,
-        join(ov.ptr, 'if'),
-        join(nv.ptr, 'if'),
-      );
-  } else if (oif !== undefined || nif !== undefined) {
-    // Only meaningful with then/else, which are compared above as constraints of their own.
-  }
-  // `not`: a change inside inverts its meaning, so it is judged with the polarity flipped.
-  const onot = ov.s.not;
-  const nnot = nv.s.not;
-  if (onot !== undefined || nnot !== undefined) {
-    const same =
-      JSON.stringify(canonical(ctx.oldDoc, onot)) === JSON.stringify(canonical(ctx.newDoc, nnot));
-    if (!same && onot !== undefined && nnot !== undefined) {
-      const flipped: Side = { ...side, polarity: side.polarity === 'in' ? 'out' : 'in' };
-      const breaks =
-        trialErrs(ctx, flipped, onot, join(ov.ptr, 'not'), nnot, join(nv.ptr, 'not')) > 0;
-      emit(
-        ctx,
-        breaks ? `${p}-not-changed` : `${p}-not-changed-compatible`,
-        breaks ? 'ERR' : 'INFO',
-        `${label(name)}: \`not\` changed${breaks ? (side.polarity === 'in' ? ' so that values accepted before are now excluded' : ' so that values excluded before may now arrive') : ''}`,
-        join(ov.ptr, 'not'),
-        join(nv.ptr, 'not'),
-      );
-    } else if (!same)
-      emit(
-        ctx,
-        `${p}-not-${onot === undefined ? 'added' : 'removed'}`,
-        rate(side, onot === undefined),
-        `${label(name)}: \`not\` ${onot === undefined ? 'added' : 'removed'}`,
-        onot !== undefined ? join(ov.ptr, 'not') : ov.ptr,
-        nnot !== undefined ? join(nv.ptr, 'not') : nv.ptr,
-      );
-  }
-  for (const { kw, id } of SCHEMA_MAPS) {
-    const om = isObj(ov.s[kw]) ? ov.s[kw] : {};
-    const nm = isObj(nv.s[kw]) ? nv.s[kw] : {};
-    for (const k of new Set([...Object.keys(om), ...Object.keys(nm)])) {
-      diffSlot(
-        ctx,
-        side,
-        id,
-        om[k],
-        join(ov.ptr, kw, k),
-        nm[k],
-        join(nv.ptr, kw, k),
-        kw in ov.s ? join(ov.ptr, kw) : ov.ptr,
-        kw in nv.s ? join(nv.ptr, kw) : nv.ptr,
-        `${name}{${k}}`,
-      );
-    }
-  }
-  // prefixItems: position i is held to prefixItems[i], positions after them to `items`.
-  const opi = Array.isArray(ov.s.prefixItems) ? ov.s.prefixItems : undefined;
-  const npi = Array.isArray(nv.s.prefixItems) ? nv.s.prefixItems : undefined;
-  if (opi || npi) {
-    const len = Math.max(opi?.length ?? 0, npi?.length ?? 0);
-    for (let i = 0; i < len; i++) {
-      const at = (v: View, pi: unknown[] | undefined): [unknown, string] =>
-        pi && i < pi.length
-          ? [pi[i], join(v.ptr, 'prefixItems', i)]
-          : [v.s.items, join(v.ptr, 'items')];
-      const [a, aPtr] = at(ov, opi);
-      const [z, zPtr] = at(nv, npi);
-      diffSlot(ctx, side, 'prefix-items', a, aPtr, z, zPtr, ov.ptr, nv.ptr, `${name}[${i}]`);
-    }
-  }
 }
 
 /**
