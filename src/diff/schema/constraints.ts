@@ -2,8 +2,7 @@
  * Constraints on the value itself: bounds (length, range, item and property counts),
  * `uniqueItems`, `pattern`, the encoding of a string's content, and the default.
  */
-import { kebab, rate, report, type Step } from './step.ts';
-import { at } from './view.ts';
+import { ats, kebab, type Ptrs, rate, report, type Step } from './step.ts';
 
 /** Bound keywords grouped by the rule they raise; `max` means a lower value is tighter. */
 const BOUNDS: { key: string; group: string; max: boolean }[] = [
@@ -21,10 +20,10 @@ const BOUNDS: { key: string; group: string; max: boolean }[] = [
   { key: 'minProperties', group: 'property-count', max: false },
 ];
 
-const tightened = (tighter: boolean) => (tighter ? 'tightened' : 'loosened');
-
 export function diffBounds(st: Step): void {
-  const { side, ov, nv } = st;
+  const { ov, nv } = st;
+  const changes: [group: string, key: string, tighter: boolean, a: unknown, z: unknown, Ptrs][] =
+    [];
   for (const b of BOUNDS) {
     const a = ov.s[b.key];
     const z = nv.s[b.key];
@@ -33,27 +32,15 @@ export function diffBounds(st: Step): void {
     const none = b.max ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     const av = typeof a === 'number' ? a : none;
     const zv = typeof z === 'number' ? z : none;
-    const tighter = b.max ? zv < av : zv > av;
-    report(
-      st,
-      `${b.group}-${tightened(tighter)}`,
-      rate(side, tighter),
-      `${b.key} ${a ?? 'unset'} → ${z ?? 'unset'}`,
-      at(ov, b.key, typeof a === 'number'),
-      at(nv, b.key, typeof z === 'number'),
-    );
+    const ptrs = ats(st, b.key, typeof a === 'number', typeof z === 'number');
+    changes.push([b.group, b.key, b.max ? zv < av : zv > av, a, z, ptrs]);
   }
   const [a, z] = [ov.s.uniqueItems, nv.s.uniqueItems];
-  if (a !== z && (a || z)) {
-    const tighter = z === true;
-    report(
-      st,
-      `items-${tightened(tighter)}`,
-      rate(side, tighter),
-      `uniqueItems ${a ?? 'unset'} → ${z ?? 'unset'}`,
-      at(ov, 'uniqueItems'),
-      at(nv, 'uniqueItems'),
-    );
+  if (a !== z && (a || z))
+    changes.push(['items', 'uniqueItems', z === true, a, z, ats(st, 'uniqueItems')]);
+  for (const [group, key, tighter, a, z, ptrs] of changes) {
+    const rule = `${group}-${tighter ? 'tightened' : 'loosened'}`;
+    report(st, rule, rate(st.side, tighter), `${key} ${a ?? 'unset'} → ${z ?? 'unset'}`, ptrs);
   }
 }
 
@@ -65,14 +52,9 @@ export function diffPattern(st: Step): void {
   // A pattern where there was none narrows; a changed one may go either way (whether one
   // regex accepts more than another is undecidable in general): flag it for a human.
   const kind = opat === undefined ? 'added' : npat === undefined ? 'removed' : 'changed';
-  report(
-    st,
-    `pattern-${kind}`,
-    kind === 'changed' ? 'WARN' : rate(st.side, kind === 'added'),
-    `pattern ${JSON.stringify(opat ?? null)} → ${JSON.stringify(npat ?? null)}`,
-    at(ov, 'pattern'),
-    at(nv, 'pattern'),
-  );
+  const level = kind === 'changed' ? 'WARN' : rate(st.side, kind === 'added');
+  const message = `pattern ${JSON.stringify(opat ?? null)} → ${JSON.stringify(npat ?? null)}`;
+  report(st, `pattern-${kind}`, level, message, ats(st, 'pattern'));
 }
 
 export function diffContentEncoding(st: Step): void {
@@ -82,15 +64,11 @@ export function diffContentEncoding(st: Step): void {
     const a = ov.s[kw];
     const z = nv.s[kw];
     if (a === z || (a === undefined && z === undefined)) continue;
-    const changed = a !== undefined && z !== undefined;
-    report(
-      st,
-      `${kebab(kw)}-${changed ? 'changed' : a === undefined ? 'added' : 'removed'}`,
-      changed ? 'ERR' : 'WARN',
-      `${kw} ${JSON.stringify(a ?? null)} → ${JSON.stringify(z ?? null)}`,
-      at(ov, kw, a !== undefined),
-      at(nv, kw, z !== undefined),
-    );
+    const how =
+      a !== undefined && z !== undefined ? 'changed' : a === undefined ? 'added' : 'removed';
+    const message = `${kw} ${JSON.stringify(a ?? null)} → ${JSON.stringify(z ?? null)}`;
+    const ptrs = ats(st, kw, a !== undefined, z !== undefined);
+    report(st, `${kebab(kw)}-${how}`, how === 'changed' ? 'ERR' : 'WARN', message, ptrs);
   }
 }
 
@@ -98,15 +76,8 @@ export function diffDefault(st: Step): void {
   const { ctx, ov, nv } = st;
   // A default is what the server assumes when a sender leaves the value out.
   if (st.side.polarity !== 'in' || ctx.pathParam) return;
-  const a = ov.s.default;
-  const z = nv.s.default;
-  if (a !== undefined && z !== undefined && JSON.stringify(a) !== JSON.stringify(z))
-    report(
-      st,
-      'default-changed',
-      'ERR',
-      `default ${JSON.stringify(a)} → ${JSON.stringify(z)}; senders that leave it out get different behaviour`,
-      at(ov, 'default'),
-      at(nv, 'default'),
-    );
+  const [a, z] = [JSON.stringify(ov.s.default), JSON.stringify(nv.s.default)];
+  if (a === undefined || z === undefined || a === z) return;
+  const message = `default ${a} → ${z}; senders that leave it out get different behaviour`;
+  report(st, 'default-changed', 'ERR', message, ats(st, 'default'));
 }

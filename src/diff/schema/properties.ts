@@ -1,7 +1,6 @@
 /** Property changes: properties added, removed, made required or optional, and `dependentRequired`. */
 import { isObj, resolve } from '../walk-context.ts';
-import { compare, rate, report, type Step } from './step.ts';
-import { at, type View } from './view.ts';
+import { ats, compare, type Ptrs, rate, report, type Step } from './step.ts';
 
 /** A property that never travels this way (`readOnly` in a request, `writeOnly` in a response). */
 function oneWay(st: Step, raw: unknown): boolean {
@@ -10,9 +9,9 @@ function oneWay(st: Step, raw: unknown): boolean {
   return st.side.polarity === 'in' ? s.readOnly === true : s.writeOnly === true;
 }
 
-function became(st: Step, name: string, isReq: boolean, oPtr: string, nPtr: string): void {
+function became(st: Step, name: string, isReq: boolean, ptrs: Ptrs): void {
   const now = isReq ? 'required' : 'optional';
-  report(st, `property-became-${now}`, rate(st.side, isReq), `became ${now}`, oPtr, nPtr, name);
+  report(st, `property-became-${now}`, rate(st.side, isReq), `became ${now}`, ptrs, name);
 }
 
 export function diffProperties(st: Step): void {
@@ -30,37 +29,29 @@ export function diffProperties(st: Step): void {
         out && !wasReq ? 'optional-property-removed' : 'property-removed',
         out && wasReq ? 'ERR' : 'WARN',
         out ? `${wasReq ? 'required' : 'optional'} property removed` : 'property removed',
-        op.ptr,
-        nv.ptr,
+        [op.ptr, nv.ptr],
         sub(k),
       );
       continue;
     }
     const isReq = nv.required.has(k);
-    if (wasReq !== isReq && !oneWay(st, np.raw)) became(st, sub(k), isReq, op.ptr, np.ptr);
-    compare(st, op.raw, op.ptr, np.raw, np.ptr, sub(k));
+    if (wasReq !== isReq && !oneWay(st, np.raw)) became(st, sub(k), isReq, [op.ptr, np.ptr]);
+    compare(st, [op.raw, op.ptr, np.raw, np.ptr], sub(k));
   }
   // `required` naming a property neither version declares (common inside `not`, `if`, branches).
+  const reqPtrs = ats(st, 'required', Array.isArray(ov.s.required), Array.isArray(nv.s.required));
   for (const k of new Set([...ov.required, ...nv.required])) {
-    if (ov.props.has(k) || nv.props.has(k)) continue;
     const isReq = nv.required.has(k);
-    if (ov.required.has(k) === isReq) continue;
-    const reqPtr = (v: View) => at(v, 'required', Array.isArray(v.s.required));
-    became(st, sub(k), isReq, reqPtr(ov), reqPtr(nv));
+    if (!ov.props.has(k) && !nv.props.has(k) && ov.required.has(k) !== isReq)
+      became(st, sub(k), isReq, reqPtrs);
   }
   for (const [k, np] of nv.props) {
     if (ov.props.has(k)) continue;
     const isReq = nv.required.has(k);
     const breaking = !out && isReq && !oneWay(st, np.raw);
-    report(
-      st,
-      breaking ? 'required-property-added' : 'property-added',
-      breaking ? 'ERR' : 'INFO',
-      `${isReq ? 'required' : 'optional'} property added`,
-      ov.ptr,
-      np.ptr,
-      sub(k),
-    );
+    const rule = breaking ? 'required-property-added' : 'property-added';
+    const message = `${isReq ? 'required' : 'optional'} property added`;
+    report(st, rule, breaking ? 'ERR' : 'INFO', message, [ov.ptr, np.ptr], sub(k));
   }
 }
 
@@ -78,23 +69,13 @@ export function diffDependentRequired(st: Step): void {
     for (const x of z) if (!a.has(x)) added.push(`${k} → ${x}`);
     for (const x of a) if (!z.has(x)) removed.push(`${k} → ${x}`);
   }
-  const [oPtr, nPtr] = [at(ov, 'dependentRequired'), at(nv, 'dependentRequired')];
-  if (added.length > 0)
-    report(
-      st,
-      'dependent-required-added',
-      rate(side, true),
-      `now required together: ${added.join(', ')}`,
-      oPtr,
-      nPtr,
-    );
-  if (removed.length > 0)
-    report(
-      st,
-      'dependent-required-removed',
-      rate(side, false),
-      `no longer required together: ${removed.join(', ')}`,
-      oPtr,
-      nPtr,
-    );
+  const ptrs = ats(st, 'dependentRequired');
+  if (added.length > 0) {
+    const message = `now required together: ${added.join(', ')}`;
+    report(st, 'dependent-required-added', rate(side, true), message, ptrs);
+  }
+  if (removed.length > 0) {
+    const message = `no longer required together: ${removed.join(', ')}`;
+    report(st, 'dependent-required-removed', rate(side, false), message, ptrs);
+  }
 }

@@ -4,18 +4,13 @@
  */
 import type { Level } from '../types.ts';
 import { type Ctx, emit, type Side, Sink } from '../walk-context.ts';
-import type { View } from './view.ts';
+import { at, type View } from './view.ts';
+
+/** Two schemas to compare, each with its pointer: old, old pointer, new, new pointer. */
+export type Pair = [o: unknown, oPtr: string, n: unknown, nPtr: string];
 
 /** The walk's entry point (`diffSchema`), handed to the parts so that they need not import it. */
-export type DiffSchema = (
-  ctx: Ctx,
-  side: Side,
-  oldNode: unknown,
-  oldPtr: string,
-  newNode: unknown,
-  newPtr: string,
-  path: string,
-) => void;
+export type DiffSchema = (ctx: Ctx, side: Side, ...pair: [...Pair, path: string]) => void;
 
 export interface Step {
   ctx: Ctx;
@@ -37,14 +32,21 @@ export function kebab(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** Where a finding points on each side: old, new. */
+export type Ptrs = readonly [string, string];
+
+/** Pointers to keyword `kw` on both sides, each where `at` puts it. */
+export function ats(st: Step, kw: string, oHas?: boolean, nHas?: boolean): Ptrs {
+  return [at(st.ov, kw, oHas), at(st.nv, kw, nHas)];
+}
+
 /** Emits `<side>-<rule>` with a message about `name` (the step's schema unless told). */
 export function report(
   st: Step,
   rule: string,
   level: Level,
   message: string,
-  oldPtr: string,
-  newPtr: string,
+  [oldPtr, newPtr]: Ptrs,
   name = st.name,
 ): void {
   const what = name === '' ? 'the schema' : `\`${name}\``;
@@ -52,32 +54,18 @@ export function report(
 }
 
 /** Compares a nested pair of schemas, reporting what it finds. */
-export function compare(
-  st: Step,
-  o: unknown,
-  oPtr: string,
-  n: unknown,
-  nPtr: string,
-  name = st.name,
-): void {
-  st.diff(st.ctx, st.side, o, oPtr, n, nPtr, name);
+export function compare(st: Step, pair: Pair, name = st.name): void {
+  st.diff(st.ctx, st.side, ...pair, name);
 }
 
 /** ERR findings comparing a nested pair would raise, counted on a scratch sink (nothing is reported). */
-export function trialErrs(
-  st: Step,
-  side: Side,
-  o: unknown,
-  oPtr: string,
-  n: unknown,
-  nPtr: string,
-): number {
+export function trialErrs(st: Step, side: Side, pair: Pair): number {
   const { ctx } = st;
-  const key = `${side.prefix}|${side.polarity}|${ctx.param ? 1 : 0}|${oPtr}|${nPtr}`;
+  const key = `${side.prefix}|${side.polarity}|${ctx.param ? 1 : 0}|${pair[1]}|${pair[3]}`;
   const known = ctx.trials?.get(key);
   if (known !== undefined) return known;
   const sink = new Sink();
-  st.diff({ ...ctx, sink, visited: new Set(), levels: undefined }, side, o, oPtr, n, nPtr, '');
+  st.diff({ ...ctx, sink, visited: new Set(), levels: undefined }, side, ...pair, '');
   let errs = 0;
   for (const f of sink.byKey.values()) if (f.level === 'ERR') errs++;
   ctx.trials?.set(key, errs);

@@ -3,9 +3,9 @@
  * `items` or `additionalProperties`, maps of them, `prefixItems`, `if`, and `not`.
  */
 import { join } from '../pointer.ts';
-import { isObj, type Side } from '../walk-context.ts';
+import { isObj, type Obj, type Side } from '../walk-context.ts';
 import { fingerprint } from './canonical.ts';
-import { compare, rate, report, type Step, trialErrs } from './step.ts';
+import { ats, compare, type Ptrs, rate, report, type Step, trialErrs } from './step.ts';
 import { at, type View } from './view.ts';
 
 /**
@@ -49,29 +49,19 @@ function diffSlot(st: Step, id: string, a: Slot, z: Slot, name: string): void {
   const sz = kind(z.v);
   if (sa === 'none' && sz === 'none') return;
   if (sa === 'schema' && sz === 'schema') {
-    compare(st, a.v, a.ptr, z.v, z.ptr, name);
+    compare(st, [a.v, a.ptr, z.v, z.ptr], name);
     return;
   }
   if (sa === sz) return; // false → false
-  const oPtr = sa === 'none' ? a.owner : a.ptr;
-  const nPtr = sz === 'none' ? z.owner : z.ptr;
-  if (
-    (id === 'additional-properties' || id === 'unevaluated-properties') &&
-    sa !== 'schema' &&
-    sz !== 'schema'
-  ) {
+  const ptrs: Ptrs = [sa === 'none' ? a.owner : a.ptr, sz === 'none' ? z.owner : z.ptr];
+  const closing = id === 'additional-properties' || id === 'unevaluated-properties';
+  if (closing && sa !== 'schema' && sz !== 'schema') {
     // Closing an object to undeclared properties: like removing a property a sender might still
     // send (WARN), and for receivers like a new optional property when opened (INFO).
     const closed = sz === 'false';
-    report(
-      st,
-      `${id}-${closed ? 'closed' : 'opened'}`,
-      closed && st.side.polarity === 'in' ? 'WARN' : 'INFO',
-      `undeclared properties ${closed ? 'no longer allowed' : 'now allowed'}`,
-      oPtr,
-      nPtr,
-      name,
-    );
+    const level = closed && st.side.polarity === 'in' ? 'WARN' : 'INFO';
+    const message = `undeclared properties ${closed ? 'no longer allowed' : 'now allowed'}`;
+    report(st, `${id}-${closed ? 'closed' : 'opened'}`, level, message, ptrs, name);
     return;
   }
   // none < schema < false, from loosest to tightest.
@@ -86,8 +76,7 @@ function diffSlot(st: Step, id: string, a: Slot, z: Slot, name: string): void {
     `${id}-${how}`,
     rate(st.side, tighter),
     `${id.replace(/-/g, ' ')} ${what}`,
-    oPtr,
-    nPtr,
+    ptrs,
     name,
   );
 }
@@ -104,7 +93,7 @@ export function diffSubSchemas(st: Step): void {
   for (const { kw, id } of SCHEMA_MAPS) {
     const om = isObj(ov.s[kw]) ? ov.s[kw] : {};
     const nm = isObj(nv.s[kw]) ? nv.s[kw] : {};
-    const entry = (v: View, m: Record<string, unknown>, k: string): Slot => ({
+    const entry = (v: View, m: Obj, k: string): Slot => ({
       v: m[k],
       ptr: join(v.ptr, kw, k),
       owner: at(v, kw),
@@ -115,15 +104,12 @@ export function diffSubSchemas(st: Step): void {
   // prefixItems: position i is held to prefixItems[i], positions after them to `items`.
   const opi = Array.isArray(ov.s.prefixItems) ? ov.s.prefixItems : undefined;
   const npi = Array.isArray(nv.s.prefixItems) ? nv.s.prefixItems : undefined;
-  if (!opi && !npi) return;
-  const len = Math.max(opi?.length ?? 0, npi?.length ?? 0);
-  for (let i = 0; i < len; i++) {
-    const position = (v: View, pi: unknown[] | undefined): Slot =>
-      pi && i < pi.length
-        ? { v: pi[i], ptr: join(v.ptr, 'prefixItems', i), owner: v.ptr }
-        : slot(v, 'items');
-    diffSlot(st, 'prefix-items', position(ov, opi), position(nv, npi), `${name}[${i}]`);
-  }
+  const position = (v: View, pi: unknown[] | undefined, i: number): Slot =>
+    pi && i < pi.length
+      ? { v: pi[i], ptr: join(v.ptr, 'prefixItems', i), owner: v.ptr }
+      : slot(v, 'items');
+  for (let i = 0; i < Math.max(opi?.length ?? 0, npi?.length ?? 0); i++)
+    diffSlot(st, 'prefix-items', position(ov, opi, i), position(nv, npi, i), `${name}[${i}]`);
 }
 
 /**
@@ -133,43 +119,29 @@ export function diffSubSchemas(st: Step): void {
 function diffIf(st: Step): void {
   const { ctx, ov, nv } = st;
   if (ov.s.if === undefined || nv.s.if === undefined) return;
+  // Values on one side of the old condition now meet the other branch's constraints.
   if (fingerprint(ctx.oldDoc, ov.s.if) !== fingerprint(ctx.newDoc, nv.s.if))
-    // Values on one side of the old condition now meet the other branch's constraints.
-    report(
-      st,
-      'if-changed',
-      'ERR',
-      'the `if` condition changed',
-      join(ov.ptr, 'if'),
-      join(nv.ptr, 'if'),
-    );
+    report(st, 'if-changed', 'ERR', 'the `if` condition changed', ats(st, 'if'));
 }
 
 /** `not`: a change inside inverts its meaning, so it is judged with the polarity flipped. */
 function diffNot(st: Step): void {
   const { ctx, side, ov, nv } = st;
-  const onot = ov.s.not;
-  const nnot = nv.s.not;
+  const [onot, nnot] = [ov.s.not, nv.s.not];
   if (onot === undefined && nnot === undefined) return;
   if (fingerprint(ctx.oldDoc, onot) === fingerprint(ctx.newDoc, nnot)) return;
-  const [oPtr, nPtr] = [at(ov, 'not', onot !== undefined), at(nv, 'not', nnot !== undefined)];
+  const ptrs = ats(st, 'not', onot !== undefined, nnot !== undefined);
   if (onot === undefined || nnot === undefined) {
     const how = onot === undefined ? 'added' : 'removed';
-    report(st, `not-${how}`, rate(side, onot === undefined), `\`not\` ${how}`, oPtr, nPtr);
+    report(st, `not-${how}`, rate(side, onot === undefined), `\`not\` ${how}`, ptrs);
     return;
   }
   const flipped: Side = { ...side, polarity: side.polarity === 'in' ? 'out' : 'in' };
-  const breaks = trialErrs(st, flipped, onot, oPtr, nnot, nPtr) > 0;
+  const breaks = trialErrs(st, flipped, [onot, ptrs[0], nnot, ptrs[1]]) > 0;
   const why =
     side.polarity === 'in'
       ? ' so that values accepted before are now excluded'
       : ' so that values excluded before may now arrive';
-  report(
-    st,
-    breaks ? 'not-changed' : 'not-changed-compatible',
-    breaks ? 'ERR' : 'INFO',
-    `\`not\` changed${breaks ? why : ''}`,
-    oPtr,
-    nPtr,
-  );
+  const rule = breaks ? 'not-changed' : 'not-changed-compatible';
+  report(st, rule, breaks ? 'ERR' : 'INFO', `\`not\` changed${breaks ? why : ''}`, ptrs);
 }

@@ -1,7 +1,7 @@
 /** Type changes: a schema's set of types, and whether one set allows every value of another. */
 import type { Obj } from '../walk-context.ts';
-import { rate, report, type Step } from './step.ts';
-import { at, type View } from './view.ts';
+import { ats, rate, report, type Step } from './step.ts';
+import type { View } from './view.ts';
 
 export function typeSet(s: Obj, param = false): Set<string> | undefined {
   let types: string[] | undefined;
@@ -48,7 +48,6 @@ export function diffType(st: Step): void {
     `type-${how}`,
     how === 'changed' ? 'ERR' : rate(st.side, narrowed),
     `type ${how} from ${show(ot)} to ${show(nt)}`,
-    at(ov, 'type', ot !== undefined),
-    at(nv, 'type', nt !== undefined),
+    ats(st, 'type', ot !== undefined, nt !== undefined),
   );
 }
