@@ -117,6 +117,113 @@ function appendJsonl(file: string, rows: unknown[]): void {
   );
 }
 
+/** Subscriptions over the receiver's deliveries, each waiting up to `waitMs` by default. */
+function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: number) {
+  const publicPath = new URL(receiverUrl).pathname.replace(/\/+$/, '');
+  // Routing by path: a tunnel or ingress may keep the public URL's path or strip it.
+  return (
+    path: string,
+    rest: Omit<Subscription, 'path' | 'deliveries' | 'waitFor'>,
+  ): Subscription => {
+    const mine = (d: CapturedDelivery) => {
+      const p = d.path.split('?')[0]!;
+      return p === `${publicPath}${path}` || p === (path || '/');
+    };
+    const deliveries = async () => (await receiver.all()).filter(mine);
+    return {
+      ...rest,
+      path,
+      deliveries,
+      waitFor: async (pred, timeoutMs = waitMs) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const ds = await deliveries();
+          if (pred(ds)) return ds;
+          if (Date.now() > deadline) throw new Error(`no matching delivery within ${timeoutMs} ms`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
+    };
+  };
+}
+
+/** This worker's view of the resolved deployment and its receiver (see Target). */
+function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: ReceiverView) {
+  const receiverUrl = cfg.webhookUrl ?? receiver.listenUrl;
+  const adminSurface = (): AdminClient => {
+    if (!resolved.admin)
+      throw new Error('no admin token: the admin surface exists only on the reference deployment');
+    return resolved.admin;
+  };
+  // The embedded deployment delivers within milliseconds; a real one may queue deliveries
+  // for seconds, and a wait only costs time when the delivery never comes.
+  const view = subscriptionView(receiver, receiverUrl, resolved.service ? 4000 : 15_000);
+  const endpoint: Target['endpoint'] = (e) =>
+    view(e.path, { secret: e.secret, events: e.events, form: e.form });
+  let n = 0;
+  const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
+    if (!resolved.admin) {
+      const fits = cfg.webhookEndpoints
+        .filter((e) => events.every((ev) => e.events.includes(ev)))
+        .sort((a, b) => b.events.length - a.events.length);
+      if (fits[0]) return endpoint(fits[0]);
+      return cfg.webhookEndpoints.length === 0
+        ? `not run: needs ${missingCredential(resolved, cfg, ['webhook']) ?? 'a webhook endpoint'}`
+        : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
+    }
+    const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
+    const ws = await adminSurface().lookupKey(fullKey(resolved));
+    if (!ws)
+      throw new Error(
+        'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
+      );
+    const secret = `whsec_${randomBytes(18).toString('base64url')}`;
+    registerSecret(secret);
+    const r = await adminSurface().call('POST', '/admin/webhooks', {
+      workspace_id: ws.workspace_id,
+      url: `${receiverUrl}${path}`,
+      events,
+      secret,
+      form,
+    });
+    if (r.status !== 201) throw new Error(`subscribing the capture receiver failed: ${r.status}`);
+    return view(path, { endpointId: r.json.id, secret, events, form });
+  };
+  const target: Target = {
+    cfg,
+    baseUrl: resolved.baseUrl,
+    keys: resolved.keys,
+    resolved,
+    embedded: resolved.service,
+    receiver,
+    receiverUrl,
+    dashboard: !resolved.admin && cfg.webhookEndpoints.length > 0,
+    admin: (method, path, body) => adminSurface().call(method, path, body),
+    subscribe,
+    endpoint,
+    lookupKey: (key) => adminSurface().lookupKey(key),
+    created: [],
+  };
+  return target;
+}
+
+/** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
+async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
+  // An embedded deployment is thrown away whole, so only real targets are cleaned.
+  if (embedded || cfg.readOnly) return;
+  for (const c of created) {
+    if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
+    await fetch(
+      `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
+      {
+        method: c.kind === 'ticket' ? 'POST' : 'DELETE',
+        headers: { authorization: `Bearer ${fullKey(resolved)}` },
+        signal: AbortSignal.timeout(cfg.timeoutMs),
+      },
+    ).catch(() => undefined);
+  }
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [
     (process.env.HARNESS_FAULTS ?? '')
@@ -133,20 +240,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
-      let own: CaptureReceiver | undefined;
-      let receiver: ReceiverView;
-      if (cfg.webhookUrl && process.env.HARNESS_CAPTURE_CONTROL) {
-        receiver = remoteView(
-          process.env.HARNESS_CAPTURE_CONTROL,
-          process.env.HARNESS_CAPTURE_LISTEN ?? '(unknown)',
-        );
-      } else {
-        own = new CaptureReceiver();
-        await own.start();
-        receiver = localView(own);
-      }
-      const receiverUrl = cfg.webhookUrl ?? receiver.listenUrl;
-      const publicPath = new URL(receiverUrl).pathname.replace(/\/+$/, '');
+      const shared = cfg.webhookUrl ? process.env.HARNESS_CAPTURE_CONTROL : undefined;
+      const own = shared ? undefined : new CaptureReceiver();
+      await own?.start();
+      const receiver = shared
+        ? remoteView(shared, process.env.HARNESS_CAPTURE_LISTEN ?? '(unknown)')
+        : localView(own!);
       const resolved: ResolvedTarget = await resolveTarget(cfg, {
         // The growth workspace has room for the whole suite without throttling (burst 1000);
         // a short retry schedule lets retry checks finish in seconds.
@@ -154,112 +253,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookRetryDelaysMs: [100, 200, 400, 800, 1600],
         webhookTimeoutMs: 3000,
       });
-      const { baseUrl, keys } = resolved;
-      const embedded = resolved.service;
-      const dashboard = !resolved.admin && cfg.webhookEndpoints.length > 0;
-      const adminSurface = (): AdminClient => {
-        if (!resolved.admin)
-          throw new Error(
-            'no admin token: the admin surface exists only on the reference deployment',
-          );
-        return resolved.admin;
-      };
-      const admin: Target['admin'] = (method, path, body) =>
-        adminSurface().call(method, path, body);
-      const lookupKey: Target['lookupKey'] = (key) => adminSurface().lookupKey(key);
-      // The embedded deployment delivers within milliseconds; a real one may queue deliveries
-      // for seconds, and a wait only costs time when the delivery never comes.
-      const deliveryWaitMs = embedded ? 4000 : 15_000;
-      // Routing by path: a tunnel or ingress may keep the public URL's path or strip it.
-      const view = (
-        path: string,
-        rest: Omit<Subscription, 'path' | 'deliveries' | 'waitFor'>,
-      ): Subscription => {
-        const mine = (d: CapturedDelivery) => {
-          const p = d.path.split('?')[0]!;
-          return p === `${publicPath}${path}` || p === (path || '/');
-        };
-        const deliveries = async () => (await receiver.all()).filter(mine);
-        return {
-          ...rest,
-          path,
-          deliveries,
-          waitFor: async (pred, timeoutMs = deliveryWaitMs) => {
-            const deadline = Date.now() + timeoutMs;
-            for (;;) {
-              const ds = await deliveries();
-              if (pred(ds)) return ds;
-              if (Date.now() > deadline)
-                throw new Error(`no matching delivery within ${timeoutMs} ms`);
-              await new Promise((r) => setTimeout(r, 100));
-            }
-          },
-        };
-      };
-      const endpoint: Target['endpoint'] = (e) =>
-        view(e.path, { secret: e.secret, events: e.events, form: e.form });
-      let n = 0;
-      const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
-        if (!resolved.admin) {
-          const fits = cfg.webhookEndpoints
-            .filter((e) => events.every((ev) => e.events.includes(ev)))
-            .sort((a, b) => b.events.length - a.events.length);
-          if (fits[0]) return endpoint(fits[0]);
-          return cfg.webhookEndpoints.length === 0
-            ? `not run: needs ${missingCredential(resolved, cfg, ['webhook']) ?? 'a webhook endpoint'}`
-            : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
-        }
-        const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
-        const ws = await lookupKey(fullKey(resolved));
-        if (!ws)
-          throw new Error(
-            'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
-          );
-        const secret = `whsec_${randomBytes(18).toString('base64url')}`;
-        registerSecret(secret);
-        const r = await admin('POST', '/admin/webhooks', {
-          workspace_id: ws.workspace_id,
-          url: `${receiverUrl}${path}`,
-          events,
-          secret,
-          form,
-        });
-        if (r.status !== 201)
-          throw new Error(`subscribing the capture receiver failed: ${r.status}`);
-        return view(path, { endpointId: r.json.id, secret, events, form });
-      };
-      const created: Target['created'] = [];
-      await use({
-        cfg,
-        baseUrl,
-        keys,
-        resolved,
-        embedded,
-        receiver,
-        receiverUrl,
-        dashboard,
-        admin,
-        subscribe,
-        endpoint,
-        lookupKey,
-        created,
-      });
-      // Shared staging hygiene: close the tickets and delete the contacts this worker created.
-      // An embedded deployment is thrown away whole, so only real targets are cleaned.
-      if (!embedded && !cfg.readOnly) {
-        for (const c of created) {
-          if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-          await fetch(
-            `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
-            {
-              method: c.kind === 'ticket' ? 'POST' : 'DELETE',
-              headers: { authorization: `Bearer ${fullKey(resolved)}` },
-              signal: AbortSignal.timeout(cfg.timeoutMs),
-            },
-          ).catch(() => undefined);
-        }
-      }
-      appendJsonl(`created-${process.pid}.jsonl`, created);
+      const target = workerTarget(cfg, resolved, receiver);
+      await use(target);
+      await cleanUp(target);
+      appendJsonl(`created-${process.pid}.jsonl`, target.created);
       await own?.close();
       await resolved.close();
     },

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { SIGNATURE_PREFIX, type SignatureForm } from '../../src/signature/index.ts';
+import { SIGNATURE_PREFIX, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
 
 export type SignatureMutation =
   | { kind: 'flip-bit'; bit: number }
@@ -159,6 +159,12 @@ export function applySignatureMutation(
     case 'garbage':
       return mutation.value;
   }
+}
+
+/** The canonical value signed for `ctx` (by src/signature) and what `mutation` makes of it. */
+export function spoilCanonical(mutation: SignatureMutation, ctx: MutationContext) {
+  const canonical = signatureValue(ctx.form, ctx.secret, ctx.body);
+  return { canonical, value: applySignatureMutation(canonical, mutation, ctx) };
 }
 
 /** One line for a transcript: what was done to the signature, never the value itself. */

@@ -10,10 +10,7 @@ import {
 } from '../../src/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import { secretArb } from '../arbitraries/secret-arb.ts';
-import {
-  applySignatureMutation,
-  signatureMutationArb,
-} from '../arbitraries/signature-mutation-arb.ts';
+import { signatureMutationArb, spoilCanonical } from '../arbitraries/signature-mutation-arb.ts';
 import { fcParams } from '../shared/seed.ts';
 import { oracleValue } from './oracle.ts';
 import { collect, type SignatureRule } from './rule.ts';
@@ -51,10 +48,8 @@ ruleForEachForm('the two forms agree on every candidate', (form) => {
       signatureMutationArb(),
       fc.boolean(),
       (secret, body, m, keep) => {
-        const canonical = signatureValue(form, secret, body);
-        const value = keep
-          ? canonical
-          : applySignatureMutation(canonical, m, { form, secret, body });
+        const { canonical, value: spoiled } = spoilCanonical(m, { form, secret, body });
+        const value = keep ? canonical : spoiled;
         // The same digest text in the other form's spelling.
         const translated =
           form === 'prefixed'

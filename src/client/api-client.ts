@@ -152,10 +152,9 @@ export class ApiClient {
       // A body announced as larger than any answer of this API is not read into memory: the
       // checks see an empty, non-JSON body and say so.
       const announced = Number(res.headers()['content-length'] ?? 0);
-      const bodyText =
-        announced > MAX_BODY_BYTES
-          ? (await res.dispose(), '')
-          : (await res.body()).toString('utf8');
+      const tooBig = announced > MAX_BODY_BYTES;
+      if (tooBig) await res.dispose();
+      const bodyText = tooBig ? '' : (await res.body()).toString('utf8');
       let json: unknown;
       try {
         json = bodyText.length > 0 ? JSON.parse(bodyText) : undefined;

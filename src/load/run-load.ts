@@ -54,6 +54,39 @@ export interface LoadOptions {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
+  const run = prepareRun(o);
+  const timer = setTimeout(() => run.abort.abort(), run.maxSeconds * 1000);
+  // k6 reports no progress to us (it shows its own): the ticker then says what runs.
+  const ticker = o.progress
+    ? startTicker(o.progress, run.progress, run.k6 ? `k6 running ${o.plans.join(', ')}` : '')
+    : undefined;
+  try {
+    const settled = await Promise.allSettled(
+      o.plans.map((plan) =>
+        // One plan failing (a budget it cannot reserve, a probe that cannot size it) stops the
+        // others at once: the run ends here, not when its siblings happen to finish.
+        runPlan(run, plan).catch((e: unknown) => {
+          run.abort.abort();
+          throw e;
+        }),
+      ),
+    );
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    const clean = settled.map((s) => redactValue((s as PromiseFulfilledResult<LoadResult>).value));
+    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
+    return clean;
+  } finally {
+    clearTimeout(timer);
+    if (ticker) {
+      clearInterval(ticker);
+      o.progress?.write('\n');
+    }
+  }
+}
+
+/** The options checked and defaulted (refusing a run that cannot hold) and what plans share. */
+function prepareRun(o: LoadOptions) {
   const url = assertSafeTarget(o.baseUrl, o.allowInsecureRemote ?? false);
   const timeScale = o.timeScale ?? 1;
   if (!(timeScale > 0)) throw new Error(`--time-scale must be > 0, got ${timeScale}`);
@@ -66,11 +99,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     for (const k of keys) registerSecret(k);
     // Pre-flight: refuse a run the limits cannot hold, before the first request.
     if (plan !== 'enterprise' || (o.enterprise?.burst && o.enterprise.ratePerMin)) {
-      const s = buildSchedule(resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}), {
-        timeScale,
-        keys: keys.length,
-        ...o.schedule,
-      });
+      const s = scheduleOf(o, plan, timeScale);
       if (s.totalMs / 1000 > maxSeconds)
         throw new Error(
           `plan ${plan} needs ~${Math.ceil(s.totalMs / 1000)} s but --max-seconds is ${maxSeconds}`,
@@ -83,90 +112,60 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
   const k6 = engine === 'node' ? undefined : findK6({ shared: engine === 'k6' })?.path;
   if (engine === 'k6' && !k6)
     throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
-
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), maxSeconds * 1000);
   const progress = new Map<PlanName, Progress>();
-  // k6 reports no progress to us (it shows its own): the ticker then says what runs.
-  const ticker = o.progress
-    ? startTicker(o.progress, progress, k6 ? `k6 running ${o.plans.join(', ')}` : '')
-    : undefined;
-  try {
-    const settled = await Promise.allSettled(
-      o.plans
-        .map(async (plan) => {
-          const keys = o.keys[plan] ?? [];
-          if (k6) {
-            // k6 sends exactly the planned requests (fixed iterations): reserved up front,
-            // like the Node driver's, so the budget bounds both engines alike.
-            let probe: ProbeHint = {};
-            if (plan === 'enterprise') {
-              budget.reserve(1, `the probe of plan ${plan}`);
-              budget.take();
-              probe = await probeEnterprise(
-                url.href.replace(/\/$/, ''),
-                keys[0]!,
-                o.enterprise,
-                timeScale,
-                abort.signal,
-              );
-            }
-            const planned = buildSchedule(
-              resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe),
-              { timeScale, keys: keys.length, ...o.schedule },
-            ).totalRequests;
-            budget.reserve(planned, `plan ${plan}`);
-            o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
-            return runPlanK6({
-              k6,
-              plan,
-              baseUrl: url.href.replace(/\/$/, ''),
-              keys,
-              timeScale,
-              maxSeconds,
-              script: join(root, 'load', 'plan-limits.ts'),
-              signal: abort.signal,
-              progress: o.progress ?? null,
-              ...(o.enterprise ? { enterprise: o.enterprise } : {}),
-              enterpriseProbe: probe,
-              ...(o.schedule ? { schedule: o.schedule } : {}),
-            });
-          }
-          const run = await runPlanNode({
-            plan,
-            baseUrl: url,
-            keys,
-            timeScale,
-            budget,
-            signal: abort.signal,
-            ...(o.enterprise ? { enterprise: o.enterprise } : {}),
-            ...(o.schedule ? { schedule: o.schedule } : {}),
-            onProgress: (p) => progress.set(plan, p),
-          });
-          return run.result;
-        })
-        .map((p) =>
-          // One plan failing (a budget it cannot reserve, a probe that cannot size it) stops the
-          // others at once: the run ends here, not when its siblings happen to finish.
-          p.catch((e: unknown) => {
-            abort.abort();
-            throw e;
-          }),
-        ),
-    );
-    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failure) throw failure.reason;
-    const results = settled.map((s) => (s as PromiseFulfilledResult<LoadResult>).value);
-    const clean = results.map((r) => redactValue(r));
-    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
-    return clean;
-  } finally {
-    clearTimeout(timer);
-    if (ticker) {
-      clearInterval(ticker);
-      o.progress?.write('\n');
-    }
+  return { o, url, timeScale, maxSeconds, budget, k6, abort: new AbortController(), progress };
+}
+
+/** The schedule a plan runs (Enterprise: its numbers from the options, else from the probe). */
+function scheduleOf(o: LoadOptions, plan: PlanName, timeScale: number, probe?: ProbeHint) {
+  return buildSchedule(resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe), {
+    timeScale,
+    keys: (o.keys[plan] ?? []).length,
+    ...o.schedule,
+  });
+}
+
+/** One plan on the run's engine, its requests counted against the run's one budget. */
+async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Promise<LoadResult> {
+  const { o, url, timeScale, budget, k6, abort } = run;
+  const keys = o.keys[plan] ?? [];
+  if (!k6)
+    return runPlanNode({
+      plan,
+      baseUrl: url,
+      keys,
+      timeScale,
+      budget,
+      signal: abort.signal,
+      ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+      ...(o.schedule ? { schedule: o.schedule } : {}),
+      onProgress: (p) => run.progress.set(plan, p),
+    }).then((node) => node.result);
+  // k6 sends exactly the planned requests (fixed iterations): reserved up front,
+  // like the Node driver's, so the budget bounds both engines alike.
+  const baseUrl = url.href.replace(/\/$/, '');
+  let probe: ProbeHint = {};
+  if (plan === 'enterprise') {
+    budget.reserve(1, `the probe of plan ${plan}`);
+    budget.take();
+    probe = await probeEnterprise(baseUrl, keys[0]!, o.enterprise, timeScale, abort.signal);
   }
+  budget.reserve(scheduleOf(o, plan, timeScale, probe).totalRequests, `plan ${plan}`);
+  o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
+  return runPlanK6({
+    k6,
+    plan,
+    baseUrl,
+    keys,
+    timeScale,
+    maxSeconds: run.maxSeconds,
+    script: join(root, 'load', 'plan-limits.ts'),
+    signal: abort.signal,
+    progress: o.progress ?? null,
+    ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+    enterpriseProbe: probe,
+    ...(o.schedule ? { schedule: o.schedule } : {}),
+  });
 }
 
 function writeReports(results: readonly LoadResult[], dir: string): void {
