@@ -24,24 +24,7 @@ export interface Verdict {
   observed: string;
 }
 
-export type VerdictId =
-  | 'limit-header'
-  | 'fresh-key'
-  | 'burst'
-  | 'rate'
-  | 'no-429-below-rate'
-  | 'retry-after-present'
-  | 'retry-after-honoured'
-  | 'remaining-zero-on-429'
-  | 'remaining-never-rises'
-  | 'remaining-matches-burst'
-  | 'reset-unit'
-  | 'algorithm'
-  | 'scope'
-  | 'no-dropped-requests'
-  | 'only-200-or-429';
-
-export const VERDICT_IDS: readonly VerdictId[] = [
+export const VERDICT_IDS = [
   'limit-header',
   'fresh-key',
   'burst',
@@ -57,7 +40,9 @@ export const VERDICT_IDS: readonly VerdictId[] = [
   'scope',
   'no-dropped-requests',
   'only-200-or-429',
-];
+] as const;
+
+export type VerdictId = (typeof VERDICT_IDS)[number];
 
 export type Scope = 'per-key' | 'shared' | 'unknown';
 
@@ -123,18 +108,14 @@ export function judgeScope(agg: Aggregates, burst: number): ScopeReport {
   return { scope: 'unknown', evidence: [...ev, 'mixed answers'] };
 }
 
-export function judgeVerdicts(run: JudgedRun): Verdict[] {
-  const { limits, agg, burst, rate, limiter, resetUnit, scope } = run;
-  const B = limits.burst;
-  const rPlan = limits.ratePerMin / 60;
-  const out: Verdict[] = [];
-  const v = (x: Omit<Verdict, 'status'> & { status: VerdictStatus }) => out.push(x);
-  const sent = sum(agg, (p) => p.sent);
+type Judge = (run: JudgedRun) => Verdict;
 
+const limitHeader: Judge = ({ limits, agg }) => {
+  const sent = sum(agg, (p) => p.sent);
   const limitBad = sum(agg, (p) => p.limitBad);
   const lmin = Math.min(...Object.values(agg).map((p) => p?.limitMin ?? Number.POSITIVE_INFINITY));
   const lmax = Math.max(...Object.values(agg).map((p) => p?.limitMax ?? Number.NEGATIVE_INFINITY));
-  v({
+  return {
     id: 'limit-header',
     title: 'X-RateLimit-Limit equals the plan rate on every response',
     provenance: 'documented',
@@ -144,11 +125,14 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
       limitBad === 0
         ? `${limits.ratePerMin} on all ${sent}`
         : `${limitBad} of ${sent} differ (seen ${Number.isFinite(lmin) ? lmin : 'none'}…${Number.isFinite(lmax) ? lmax : 'none'})`,
-  });
+  };
+};
 
+const freshKey: Judge = ({ limits, agg }) => {
+  const B = limits.burst;
   // The highest Remaining of the burst, not the first answer's: answers overtake each other.
   const firstRem = agg.S1?.remOkMax;
-  v({
+  return {
     id: 'fresh-key',
     title: 'a fresh key announces the plan burst (highest Remaining in S1 = burst − 1)',
     provenance: 'assumed',
@@ -165,73 +149,70 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
                 ? ' — the deployment announces more than the plan burst'
                 : ''
           }`,
-  });
+  };
+};
 
+const burstVerdict: Judge = ({ limits, agg, burst }) => {
+  const B = limits.burst;
+  const head = { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented' } as const;
   if (!burst || burst.value === null) {
     // No 429 at all: either the burst is above what S1 sent, or S1 ran so slowly that refills
     // kept up — only the first is a finding.
     const s1 = agg.S1;
     const span =
       s1?.lastRecvS !== undefined && s1.firstSentS !== undefined ? s1.lastRecvS - s1.firstSentS : 0;
-    const surelyAbove = burst !== undefined && burst.low - rPlan * span > B;
-    v({
-      id: 'burst',
-      title: 'B̂ equals the plan burst',
-      provenance: 'documented',
+    const surelyAbove = burst !== undefined && burst.low - (limits.ratePerMin / 60) * span > B;
+    return {
+      ...head,
       status: burst && surelyAbove ? 'fail' : 'inconclusive',
       expected: `${B}`,
       observed: burst
         ? `no 429 in S1 (${burst.low} accepted over ${f(span)} s): ${surelyAbove ? `burst above ${B}` : 'S1 too slow to drain the bucket'}`
         : 'S1 did not run',
-    });
-  } else {
-    // Outside the measured interval is a certain failure; inside it passes only when the
-    // interval is no wider than ±3 tokens — a coarser measurement cannot vouch for the plan.
-    const inside = B >= burst.low - 1e-9 && B <= burst.high + 1e-9;
-    v({
-      id: 'burst',
-      title: 'B̂ equals the plan burst',
-      provenance: 'documented',
-      status: !inside ? 'fail' : burst.uncertainty <= BURST_MAX_TOLERANCE ? 'pass' : 'inconclusive',
-      expected: `${B} within B̂'s interval, itself no wider than ± ${BURST_MAX_TOLERANCE} (${limits.burstSource})`,
-      observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
-    });
+    };
   }
+  // Outside the measured interval is a certain failure; inside it passes only when the
+  // interval is no wider than ±3 tokens — a coarser measurement cannot vouch for the plan.
+  const inside = B >= burst.low - 1e-9 && B <= burst.high + 1e-9;
+  return {
+    ...head,
+    status: !inside ? 'fail' : burst.uncertainty <= BURST_MAX_TOLERANCE ? 'pass' : 'inconclusive',
+    expected: `${B} within B̂'s interval, itself no wider than ± ${BURST_MAX_TOLERANCE} (${limits.burstSource})`,
+    observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
+  };
+};
 
-  if (rate.method === 'none') {
-    v({
-      id: 'rate',
-      title: 'r̂ equals the plan rate',
-      provenance: 'documented',
+const rateVerdict: Judge = ({ limits, rate }) => {
+  const head = { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented' } as const;
+  if (rate.method === 'none')
+    return {
+      ...head,
       status: 'inconclusive',
       expected: `${limits.ratePerMin}/min`,
       observed: `too few accepts in S2 (${rate.n})`,
-    });
-  } else {
-    const { status, rel, tol } = judgeRateStatus(rate, rPlan);
-    v({
-      id: 'rate',
-      title: 'r̂ equals the plan rate',
-      provenance: 'documented',
-      status,
-      expected: `${limits.ratePerMin}/min within r̂'s interval (± ${f(tol * 100, 1)} %), itself no wider than ± ${RATE_MAX_TOLERANCE * 100} %`,
-      observed: `r̂ = ${f(rate.perMin, 1)}/min (${rel >= 0 ? '+' : ''}${f(rel * 100, 1)} %), 95 % CI ${f(rate.ciLowPerS * 60, 1)}…${f(rate.ciHighPerS * 60, 1)}, ${rate.method} over ${rate.n} accepts`,
-    });
-  }
+    };
+  const { status, rel, tol } = judgeRateStatus(rate, limits.ratePerMin / 60);
+  return {
+    ...head,
+    status,
+    expected: `${limits.ratePerMin}/min within r̂'s interval (± ${f(tol * 100, 1)} %), itself no wider than ± ${RATE_MAX_TOLERANCE * 100} %`,
+    observed: `r̂ = ${f(rate.perMin, 1)}/min (${rel >= 0 ? '+' : ''}${f(rel * 100, 1)} %), 95 % CI ${f(rate.ciLowPerS * 60, 1)}…${f(rate.ciHighPerS * 60, 1)}, ${rate.method} over ${rate.n} accepts`,
+  };
+};
 
-  const s2b = agg.S2b;
-  v({
-    id: 'no-429-below-rate',
-    title: 'no 429 while sending at 0.9 × the rate',
-    provenance: 'documented',
-    status: !s2b ? 'skipped' : s2b.rej === 0 ? 'pass' : 'fail',
-    expected: '0 × 429',
-    observed: s2b ? `${s2b.rej} × 429 of ${s2b.sent}` : 'S2b not run',
-  });
+const no429BelowRate: Judge = ({ agg: { S2b: s2b } }) => ({
+  id: 'no-429-below-rate',
+  title: 'no 429 while sending at 0.9 × the rate',
+  provenance: 'documented',
+  status: !s2b ? 'skipped' : s2b.rej === 0 ? 'pass' : 'fail',
+  expected: '0 × 429',
+  observed: s2b ? `${s2b.rej} × 429 of ${s2b.sent}` : 'S2b not run',
+});
 
+const retryAfterPresent: Judge = ({ agg }) => {
   const rej = sum(agg, (p) => p.rej);
   const raMissing = sum(agg, (p) => p.retryAfterMissing);
-  v({
+  return {
     id: 'retry-after-present',
     title: 'every 429 carries Retry-After',
     provenance: 'assumed',
@@ -239,32 +220,32 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
     status: rej === 0 ? 'skipped' : raMissing === 0 ? 'pass' : 'fail',
     expected: 'Retry-After (seconds or HTTP-date) on every 429',
     observed: `${raMissing} of ${rej} × 429 without a usable Retry-After`,
-  });
+  };
+};
 
-  const s6 = agg.S6;
-  v({
+const retryAfterHonoured: Judge = ({ agg: { S6: s6 } }) => {
+  const retried = s6 !== undefined && s6.retryOk + s6.retryFail > 0;
+  return {
     id: 'retry-after-honoured',
     title: 'a retry after waiting Retry-After succeeds',
     provenance: 'assumed',
     gap: 'U22',
-    status:
-      !s6 || s6.retryOk + s6.retryFail === 0
-        ? 'inconclusive'
-        : s6.retryFail === 0
-          ? 'pass'
-          : 'fail',
+    status: !retried ? 'inconclusive' : s6.retryFail === 0 ? 'pass' : 'fail',
     expected: 'the retry is accepted',
     observed: !s6
       ? 'S6 not run'
-      : s6.retryOk + s6.retryFail === 0
+      : !retried
         ? s6.rej === 0
           ? 'no 429 to honour'
           : 'no usable Retry-After to wait for'
         : `retry ${s6.retryOk ? 'accepted' : 'rejected'} after waiting ${s6.retryAfterMax ?? 'n/a'} s`,
-  });
+  };
+};
 
+const remainingZeroOn429: Judge = ({ agg }) => {
+  const rej = sum(agg, (p) => p.rej);
   const nz = sum(agg, (p) => p.remainingNonZeroOn429);
-  v({
+  return {
     id: 'remaining-zero-on-429',
     title: 'X-RateLimit-Remaining is 0 on every 429',
     provenance: 'assumed',
@@ -272,10 +253,12 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
     status: rej === 0 ? 'skipped' : nz === 0 ? 'pass' : 'fail',
     expected: '0',
     observed: `${nz} of ${rej} × 429 with another value`,
-  });
+  };
+};
 
+const remainingNeverRises: Judge = ({ agg }) => {
   const rises = sum(agg, (p) => p.remainingRises);
-  v({
+  return {
     id: 'remaining-never-rises',
     title: 'Remaining never rises within a burst beyond the refill',
     provenance: 'assumed',
@@ -283,89 +266,116 @@ export function judgeVerdicts(run: JudgedRun): Verdict[] {
     status: rises === 0 ? 'pass' : 'fail',
     expected: 'no rise between causally ordered answers other than refilled tokens',
     observed: `${rises} rise(s)`,
-  });
+  };
+};
 
+const remainingMatchesBurst: Judge = ({ agg, burst }) => {
   const remMax = agg.S1?.remOkMax;
-  const remInside =
-    remMax !== undefined && burst && burst.value !== null
-      ? remMax + 1 >= burst.low - 1e-9 && remMax + 1 <= burst.high + 1e-9
+  const measured = burst && burst.value !== null ? burst : undefined;
+  const inside =
+    remMax !== undefined && measured
+      ? remMax + 1 >= measured.low - 1e-9 && remMax + 1 <= measured.high + 1e-9
       : undefined;
-  v({
+  return {
     id: 'remaining-matches-burst',
     title: 'Remaining counts whole tokens: the highest Remaining in S1 + 1 lies in B̂’s interval',
     provenance: 'assumed',
     gap: 'U24',
     status:
-      remInside === undefined
+      inside === undefined || !measured
         ? 'inconclusive'
-        : !remInside
+        : !inside
           ? 'fail'
-          : burst!.uncertainty <= BURST_MAX_TOLERANCE
+          : measured.uncertainty <= BURST_MAX_TOLERANCE
             ? 'pass'
             : 'inconclusive',
-    expected: burst && burst.value !== null ? `${f(burst.low - 1)}…${f(burst.high - 1)}` : 'n/a',
+    expected: measured ? `${f(measured.low - 1)}…${f(measured.high - 1)}` : 'n/a',
     observed: `${remMax ?? 'no Remaining header'}`,
-  });
+  };
+};
 
-  v({
-    id: 'reset-unit',
-    title: 'X-RateLimit-Reset is in epoch seconds',
-    provenance: 'assumed',
-    gap: 'U23',
-    status:
-      resetUnit.unit === 'epoch-s' && resetUnit.agreement >= 0.95
-        ? 'pass'
-        : resetUnit.unit === 'missing'
-          ? 'fail'
-          : resetUnit.unit === 'epoch-s'
-            ? 'inconclusive'
-            : 'fail',
-    expected: 'epoch-s',
-    observed: `${resetUnit.unit} (${f(resetUnit.agreement * 100, 0)} % of responses)`,
-  });
-
-  v({
-    id: 'algorithm',
-    title: 'the limiter is a token bucket',
-    provenance: 'assumed',
-    gap: 'U24',
-    status:
-      limiter.algorithm === 'token-bucket'
-        ? 'pass'
-        : limiter.algorithm === 'unknown'
+const resetUnitVerdict: Judge = ({ resetUnit }) => ({
+  id: 'reset-unit',
+  title: 'X-RateLimit-Reset is in epoch seconds',
+  provenance: 'assumed',
+  gap: 'U23',
+  status:
+    resetUnit.unit === 'epoch-s' && resetUnit.agreement >= 0.95
+      ? 'pass'
+      : resetUnit.unit === 'missing'
+        ? 'fail'
+        : resetUnit.unit === 'epoch-s'
           ? 'inconclusive'
           : 'fail',
-    expected: 'token-bucket',
-    observed: `${limiter.algorithm} (${limiter.confidence} confidence${limiter.alternatives.length ? `; or ${limiter.alternatives.join(', ')}` : ''})`,
-  });
+  expected: 'epoch-s',
+  observed: `${resetUnit.unit} (${f(resetUnit.agreement * 100, 0)} % of responses)`,
+});
 
-  v({
-    id: 'scope',
-    title: 'one bucket per key',
-    provenance: 'assumed',
-    gap: 'U25',
-    status: scope.scope === 'per-key' ? 'pass' : scope.scope === 'shared' ? 'fail' : 'skipped',
-    expected: 'per-key',
-    observed: scope.scope,
-  });
+const algorithm: Judge = ({ limiter }) => ({
+  id: 'algorithm',
+  title: 'the limiter is a token bucket',
+  provenance: 'assumed',
+  gap: 'U24',
+  status:
+    limiter.algorithm === 'token-bucket'
+      ? 'pass'
+      : limiter.algorithm === 'unknown'
+        ? 'inconclusive'
+        : 'fail',
+  expected: 'token-bucket',
+  observed: `${limiter.algorithm} (${limiter.confidence} confidence${limiter.alternatives.length ? `; or ${limiter.alternatives.join(', ')}` : ''})`,
+});
 
-  v({
-    id: 'no-dropped-requests',
-    title: 'every planned request was sent on schedule',
-    provenance: 'observed',
-    status: run.dropped === 0 && !run.truncated ? 'pass' : 'fail',
-    expected: '0 dropped',
-    observed: `${run.dropped} dropped${run.truncated ? `; ${run.truncated}` : ''}`,
-  });
+const scopeVerdict: Judge = ({ scope }) => ({
+  id: 'scope',
+  title: 'one bucket per key',
+  provenance: 'assumed',
+  gap: 'U25',
+  status: scope.scope === 'per-key' ? 'pass' : scope.scope === 'shared' ? 'fail' : 'skipped',
+  expected: 'per-key',
+  observed: scope.scope,
+});
 
+const noDroppedRequests: Judge = ({ dropped, truncated }) => ({
+  id: 'no-dropped-requests',
+  title: 'every planned request was sent on schedule',
+  provenance: 'observed',
+  status: dropped === 0 && !truncated ? 'pass' : 'fail',
+  expected: '0 dropped',
+  observed: `${dropped} dropped${truncated ? `; ${truncated}` : ''}`,
+});
+
+const only200Or429: Judge = ({ agg }) => {
   const other = sum(agg, (p) => p.other);
-  v({
+  return {
     id: 'only-200-or-429',
     title: 'every answer is a success or a 429',
     provenance: 'observed',
     status: other === 0 ? 'pass' : 'fail',
     expected: '2xx/3xx or 429',
     observed: `${other} other answer(s) (transport errors, 401, 5xx…)`,
-  });
-  return out;
+  };
+};
+
+/** In VERDICT_IDS order: reports list the verdicts as judged. */
+const JUDGES: readonly Judge[] = [
+  limitHeader,
+  freshKey,
+  burstVerdict,
+  rateVerdict,
+  no429BelowRate,
+  retryAfterPresent,
+  retryAfterHonoured,
+  remainingZeroOn429,
+  remainingNeverRises,
+  remainingMatchesBurst,
+  resetUnitVerdict,
+  algorithm,
+  scopeVerdict,
+  noDroppedRequests,
+  only200Or429,
+];
+
+export function judgeVerdicts(run: JudgedRun): Verdict[] {
+  return JUDGES.map((judge) => judge(run));
 }
