@@ -5,12 +5,11 @@
 export {
   type ApiInputFuzzOptions,
   type ApiInputFuzzResult,
-  type ApiInputOperation,
   type ApiInputOperationResult,
-  API_INPUT_OPERATIONS,
-  formatApiInputFuzz,
   runApiInputFuzz,
 } from './api-input/api-input.ts';
+export { formatApiInputFuzz } from './api-input/format.ts';
+export { API_INPUT_OPERATIONS, type ApiInputOperation } from './api-input/operations.ts';
 export { apiInputFailures } from './api-input/rules.ts';
 export { deliveryFailures } from './deliveries/failures.ts';
 export { runDeliveryCheck } from './deliveries/delivery-check.ts';

@@ -81,7 +81,64 @@ export function plannedRuns(forms: readonly SignatureForm[], only?: readonly str
   return runs;
 }
 
+/** What every property run of one fuzz shares. */
+interface Run {
+  url: URL;
+  secret: string;
+  forms: SignatureForm[];
+  seed: number;
+  cases: number;
+  deadline: number;
+  pace: () => Promise<void>;
+  client: ReturnType<typeof createClient>;
+}
+
+/** What one property run has seen so far: requests sent, and the last failing case. */
+interface Seen {
+  requests: number;
+  failure?: { reason: string; transcript: string };
+}
+
 export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<ReceiverFuzzResult> {
+  const { url, forms, rate, timeoutMs, ...checked } = checkOptions(options);
+  const seed = options.seed ?? fuzzSeed();
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const deadline = started + checked.maxSeconds * 1000;
+  const client = createClient(url, timeoutMs);
+  const run: Run = { ...checked, url, forms, seed, deadline, pace: createPacer(rate), client };
+  const runs = plannedRuns(forms, options.only);
+  const results: PropertyResult[] = [];
+  let totalRequests = 0;
+  try {
+    await probe(run);
+    totalRequests++;
+    for (const [i, { property, form }] of runs.entries()) {
+      const result = await runProperty(run, property, form, runs.length - i);
+      totalRequests += result.requests;
+      results.push(result);
+      options.onResult?.(result);
+    }
+  } finally {
+    client.close();
+  }
+  const safeUrl = new URL(url.href);
+  safeUrl.username = '';
+  safeUrl.password = '';
+  return {
+    url: safeUrl.href,
+    forms,
+    seed,
+    passed: results.every((r) => r.passed),
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+    requests: totalRequests,
+    properties: results,
+  };
+}
+
+/** The options with their defaults, the URL parsed and the forms spelled out; misuse throws. */
+function checkOptions(options: ReceiverFuzzOptions) {
   const { secret, cases = 50, maxSeconds = 120, rate = 50, timeoutMs = 10_000 } = options;
   if (!secret) throw new Error('receiver fuzz: the secret is empty');
   if (!Number.isInteger(cases) || cases < 1)
@@ -102,123 +159,100 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
     throw new Error(
       `unknown receiver propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
     );
+  return { secret, cases, maxSeconds, rate, timeoutMs, url, forms };
+}
 
-  const seed = options.seed ?? fuzzSeed();
-  const startedAt = new Date().toISOString();
-  const started = performance.now();
-  const deadline = started + maxSeconds * 1000;
-  const pace = createPacer(rate);
-  const client = createClient(url, timeoutMs);
-  const runs = plannedRuns(forms, options.only);
-  const results: PropertyResult[] = [];
-  let totalRequests = 0;
+/** An unreachable receiver is misuse (wrong URL, not started), not forty failed properties. */
+async function probe(run: Run): Promise<void> {
+  const outcome = await run.client.send({
+    method: 'POST',
+    headers: [['Content-Type', 'application/json']],
+    body: new TextEncoder().encode('{}'),
+    framing: { kind: 'content-length' },
+    notes: [],
+  });
+  if ('error' in outcome)
+    throw new Error(`cannot reach the receiver at ${run.url.origin}: ${outcome.error}`);
+}
 
-  try {
-    // An unreachable receiver is misuse (wrong URL, not started), not forty failed properties.
-    const probe = await client.send({
-      method: 'POST',
-      headers: [['Content-Type', 'application/json']],
-      body: new TextEncoder().encode('{}'),
-      framing: { kind: 'content-length' },
-      notes: [],
-    });
-    if ('error' in probe)
-      throw new Error(`cannot reach the receiver at ${url.origin}: ${probe.error}`);
-    totalRequests++;
-    for (const [i, { property, form }] of runs.entries()) {
-      const remaining = deadline - performance.now();
-      const base = { name: property.name, form, rule: property.rule };
-      if (remaining <= 0) {
-        const skipped: PropertyResult = {
-          ...base,
-          status: 'skipped',
-          passed: true,
-          cases: 0,
-          requests: 0,
-          shrinks: 0,
-        };
-        results.push(skipped);
-        options.onResult?.(skipped);
-        continue;
-      }
-      const ctx: PropertyContext = { secret, form: form ?? forms[0]!, forms };
-      let requests = 0;
-      let lastFailure: { reason: string; transcript: string } | undefined;
-      const prop = fc.asyncProperty(property.cases(ctx), async (req) => {
-        fc.pre(req !== null);
-        await pace();
-        requests++;
-        const outcome = await client.send(req);
-        const reason = property.check(outcome);
-        if (reason === undefined) return true;
-        // Shrinking only moves to failing cases, so the last failure seen is the minimal one.
-        lastFailure = {
-          reason,
-          transcript: renderTranscript(
-            url,
-            req,
-            outcome,
-            [
-              `property: ${property.name}${form ? ` (${form} form)` : ''}`,
-              `rule: ${property.rule}`,
-              reason,
-            ],
-            [secret],
-          ),
-        };
-        return false;
-      });
-      // Leave each remaining property a fair share of the budget, shrinking included.
-      const share = Math.max(1000, Math.floor(remaining / (runs.length - i)) * 2);
-      // Cases every run must include go first as fast-check examples (they count towards
-      // numRuns, so it grows to hold them all).
-      const examples = (property.coverage?.(ctx) ?? []).map(
-        (arb, k) => [fc.sample(arb, { seed: seed + k, numRuns: 1 })[0]!] as [WireRequest],
-      );
-      const details = await fc.check(prop, {
-        seed,
-        numRuns: Math.max(cases, examples.length),
-        examples,
-        interruptAfterTimeLimit: Math.min(remaining, share),
-        markInterruptAsFailure: false,
-        maxSkipsPerRun: 20,
-      });
-      totalRequests += requests;
-      const failed = details.failed && lastFailure !== undefined;
-      const result: PropertyResult = {
-        ...base,
-        status: failed ? 'failed' : 'passed',
-        passed: !failed,
-        cases: details.numRuns,
-        requests,
-        shrinks: details.numShrinks,
-        ...(failed ? { reason: lastFailure!.reason, counterexample: lastFailure!.transcript } : {}),
-        ...(details.interrupted ? { interrupted: true } : {}),
-      };
-      // A failure without a failing response is the harness's own (a bug, or every drawn case
-      // unsendable), never something to blame on the receiver.
-      if (details.failed && !lastFailure)
-        throw new Error(
-          `receiver fuzz: property ${property.name} could not run: ${fc.defaultReportMessage(details)}`,
-        );
-      results.push(result);
-      options.onResult?.(result);
-    }
-  } finally {
-    client.close();
-  }
-
-  const safeUrl = new URL(url.href);
-  safeUrl.username = '';
-  safeUrl.password = '';
+/** One property in one form (or none), in a fair share of the time left; skipped when none is. */
+async function runProperty(
+  run: Run,
+  property: ReceiverProperty,
+  form: SignatureForm | null,
+  runsLeft: number,
+): Promise<PropertyResult> {
+  const remaining = run.deadline - performance.now();
+  const base = { name: property.name, form, rule: property.rule };
+  if (remaining <= 0)
+    return { ...base, status: 'skipped', passed: true, cases: 0, requests: 0, shrinks: 0 };
+  const ctx: PropertyContext = {
+    secret: run.secret,
+    form: form ?? run.forms[0]!,
+    forms: run.forms,
+  };
+  const seen: Seen = { requests: 0 };
+  const prop = fc.asyncProperty(property.cases(ctx), caseCheck(run, property, form, seen));
+  // Leave each remaining property a fair share of the budget, shrinking included.
+  const share = Math.max(1000, Math.floor(remaining / runsLeft) * 2);
+  // Cases every run must include go first as fast-check examples (they count towards
+  // numRuns, so it grows to hold them all).
+  const examples = (property.coverage?.(ctx) ?? []).map(
+    (arb, k) => [fc.sample(arb, { seed: run.seed + k, numRuns: 1 })[0]!] as [WireRequest],
+  );
+  const details = await fc.check(prop, {
+    seed: run.seed,
+    numRuns: Math.max(run.cases, examples.length),
+    examples,
+    interruptAfterTimeLimit: Math.min(remaining, share),
+    markInterruptAsFailure: false,
+    maxSkipsPerRun: 20,
+  });
+  // A failure without a failing response is the harness's own (a bug, or every drawn case
+  // unsendable), never something to blame on the receiver.
+  if (details.failed && !seen.failure)
+    throw new Error(
+      `receiver fuzz: property ${property.name} could not run: ${fc.defaultReportMessage(details)}`,
+    );
+  const failure = details.failed ? seen.failure : undefined;
   return {
-    url: safeUrl.href,
-    forms,
-    seed,
-    passed: results.every((r) => r.passed),
-    startedAt,
-    durationMs: Math.round(performance.now() - started),
-    requests: totalRequests,
-    properties: results,
+    ...base,
+    status: failure ? 'failed' : 'passed',
+    passed: !failure,
+    cases: details.numRuns,
+    requests: seen.requests,
+    shrinks: details.numShrinks,
+    ...(failure ? { reason: failure.reason, counterexample: failure.transcript } : {}),
+    ...(details.interrupted ? { interrupted: true } : {}),
+  };
+}
+
+/**
+ * The property per case: send the request (paced), judge the outcome. A failing case is recorded
+ * in `seen`; shrinking only moves to failing cases, so the last one recorded is the minimal one.
+ */
+function caseCheck(
+  run: Run,
+  property: ReceiverProperty,
+  form: SignatureForm | null,
+  seen: Seen,
+): (req: WireRequest | null) => Promise<boolean> {
+  return async (req) => {
+    fc.pre(req !== null);
+    await run.pace();
+    seen.requests++;
+    const outcome = await run.client.send(req);
+    const reason = property.check(outcome);
+    if (reason === undefined) return true;
+    const notes = [
+      `property: ${property.name}${form ? ` (${form} form)` : ''}`,
+      `rule: ${property.rule}`,
+      reason,
+    ];
+    seen.failure = {
+      reason,
+      transcript: renderTranscript(run.url, req, outcome, notes, [run.secret]),
+    };
+    return false;
   };
 }

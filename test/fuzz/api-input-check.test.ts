@@ -5,11 +5,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
-import {
-  type ApiInputFuzzResult,
-  formatApiInputFuzz,
-  runApiInputFuzz,
-} from '../../fuzz/api-input/api-input.ts';
+import { type ApiInputFuzzResult, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 
 const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };

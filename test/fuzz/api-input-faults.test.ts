@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
 import { startService } from '../../server/start.ts';
-import { formatApiInputFuzz, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 

@@ -1,0 +1,19 @@
+/** The API input fuzz's console report: one line per operation, and each failure's minimal counterexample. */
+import type { ApiInputFuzzResult } from './api-input.ts';
+
+export function formatApiInputFuzz(r: ApiInputFuzzResult): string {
+  const lines = [
+    `api input fuzz: ${r.passed ? 'PASS' : 'FAIL'} — seed ${r.seed}, ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s`,
+  ];
+  for (const o of r.operations) {
+    const s = o.stats;
+    lines.push(
+      `  ${o.status.padEnd(7)} ${o.operation} (${o.schema}): ${o.cases} cases${o.interrupted ? ' (time budget reached)' : ''}; schema-valid ${s.schemaValid.accepted} accepted / ${s.schemaValid.rejected} rejected; invalid ${s.schemaInvalid.accepted} accepted / ${s.schemaInvalid.rejected} rejected; statuses ${JSON.stringify(s.statuses)}`,
+    );
+    if (o.counterexample) {
+      lines.push(`    minimal counterexample (replay with FC_SEED=${r.seed}): ${o.reason}`);
+      lines.push(...o.counterexample.transcript.split('\n').map((l) => `      ${l}`));
+    }
+  }
+  return lines.join('\n');
+}
