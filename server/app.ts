@@ -12,8 +12,7 @@ import { installGuard } from './guard.ts';
 import { limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
-import { registerResourceRoutes } from './routes/resources.ts';
-import { registerTicketRoutes } from './routes/tickets.ts';
+import { registerApiRoutes } from './routes/index.ts';
 import { type Credentials, seed } from './seed.ts';
 import { runSlaSweep } from './sla-sweep.ts';
 import { Store } from './store.ts';
@@ -138,8 +137,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   );
 
   installGuard(app);
-  registerTicketRoutes(app);
-  registerResourceRoutes(app);
+  registerApiRoutes(app);
   if (opts.admin !== false) registerAdminRoutes(app);
 
   app.setNotFoundHandler((req, reply) =>

@@ -1,9 +1,12 @@
-/** /v1/tickets: list, create, get, update, close, add message (docs/assumptions.md U4–U9). */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+/**
+ * /v1/tickets: list, create, get, update and close a ticket (docs/assumptions.md U4–U9), and
+ * finding the ticket a request names (workspace visibility, U21) for every route that takes one.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.ts';
-import { emit, emitStatusChange, messagePayload } from '../events.ts';
+import { emit, emitStatusChange } from '../events.ts';
 import { sendProblem } from '../problem.ts';
-import { messageJson, ticketJson } from '../represent.ts';
+import { ticketJson } from '../represent.ts';
 import { slaTarget } from '../sla.ts';
 import { type Priority, type Status, type Ticket, newId } from '../store.ts';
 import { runRules } from './actions.ts';
@@ -12,6 +15,7 @@ import { validationFailed, validBody } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
+type TicketPatch = { subject?: string; priority?: Priority; status?: Status; tags?: string[] };
 
 /** The ticket of the caller's workspace, or undefined (a 404 was sent). Foreign = unknown (U21). */
 export function findTicket(
@@ -46,211 +50,150 @@ export function findTicket(
   return undefined;
 }
 
-export function registerTicketRoutes(app: FastifyInstance): void {
-  const ctx = app.svc;
+/** The ticket named by the `:ticket_id` path parameter, as `findTicket`. */
+export function ticketInPath(
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Ticket | undefined {
+  return findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
+}
 
-  app.get('/v1/tickets', { config: { scope: 'read' } }, async (req, reply) => {
-    const q = parseListQuery(req.query as Record<string, unknown>, {
-      status: STATUSES,
-      priority: PRIORITIES,
-    });
-    if ('errors' in q) return validationFailed(ctx, reply, q.errors);
-    const ws = req.auth!.workspace.id;
-    const all = [...ctx.store.tickets.values()]
-      .filter((t) => ctx.faults.has('list-leaks-workspaces') || t.workspaceId === ws)
-      // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
-      .filter(
-        (t) =>
-          !q.filters.status ||
-          (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === q.filters.status,
-      )
-      .filter(
-        (t) =>
-          !q.filters.priority ||
-          ctx.faults.has('filter-priority-ignored') ||
-          t.priority === q.filters.priority,
-      )
-      .sort((a, b) => b.seq - a.seq);
-    const after = q.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(q.cursor);
-    if (after === undefined) {
-      return validationFailed(ctx, reply, [
-        { field: 'cursor', code: 'invalid', message: 'cursor is not one this API issued' },
-      ]);
-    }
-    const overlap = ctx.faults.has('pagination-overlap');
-    const rest = all.filter((t) => (overlap ? t.seq <= after : t.seq < after));
-    const page = rest.slice(0, q.limit);
-    const hasMore = rest.length > q.limit;
-    const last = page[page.length - 1];
-    const next = hasMore && last ? encodeCursor(last.seq) : null;
-    if (next) {
-      const params = new URLSearchParams({ limit: String(q.limit), cursor: next });
-      if (q.filters.status) params.set('status', q.filters.status);
-      if (q.filters.priority) params.set('priority', q.filters.priority);
-      reply.header('link', `</v1/tickets?${params}>; rel="next"`);
-    }
-    const data = page.map((t) => ticketJson(t, ctx));
-    if (ctx.faults.has('list-bare-array')) return data;
-    return { data, has_more: hasMore, next_cursor: next };
+export async function listTickets(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const q = parseListQuery(req.query as Record<string, unknown>, {
+    status: STATUSES,
+    priority: PRIORITIES,
   });
+  if ('errors' in q) return validationFailed(ctx, reply, q.errors);
+  const ws = req.auth!.workspace.id;
+  const { status, priority } = q.filters;
+  const all = [...ctx.store.tickets.values()]
+    .filter((t) => ctx.faults.has('list-leaks-workspaces') || t.workspaceId === ws)
+    // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
+    .filter(
+      (t) => !status || (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === status,
+    )
+    .filter(
+      (t) => !priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority,
+    )
+    .sort((a, b) => b.seq - a.seq);
+  const after = q.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(q.cursor);
+  if (after === undefined) {
+    return validationFailed(ctx, reply, [
+      { field: 'cursor', code: 'invalid', message: 'cursor is not one this API issued' },
+    ]);
+  }
+  const overlap = ctx.faults.has('pagination-overlap');
+  const rest = all.filter((t) => (overlap ? t.seq <= after : t.seq < after));
+  const page = rest.slice(0, q.limit);
+  const hasMore = rest.length > q.limit;
+  const last = page[page.length - 1];
+  const next = hasMore && last ? encodeCursor(last.seq) : null;
+  if (next) {
+    const params = new URLSearchParams({ limit: String(q.limit), cursor: next });
+    if (status) params.set('status', status);
+    if (priority) params.set('priority', priority);
+    reply.header('link', `</v1/tickets?${params}>; rel="next"`);
+  }
+  const data = page.map((t) => ticketJson(t, ctx));
+  if (ctx.faults.has('list-bare-array')) return data;
+  return { data, has_more: hasMore, next_cursor: next };
+}
 
-  app.post('/v1/tickets', { config: { scope: 'write' } }, async (req, reply) => {
-    const body = req.body as Record<string, any> | undefined;
-    if (
-      ctx.faults.has('missing-requester-500') &&
-      body &&
-      typeof body === 'object' &&
-      !body.requester
-    ) {
-      throw new Error('requester is undefined'); // the fault: an unguarded dereference
-    }
-    // FAULT subject-not-required: a creation without a subject gets a placeholder instead of a 422.
-    if (
-      ctx.faults.has('subject-not-required') &&
-      body &&
-      typeof body === 'object' &&
-      body.subject === undefined
-    ) {
-      body.subject = '(no subject)';
-    }
-    if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
-    const now = ctx.clock.now();
-    const priority: Priority = ctx.faults.has('priority-ignored')
-      ? 'normal'
-      : ((body!.priority as Priority | undefined) ?? 'normal');
-    const t: Ticket = {
-      id: newId('tkt'),
-      seq: ctx.store.nextSeq(),
-      workspaceId: req.auth!.workspace.id,
-      subject: body!.subject,
-      status: 'open',
-      priority,
-      requester: { email: body!.requester.email, name: body!.requester.name },
-      tags: [...new Set<string>(body!.tags ?? [])],
+export async function createTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const body = req.body as Record<string, any> | undefined;
+  const isObject = !!body && typeof body === 'object';
+  if (isObject && !body.requester && ctx.faults.has('missing-requester-500')) {
+    throw new Error('requester is undefined'); // the fault: an unguarded dereference
+  }
+  // FAULT subject-not-required: a creation without a subject gets a placeholder instead of a 422.
+  if (isObject && body.subject === undefined && ctx.faults.has('subject-not-required')) {
+    body.subject = '(no subject)';
+  }
+  if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
+  const now = ctx.clock.now();
+  const priority: Priority = ctx.faults.has('priority-ignored')
+    ? 'normal'
+    : ((body!.priority as Priority | undefined) ?? 'normal');
+  const t: Ticket = {
+    id: newId('tkt'),
+    seq: ctx.store.nextSeq(),
+    workspaceId: req.auth!.workspace.id,
+    subject: body!.subject,
+    status: 'open',
+    priority,
+    requester: { email: body!.requester.email, name: body!.requester.name },
+    tags: [...new Set<string>(body!.tags ?? [])],
+    createdAtMs: now,
+    updatedAtMs: now,
+    firstResponseDueMs: now + slaTarget(priority, ctx.faults),
+    atRiskFired: false,
+  };
+  ctx.store.tickets.set(t.id, t);
+  if (typeof body!.message === 'string' && body!.message.length > 0) {
+    ctx.store.messages.push({
+      id: newId('msg'),
+      ticketId: t.id,
+      workspaceId: t.workspaceId,
+      body: body!.message,
+      author: 'customer',
+      internal: false,
       createdAtMs: now,
-      updatedAtMs: now,
-      firstResponseDueMs: now + slaTarget(priority, ctx.faults),
-      atRiskFired: false,
-    };
-    ctx.store.tickets.set(t.id, t);
-    if (typeof body!.message === 'string' && body!.message.length > 0) {
-      ctx.store.messages.push({
-        id: newId('msg'),
-        ticketId: t.id,
-        workspaceId: t.workspaceId,
-        body: body!.message,
-        author: 'customer',
-        internal: false,
-        createdAtMs: now,
-      });
+    });
+  }
+  emit(ctx, 'ticket.created', t);
+  runRules(ctx, t, 'ticket.created');
+  const json = ticketJson(t, ctx);
+  // The response to creation shows the status the ticket was created with (documented: open).
+  json.status = ctx.faults.has('create-status-new') ? 'new' : 'open';
+  reply.header('location', `/v1/tickets/${t.id}`);
+  return reply.code(ctx.faults.has('create-200') ? 200 : 201).send(json);
+}
+
+export async function getTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const t = ticketInPath(ctx, req, reply);
+  if (!t) return reply;
+  const json = ticketJson(t, ctx);
+  if (ctx.faults.has('get-priority-normal')) json.priority = 'normal';
+  return json;
+}
+
+export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const t = ticketInPath(ctx, req, reply);
+  if (!t) return reply;
+  if (!validBody(ctx, reply, 'TicketUpdate', req.body)) return reply;
+  const patch = req.body as TicketPatch;
+  const previous = t.status;
+  if (patch.subject !== undefined && !ctx.faults.has('patch-subject-ignored'))
+    t.subject = patch.subject;
+  if (patch.tags !== undefined) t.tags = [...new Set(patch.tags)];
+  if (patch.priority !== undefined && !ctx.faults.has('priority-ignored')) {
+    t.priority = patch.priority;
+    // A priority change recomputes the SLA (docs/assumptions.md); the at-risk announcement re-arms.
+    if (!ctx.faults.has('sla-not-recomputed')) {
+      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+      t.atRiskFired = false;
     }
-    emit(ctx, 'ticket.created', t);
-    runRules(ctx, t, 'ticket.created');
-    const json = ticketJson(t, ctx);
-    // The response to creation shows the status the ticket was created with (documented: open).
-    json.status = ctx.faults.has('create-status-new') ? 'new' : 'open';
-    reply.header('location', `/v1/tickets/${t.id}`);
-    return reply.code(ctx.faults.has('create-200') ? 200 : 201).send(json);
-  });
+  }
+  if (
+    patch.status !== undefined &&
+    !(patch.status === 'closed' && ctx.faults.has('close-keeps-status'))
+  ) {
+    t.status = patch.status;
+  }
+  t.updatedAtMs = ctx.clock.now();
+  emitStatusChange(ctx, t, previous);
+  return ticketJson(t, ctx);
+}
 
-  app.get('/v1/tickets/:ticket_id', { config: { scope: 'read' } }, async (req, reply) => {
-    const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
-    if (!t) return reply;
-    const json = ticketJson(t, ctx);
-    if (ctx.faults.has('get-priority-normal')) json.priority = 'normal';
-    return json;
-  });
-
-  app.patch('/v1/tickets/:ticket_id', { config: { scope: 'write' } }, async (req, reply) => {
-    const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
-    if (!t) return reply;
-    if (!validBody(ctx, reply, 'TicketUpdate', req.body)) return reply;
-    const patch = req.body as {
-      subject?: string;
-      priority?: Priority;
-      status?: Status;
-      tags?: string[];
-    };
-    const previous = t.status;
-    if (patch.subject !== undefined && !ctx.faults.has('patch-subject-ignored'))
-      t.subject = patch.subject;
-    if (patch.tags !== undefined) t.tags = [...new Set(patch.tags)];
-    if (patch.priority !== undefined && !ctx.faults.has('priority-ignored')) {
-      t.priority = patch.priority;
-      // A priority change recomputes the SLA (docs/assumptions.md); the at-risk announcement re-arms.
-      if (!ctx.faults.has('sla-not-recomputed')) {
-        t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
-        t.atRiskFired = false;
-      }
-    }
-    if (
-      patch.status !== undefined &&
-      !(patch.status === 'closed' && ctx.faults.has('close-keeps-status'))
-    ) {
-      t.status = patch.status;
-    }
-    t.updatedAtMs = ctx.clock.now();
-    emitStatusChange(ctx, t, previous);
-    return ticketJson(t, ctx);
-  });
-
-  app.post('/v1/tickets/:ticket_id/close', { config: { scope: 'write' } }, async (req, reply) => {
-    const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
-    if (!t) return reply;
-    const previous = t.status;
-    if (previous === 'closed' && ctx.faults.has('close-twice-409'))
-      return sendProblem(reply, 409, 'conflict', 'The ticket is already closed.');
-    if (!ctx.faults.has('close-keeps-status')) t.status = 'closed';
-    if (previous !== t.status) t.updatedAtMs = ctx.clock.now();
-    emitStatusChange(ctx, t, previous);
-    return ticketJson(t, ctx);
-  });
-
-  app.post(
-    '/v1/tickets/:ticket_id/messages',
-    { config: { scope: 'write' } },
-    async (req, reply) => {
-      const t = findTicket(ctx, req, reply, (req.params as { ticket_id: string }).ticket_id);
-      if (!t) return reply;
-      if (!validBody(ctx, reply, 'MessageCreate', req.body)) return reply;
-      const body = req.body as { body: string; author: 'agent' | 'customer'; internal?: boolean };
-      if (body.internal && body.author !== 'agent') {
-        return validationFailed(ctx, reply, [
-          { field: 'internal', code: 'not_allowed', message: 'only agents write internal notes' },
-        ]);
-      }
-      const now = ctx.clock.now();
-      const m = {
-        id: newId('msg'),
-        ticketId: t.id,
-        workspaceId: t.workspaceId,
-        body: body.body,
-        author: body.author,
-        internal: ctx.faults.has('message-internal-dropped') ? false : (body.internal ?? false),
-        createdAtMs: now,
-      };
-      ctx.store.messages.push(m);
-      t.updatedAtMs = now;
-      const extras = { message: messagePayload(m) };
-      if (m.internal) {
-        emit(ctx, 'ticket.note_added', t, extras);
-      } else {
-        if (!ctx.faults.has('ticket-replied-never')) emit(ctx, 'ticket.replied', t, extras);
-        if (m.author === 'customer') {
-          if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
-          runRules(ctx, t, 'customer.replied');
-          // A customer reply re-opens a ticket waiting on the customer (U1).
-          if (t.status === 'pending' && !ctx.faults.has('reply-keeps-pending')) {
-            t.status = 'open';
-            emitStatusChange(ctx, t, 'pending');
-          }
-        } else {
-          emit(ctx, 'agent.replied', t, extras);
-          t.firstResponseAtMs ??= now;
-        }
-        runRules(ctx, t, 'ticket.replied');
-      }
-      return reply.code(201).send(messageJson(m));
-    },
-  );
+export async function closeTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const t = ticketInPath(ctx, req, reply);
+  if (!t) return reply;
+  const previous = t.status;
+  if (previous === 'closed' && ctx.faults.has('close-twice-409'))
+    return sendProblem(reply, 409, 'conflict', 'The ticket is already closed.');
+  if (!ctx.faults.has('close-keeps-status')) t.status = 'closed';
+  if (previous !== t.status) t.updatedAtMs = ctx.clock.now();
+  emitStatusChange(ctx, t, previous);
+  return ticketJson(t, ctx);
 }

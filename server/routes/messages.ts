@@ -1,0 +1,53 @@
+/** POST /v1/tickets/{id}/messages: replies and internal notes, and the events and rules they fire (U1). */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context.ts';
+import { emit, emitStatusChange, messagePayload } from '../events.ts';
+import { messageJson } from '../represent.ts';
+import { newId } from '../store.ts';
+import { runRules } from './actions.ts';
+import { ticketInPath } from './tickets.ts';
+import { validationFailed, validBody } from './validate.ts';
+
+export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
+  const t = ticketInPath(ctx, req, reply);
+  if (!t) return reply;
+  if (!validBody(ctx, reply, 'MessageCreate', req.body)) return reply;
+  const body = req.body as { body: string; author: 'agent' | 'customer'; internal?: boolean };
+  if (body.internal && body.author !== 'agent') {
+    return validationFailed(ctx, reply, [
+      { field: 'internal', code: 'not_allowed', message: 'only agents write internal notes' },
+    ]);
+  }
+  const now = ctx.clock.now();
+  const m = {
+    id: newId('msg'),
+    ticketId: t.id,
+    workspaceId: t.workspaceId,
+    body: body.body,
+    author: body.author,
+    internal: ctx.faults.has('message-internal-dropped') ? false : (body.internal ?? false),
+    createdAtMs: now,
+  };
+  ctx.store.messages.push(m);
+  t.updatedAtMs = now;
+  const extras = { message: messagePayload(m) };
+  if (m.internal) {
+    emit(ctx, 'ticket.note_added', t, extras);
+  } else {
+    if (!ctx.faults.has('ticket-replied-never')) emit(ctx, 'ticket.replied', t, extras);
+    if (m.author === 'customer') {
+      if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
+      runRules(ctx, t, 'customer.replied');
+      // A customer reply re-opens a ticket waiting on the customer (U1).
+      if (t.status === 'pending' && !ctx.faults.has('reply-keeps-pending')) {
+        t.status = 'open';
+        emitStatusChange(ctx, t, 'pending');
+      }
+    } else {
+      emit(ctx, 'agent.replied', t, extras);
+      t.firstResponseAtMs ??= now;
+    }
+    runRules(ctx, t, 'ticket.replied');
+  }
+  return reply.code(201).send(messageJson(m));
+}
