@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../src/client/api-client.ts';
-import { registerSecret } from '../src/redact.ts';
+import { BOGUS_KEY_PREFIX, registerSecret } from '../src/redact.ts';
 import { fullKey } from '../src/target/resolve-target.ts';
 import { type OperationSpec, operations } from '../src/spec/operations.ts';
 import { test } from './fixtures.ts';
@@ -65,7 +65,8 @@ test.describe('missing and invalid keys', () => {
       ...EXCHANGE_TAGS,
     ],
   }, async ({ api, verdict, probe, target }) => {
-    const bogus = `sk_harness_invalid_${randomBytes(12).toString('hex')}`;
+    // Invented to be refused, never a secret: reports and repros show it as sent.
+    const bogus = `${BOGUS_KEY_PREFIX}${randomBytes(12).toString('hex')}`;
     const read = await api.send('GET', '/v1/tickets', { key: bogus });
     const write = target.cfg.readOnly
       ? read

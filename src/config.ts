@@ -251,13 +251,15 @@ export function loadConfig(
       'HARNESS_BASE_URL is set but HARNESS_API_KEY is missing: every v1 request needs a key',
     );
   }
+  // Named secrets: a repro of a request sent with one says `$HARNESS_READONLY_KEY`, not a mask.
+  registerSecret(cfg.apiKey, 'HARNESS_API_KEY');
+  registerSecret(cfg.readOnlyKey, 'HARNESS_READONLY_KEY');
+  registerSecret(cfg.otherWorkspaceKey, 'HARNESS_OTHER_WORKSPACE_KEY');
+  registerSecret(cfg.webhookSecret, 'HARNESS_WEBHOOK_SECRET');
+  registerSecret(cfg.adminToken, 'HARNESS_ADMIN_TOKEN');
+  for (const e of cfg.webhookEndpoints) registerSecret(e.secret, e.secretEnv);
+  // A plan key is one entry of a list variable: no variable holds it alone.
   for (const s of [
-    cfg.apiKey,
-    cfg.readOnlyKey,
-    cfg.otherWorkspaceKey,
-    cfg.webhookSecret,
-    cfg.adminToken,
-    ...cfg.webhookEndpoints.map((e) => e.secret),
     cfg.webhookTls?.key,
     ...cfg.planKeys.team,
     ...cfg.planKeys.growth,

@@ -7,15 +7,43 @@
  * repro, say) still does not leak.
  */
 
-const registered = new Set<string>();
+/** Each registered secret → the environment variable that holds it, when one does. */
+const registered = new Map<string, string | undefined>();
 
-/** Marks a value as secret for the rest of the process. Values shorter than 6 chars are ignored: masking them would mangle ordinary text. */
-export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 6) registered.add(value);
+/**
+ * Marks a value as secret for the rest of the process. Values shorter than 6 chars are ignored:
+ * masking them would mangle ordinary text. `variable` names the environment variable the user
+ * holds it in (HARNESS_API_KEY, …): a repro then says `$HARNESS_API_KEY` instead of a mask, so it
+ * runs as pasted. The first name given for a value stays.
+ */
+export function registerSecret(value: string | undefined | null, variable?: string): void {
+  if (!value || value.length < 6) return;
+  if (!registered.get(value)) registered.set(value, variable);
 }
+
+/** The variable holding `value` (see registerSecret); undefined when unnamed or not a secret. */
+export function secretVariable(value: string): string | undefined {
+  return registered.get(value);
+}
+
+/** The registered secrets that occur in `text`, longest first (one may contain another). */
+export function secretsIn(text: string): string[] {
+  return [...registered.keys()].filter((s) => text.includes(s)).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The prefix of the keys the harness invents to be refused (contracts/auth.spec.ts): random per
+ * run, never anybody's credential, so they are shown as they were sent and a repro replays the
+ * very same request. Registered secrets are masked before this exception applies.
+ */
+export const BOGUS_KEY_PREFIX = 'sk_harness_invalid_';
 const SHAPES: Array<[RegExp, string]> = [
-  // A bearer token, but not an RFC 6750 challenge parameter (`Bearer realm="v1"`).
-  [/(Bearer\s+)(?![A-Za-z_]+=")[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]'],
+  // A bearer token, but not an RFC 6750 challenge parameter (`Bearer realm="v1"`) nor a key the
+  // harness invented to be refused (BOGUS_KEY_PREFIX).
+  [
+    new RegExp(`(Bearer\\s+)(?![A-Za-z_]+=")(?!${BOGUS_KEY_PREFIX})[A-Za-z0-9._~+/=-]+`, 'gi'),
+    '$1[REDACTED]',
+  ],
   [
     /((?:x-service-signature|service-signature)\s*[:=]\s*(?:sha256=)?)[0-9a-fA-F]{16,}/gi,
     '$1[REDACTED]',
@@ -26,7 +54,7 @@ const SHAPES: Array<[RegExp, string]> = [
 /** Returns `text` with every registered secret and every secret-shaped token masked. */
 export function redact(text: string, extra: readonly string[] = []): string {
   let out = text;
-  const all = [...registered, ...extra.filter((s) => s && s.length >= 6)];
+  const all = [...registered.keys(), ...extra.filter((s) => s && s.length >= 6)];
   // Longest first, so a secret containing another is masked whole.
   all.sort((a, b) => b.length - a.length);
   for (const s of all) out = out.split(s).join('[REDACTED]');

@@ -1,24 +1,86 @@
-/** A curl command reproducing an exchange, with every secret redacted. */
-import { redact } from '../redact.ts';
+/**
+ * A curl command reproducing an exchange, that runs as pasted into a POSIX shell: every secret
+ * becomes the environment variable the user holds it in (`$HARNESS_API_KEY`,
+ * `$HARNESS_READONLY_KEY`, `$HARNESS_OTHER_WORKSPACE_KEY`: the key actually sent, named when it
+ * was registered, src/redact.ts), so the replay sends the same request. Headers are
+ * double-quoted so those variables expand; the body and the URL are single-quoted (taken
+ * literally) with any variable spliced in double quotes. A secret without a variable stays
+ * masked; a key the harness invented to be refused (`sk_harness_invalid_…`) is shown as sent.
+ */
+import { redact, secretVariable, secretsIn } from '../redact.ts';
 import type { Exchange } from './types.ts';
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A run of literal text, or a reference to an environment variable. */
+type Piece = { text: string } | { variable: string };
+
+/** Splits `value` at every registered secret: named ones become variables, others a mask. */
+function pieces(value: string, secrets: readonly string[]): Piece[] {
+  let out: Piece[] = [{ text: value }];
+  for (const s of secrets) {
+    out = out.flatMap((p): Piece[] => {
+      if (!('text' in p) || !p.text.includes(s)) return [p];
+      const name = secretVariable(s);
+      const parts = p.text.split(s);
+      return parts.flatMap((t, i) => [
+        ...(i > 0 ? [name ? { variable: name } : { text: '[REDACTED]' }] : []),
+        { text: t },
+      ]);
+    });
+  }
+  // Literal text is redacted by shape too (an unregistered bearer token, a signature).
+  return out
+    .map((p) => ('text' in p ? { text: redact(p.text) } : p))
+    .filter((p) => !('text' in p) || p.text !== '');
+}
+
+/** `$NAME`, braced when the next character would extend the name. */
+const variableRef = (name: string, next: string | undefined) =>
+  next !== undefined && /^[A-Za-z0-9_]/.test(next) ? `\${${name}}` : `$${name}`;
+
+const firstChar = (p: Piece | undefined) => (p && 'text' in p ? p.text[0] : undefined);
+
+/**
+ * One double-quoted shell word: `"`, `$`, backtick and backslash escaped in literal text, so only
+ * the variables expand. `!` is put in single quotes: interactive bash expands it even inside
+ * double quotes (history), which would break a pasted command.
+ */
+export function doubleQuoted(ps: readonly Piece[]): string {
+  const body = ps
+    .map((p, i) =>
+      'text' in p
+        ? p.text
+            .replace(/[\\"$`]/g, (c) => `\\${c}`)
+            .split('!')
+            .join(`"'!'"`)
+        : variableRef(p.variable, firstChar(ps[i + 1])),
+    )
+    .join('');
+  return `"${body}"`;
+}
+
+/** One shell word of literal text in single quotes, variables spliced in double quotes. */
+export function singleQuoted(ps: readonly Piece[]): string {
+  if (ps.length === 0) return "''";
+  return ps
+    .map((p) =>
+      'text' in p
+        ? `'${p.text.replace(/'/g, `'\\''`)}'`
+        : `"${variableRef(p.variable, undefined)}"`,
+    )
+    .join('');
+}
 
 export function curlRepro(ex: Exchange): string {
-  const parts = ['curl', '-i', '-X', ex.request.method];
-  for (const [k, v] of Object.entries(ex.request.headers)) {
+  const { method, url, headers, body } = ex.request;
+  const sentBody =
+    body === undefined || body.length <= 2000 ? body : `${body.slice(0, 2000)}…(truncated)`;
+  const secrets = secretsIn([url, ...Object.values(headers), body ?? ''].join('\n'));
+  const parts = ['curl', '-i', '-X', method];
+  for (const [k, v] of Object.entries(headers)) {
     if (k === 'content-length' || k === 'host') continue;
-    const value =
-      k.toLowerCase() === 'authorization' ? v.replace(/^(Bearer\s+).*/i, '$1$HARNESS_API_KEY') : v;
-    parts.push('-H', shellQuote(`${k}: ${value}`));
+    parts.push('-H', doubleQuoted(pieces(`${k}: ${v}`, secrets)));
   }
-  if (ex.request.body !== undefined) {
-    const body =
-      ex.request.body.length > 2000
-        ? `${ex.request.body.slice(0, 2000)}…(truncated)`
-        : ex.request.body;
-    parts.push('--data-raw', shellQuote(body));
-  }
-  parts.push(shellQuote(ex.request.url));
-  return redact(parts.join(' ')).replace('[REDACTED]', '$HARNESS_API_KEY');
+  if (sentBody !== undefined) parts.push('--data-raw', singleQuoted(pieces(sentBody, secrets)));
+  parts.push(singleQuoted(pieces(url, secrets)));
+  return parts.join(' ');
 }

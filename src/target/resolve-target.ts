@@ -53,8 +53,12 @@ export async function resolveTarget(
   const { workspace = 'growth', plans = ['team', 'growth'], ...service } = embedded;
   const svc = await startService({ ...service, faults: cfg.faults });
   const w = svc.credentials.workspaces;
+  // The keys the run uses, under the variables `npm run serve`'s credentials file gives them.
+  registerSecret(w[workspace].keys.full, 'HARNESS_API_KEY');
+  registerSecret(w[workspace].keys.readOnly, 'HARNESS_READONLY_KEY');
+  registerSecret(w.other.keys.full, 'HARNESS_OTHER_WORKSPACE_KEY');
+  registerSecret(svc.credentials.adminToken, 'HARNESS_ADMIN_TOKEN');
   for (const ws of Object.values(w)) for (const k of Object.values(ws.keys)) registerSecret(k);
-  registerSecret(svc.credentials.adminToken);
   return {
     baseUrl: svc.baseUrl,
     keys: {

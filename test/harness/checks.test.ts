@@ -9,7 +9,7 @@ import { registerSecret } from '../../src/redact.ts';
 import { matchOperation } from '../../src/spec/operations.ts';
 
 const SECRET = 'stk_full_supersecretvalue123';
-registerSecret(SECRET);
+registerSecret(SECRET, 'HARNESS_API_KEY');
 
 function ex(
   status: number,
