@@ -33,7 +33,8 @@ export default defineConfig<object, { faults: string[]; targetEnv: Record<string
   retries: 0,
   outputDir: `${out}/test-results`,
   reporter: [
-    ['list'],
+    // Under `harness run`: one line per test, no stacks (src/report/playwright-progress.ts).
+    process.env.HARNESS_RUN_ID ? ['./src/report/playwright-progress.ts'] : ['list'],
     ['html', { outputFolder: `${out}/playwright-html`, open: 'never' }],
     ['junit', { outputFile: `${out}/junit-contracts.xml` }],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? `${out}/playwright.json` }],

@@ -19,6 +19,7 @@ import type { Exchange } from '../src/checks/types.ts';
 import { Verdict } from '../src/checks/verdict.ts';
 import { ApiClient } from '../src/client/api-client.ts';
 import { loggableExchange } from '../src/client/exchange-log.ts';
+import { notePulse } from '../src/client/transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../src/config.ts';
 import { redactValue, registerSecret } from '../src/redact.ts';
 import type { AdminClient } from '../src/target/admin-client.ts';
@@ -213,14 +214,19 @@ async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): P
   if (embedded || cfg.readOnly) return;
   for (const c of created) {
     if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-    await fetch(
+    const answered = await fetch(
       `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
       {
         method: c.kind === 'ticket' ? 'POST' : 'DELETE',
         headers: { authorization: `Bearer ${fullKey(resolved)}` },
         signal: AbortSignal.timeout(cfg.timeoutMs),
       },
-    ).catch(() => undefined);
+    ).then(
+      () => true,
+      () => false,
+    );
+    // A target that stopped answering would cost a timeout per object: the report lists them.
+    if (!answered) return;
   }
 }
 
@@ -270,6 +276,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ target, request, exchanges }, use) => {
     const track = (ex: Exchange) => {
       exchanges.push(ex);
+      notePulse(RAW_DIR, ex);
       const r = ex.response;
       const op = ex.operation?.operationId;
       const kind =

@@ -21,8 +21,13 @@
  *   HARNESS_FAULTS               faults for the embedded deployment (comma-separated)
  *   HARNESS_STRICT               1 = an assumption mismatch also fails the gate
  *   HARNESS_READ_ONLY            1 = only checks that write nothing (production)
- *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host
+ *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host, and on an https://
+ *                                target skip certificate verification (self-signed staging); for
+ *                                a private CA prefer NODE_EXTRA_CA_CERTS=ca.pem (src/target/tls-trust.ts)
  *   HARNESS_TIMEOUT_MS           per-request timeout (default 10000)
+ *   HARNESS_RUN_MAX_SECONDS      time limit of a whole `harness run` (same as --max-seconds): the
+ *                                area running then stops, the rest are marked error, every report
+ *                                is written (default: none beyond each area's own limit)
  *   HARNESS_BASELINE             behaviour snapshot to compare the run with (default: the reference
  *                                deployment's, reports/baselines/; `off` to skip)
  *   HARNESS_COMPAT_FAIL_ON       ERR|WARN|INFO = a behaviour change at or above it fails the gate
@@ -60,6 +65,8 @@ export interface HarnessConfig {
   readOnly: boolean;
   allowInsecure: boolean;
   timeoutMs: number;
+  /** Time limit of a whole run, seconds (HARNESS_RUN_MAX_SECONDS); undefined: none. */
+  runMaxSeconds?: number;
   /** HARNESS_BASELINE as given (undefined: the reference baseline). */
   baseline?: string;
   /** The lowest level of behaviour change that fails the gate; undefined: none does. */
@@ -159,6 +166,17 @@ function compatFailOn(raw: string | undefined): Level | undefined {
   return level;
 }
 
+/** HARNESS_RUN_MAX_SECONDS: a positive number of seconds, or unset. */
+export function runMaxSeconds(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new ConfigError(
+      `HARNESS_RUN_MAX_SECONDS must be a positive number of seconds, got '${raw}'`,
+    );
+  return n;
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
@@ -207,6 +225,7 @@ export function loadConfig(
     readOnly: flag(env.HARNESS_READ_ONLY, 'HARNESS_READ_ONLY'),
     allowInsecure: flag(env.HARNESS_ALLOW_INSECURE, 'HARNESS_ALLOW_INSECURE'),
     timeoutMs,
+    runMaxSeconds: runMaxSeconds(env.HARNESS_RUN_MAX_SECONDS),
     baseline: env.HARNESS_BASELINE || undefined,
     compatFailOn: compatFailOn(env.HARNESS_COMPAT_FAIL_ON),
   };

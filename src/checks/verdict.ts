@@ -26,6 +26,10 @@ export interface CheckResult {
   provenance: 'documented' | 'assumed';
   passed: boolean;
   failure?: Failure;
+  /** Epoch ms the check failed: a failure once the target stopped answering may be the outage. */
+  failedAt?: number;
+  /** The check failed on an exchange that got no answer at all (contracts-step sets it aside when the target went down). */
+  noAnswer?: true;
 }
 
 export class Verdict<C extends Check<any, string> = HarnessCheck> {
@@ -81,6 +85,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     };
     if (v) {
       result.failure = toFailure(c, v, ex);
+      result.failedAt = Date.now();
+      if (ex && !ex.response) result.noAnswer = true;
       // A documented rule evaluated on a route we only assumed (U5–U10) cannot fail the gate
       // when that route does not exist on the target: the guess was wrong, not the deployment.
       const op = ex?.operation;

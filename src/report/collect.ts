@@ -32,6 +32,8 @@ export interface TestRow {
   project: string;
   status: 'passed' | 'failed' | 'skipped' | 'timedOut' | 'interrupted';
   durationMs: number;
+  /** Epoch ms the (last) run of the test started; absent for a test that never started. */
+  startedAt?: number;
   /** Skip reason, or the first line of the error. */
   reason?: string;
   error?: string;
@@ -90,6 +92,7 @@ export function readPlaywrightTests(file: string): TestRow[] {
           project: t.projectName,
           status: status === 'passed' && t.status === 'unexpected' ? 'failed' : status,
           durationMs: last?.duration ?? 0,
+          ...(last?.startTime ? { startedAt: Date.parse(last.startTime) } : {}),
           reason: skip?.description ?? error?.split('\n')[0],
           error,
           tags: spec.tags ?? [],

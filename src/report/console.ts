@@ -8,6 +8,7 @@ const MARK: Record<string, string> = {
   fail: 'FAIL',
   warn: 'WARN',
   'not-run': 'NOT RUN',
+  error: 'ERROR',
 };
 
 export function renderConsole(s: Summary, outDir: string): string {
@@ -18,7 +19,7 @@ export function renderConsole(s: Summary, outDir: string): string {
   lines.push(
     `target: ${s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl}${s.target.faults.length ? ` (faults: ${s.target.faults.join(', ')})` : ''}`,
   );
-  lines.push('');
+  lines.push(...unusableBlock(s), '');
   lines.push(
     `${'area'.padEnd(10)} ${'verdict'.padEnd(8)} ${'documented'.padStart(10)} ${'assumed'.padStart(8)} ${'not run'.padStart(8)}`,
   );
@@ -44,6 +45,11 @@ export function renderConsole(s: Summary, outDir: string): string {
       lines.push(`[${f.check}] Received: ${f.received} / Assumed: ${f.expected}`);
     if (assumed.length > 12) lines.push(`… and ${assumed.length - 12} more in summary.json`);
   }
+  const errors = Object.entries(s.areas).filter(([, a]) => a.verdict === 'error' && !s.unusable);
+  if (errors.length) {
+    lines.push('', `--- could not run to the end (${errors.length}) ---`);
+    for (const [area, a] of errors) lines.push(`${area}: ${a.error ?? a.headline}`);
+  }
   const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
     a.notRun.map((n) => `${area}: ${n.name} — ${n.reason}`),
   );
@@ -56,9 +62,28 @@ export function renderConsole(s: Summary, outDir: string): string {
     '',
     `reports: ${outDir}/index.html, summary.json, snapshot.json, junit.xml, playwright-html/`,
   );
-  lines.push(
-    `verdict: ${s.verdict.toUpperCase()} (exit ${s.exitCode}) in ${(s.durationMs / 1000).toFixed(1)} s`,
-    '',
-  );
+  lines.push(verdictLine(s), '');
   return redact(lines.join('\n'));
+}
+
+/** An unusable target, said first: nothing after it is about the contract. */
+function unusableBlock(s: Summary): string[] {
+  if (!s.unusable) return [];
+  return [
+    '',
+    'TARGET UNUSABLE: no check ran, so this run says nothing about the contract.',
+    `  cause:       ${s.unusable.cause}`,
+    `  what to fix: ${s.unusable.fix}`,
+  ];
+}
+
+/** The last line CI shows: the verdict, the exit code, and for exit 2 why the run could not run. */
+function verdictLine(s: Summary): string {
+  const head = `verdict: ${s.verdict.toUpperCase()} (exit ${s.exitCode}) in ${(s.durationMs / 1000).toFixed(1)} s`;
+  if (s.unusable) return `${head} — target unusable: ${s.unusable.cause}`;
+  const errored = Object.entries(s.areas)
+    .filter(([, a]) => a.verdict === 'error')
+    .map(([n]) => n);
+  if (errored.length === 0) return head;
+  return `${head} — ${errored.join(', ')} could not run to the end (see above)`;
 }

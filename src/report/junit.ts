@@ -8,6 +8,8 @@ export interface JunitCase {
   name: string;
   classname: string;
   failure?: { message: string; body: string; type?: string };
+  /** The case could not run (an unusable target, an area cut short): JUnit's `<error>`. */
+  error?: { message: string; body: string };
   skipped?: string;
   /** Detail of a case that passed (a finding below the fail-on level). */
   systemOut?: string;
@@ -25,8 +27,11 @@ export function xmlEscape(s: string): string {
 
 const esc = xmlEscape;
 
-const counts = (cases: readonly JunitCase[]) =>
-  `tests="${cases.length}" failures="${cases.filter((c) => c.failure).length}" skipped="${cases.filter((c) => c.skipped !== undefined).length}"`;
+/** The counts of a suite; the root states its errors only when there are any. */
+const counts = (cases: readonly JunitCase[], root = false) => {
+  const errors = cases.filter((c) => c.error && !c.failure).length;
+  return `tests="${cases.length}" failures="${cases.filter((c) => c.failure).length}" skipped="${cases.filter((c) => c.skipped !== undefined).length}"${root && errors === 0 ? '' : ` errors="${errors}"`}`;
+};
 
 export function junitXml(
   suites: Record<string, JunitCase[]>,
@@ -35,10 +40,10 @@ export function junitXml(
   const all = Object.values(suites).flat();
   const parts = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${esc(name)}" ${counts(all)}>`,
+    `<testsuites name="${esc(name)}" ${counts(all, true)}>`,
   ];
   for (const [suite, cases] of Object.entries(suites)) {
-    parts.push(`  <testsuite name="${esc(suite)}" ${counts(cases)} errors="0">`);
+    parts.push(`  <testsuite name="${esc(suite)}" ${counts(cases)}>`);
     for (const c of cases) {
       const head = `    <testcase name="${esc(c.name)}" classname="${esc(c.classname)}"`;
       if (c.failure) {
@@ -46,6 +51,12 @@ export function junitXml(
         parts.push(
           `${head}>`,
           `      <failure${type} message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`,
+          '    </testcase>',
+        );
+      } else if (c.error) {
+        parts.push(
+          `${head}>`,
+          `      <error message="${esc(c.error.message)}">${esc(c.error.body)}</error>`,
           '    </testcase>',
         );
       } else if (c.skipped !== undefined) {

@@ -1,7 +1,8 @@
 /**
  * The run's junit.xml suites: one case per contract check (aggregated over the suite, failing
  * when a documented failure — or, strict, any — was recorded), then per other area its
- * documented failures, assumption mismatches (failing only when strict) and not-run items.
+ * documented failures, assumption mismatches (failing only when strict) and not-run items; an
+ * area that could not run to its end (an unusable target: the `preflight` area) is an `<error>`.
  */
 import { checks } from '../checks/index.ts';
 import type { readChecks } from './collect.ts';
@@ -36,8 +37,26 @@ export function junitSuites(
   for (const n of summary.areas.contracts?.notRun ?? [])
     suites.contracts.push({ name: n.name, classname: 'contracts.not-run', skipped: n.reason });
   for (const [area, a] of Object.entries(summary.areas)) {
-    if (area === 'contracts') continue;
-    const cases: JunitCase[] = [];
+    // An area that could not run to its end is one erroring case naming why.
+    const error: JunitCase | undefined =
+      a.verdict === 'error'
+        ? {
+            name:
+              summary.unusable && area === 'preflight' ? 'target usable' : `${area} ran to its end`,
+            classname: `${area}.error`,
+            error: {
+              message: a.error ?? a.headline,
+              body: summary.unusable
+                ? `${summary.unusable.cause}\nWhat to fix: ${summary.unusable.fix}`
+                : (a.error ?? a.headline),
+            },
+          }
+        : undefined;
+    if (area === 'contracts') {
+      if (error) suites.contracts.unshift(error);
+      continue;
+    }
+    const cases: JunitCase[] = error ? [error] : [];
     for (const f of a.documentedFailures)
       cases.push({
         name: f.check,

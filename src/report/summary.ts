@@ -11,7 +11,8 @@ import type { TestRow } from './collect.ts';
 export const SUMMARY_SCHEMA = 'harness/summary';
 export const SUMMARY_VERSION = 1;
 
-export type AreaVerdict = 'pass' | 'fail' | 'warn' | 'not-run';
+/** `error`: the area could not run to its end (the target stopped answering, a crash, the time limit). */
+export type AreaVerdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
 
 export interface AreaSummary {
   verdict: AreaVerdict;
@@ -20,6 +21,8 @@ export interface AreaSummary {
   documentedFailures: Failure[];
   assumptionMismatches: Failure[];
   notRun: Array<{ name: string; reason: string }>;
+  /** Why the area could not run to its end (verdict `error`); what it found before is kept. */
+  error?: string;
   /** Area-specific data (load results, fuzz statistics, …). */
   details?: unknown;
 }
@@ -32,8 +35,11 @@ export interface Summary {
   durationMs: number;
   target: { baseUrl: string; embedded: boolean; faults: string[] };
   strict: boolean;
-  verdict: 'pass' | 'fail';
+  /** pass (exit 0), fail (exit 1: a documented rule broken), error (exit 2: could not run). */
+  verdict: 'pass' | 'fail' | 'error';
   exitCode: number;
+  /** The preflight found a target no check can run against: the cause and what to fix. */
+  unusable?: { cause: string; fix: string };
   areas: Record<string, AreaSummary>;
   checks: Array<{ name: string; provenance: string; passed: number; failed: number }>;
   tests: { passed: number; failed: number; skipped: number; total: number };
@@ -110,13 +116,39 @@ export function checkTable(results: CheckResult[]): Summary['checks'] {
   return [...m.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Exit status: 1 iff a documented rule failed (or, strict, any assumption). */
+/**
+ * Exit status: 1 iff a documented rule failed (or, strict, any assumption) anywhere — what the
+ * areas found stands even when another could not run; else 2 when an area could not run to its
+ * end (or the target was unusable); else 0.
+ */
 export function exitCodeOf(areas: Record<string, AreaSummary>, strict: boolean): number {
   for (const a of Object.values(areas)) {
     if (a.documentedFailures.length > 0) return 1;
     if (strict && a.assumptionMismatches.length > 0) return 1;
   }
-  return 0;
+  return Object.values(areas).some((a) => a.verdict === 'error') ? 2 : 0;
+}
+
+export const VERDICT_OF_EXIT: Record<number, Summary['verdict']> = {
+  0: 'pass',
+  1: 'fail',
+  2: 'error',
+};
+
+/**
+ * An area that could not run to its end: `reason` says why; `found` (what the area saw before)
+ * is kept — its failures still count.
+ */
+export function errorArea(reason: string, found?: AreaSummary): AreaSummary {
+  return {
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [],
+    ...found,
+    verdict: 'error',
+    error: reason,
+    headline: found?.headline ? `${reason} (before that: ${found.headline})` : reason,
+  };
 }
 
 /** An area that did not run at all (skipped, or impossible on this target). */

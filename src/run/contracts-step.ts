@@ -1,29 +1,39 @@
 /**
  * The contract area of `harness run`: the Playwright suite as a child process (so its workers,
  * reporters and fixtures behave exactly as under `npx playwright test`), bounded in time, read
- * back into the area summary — with the time limit and a preflight that found no JSON target
- * as failures of their own.
+ * back into the area summary. Two things stop it early, both as verdict `error` with what was
+ * found before kept: the time limit (the suite's own, or what is left of the run's), and the
+ * target stopping answering mid-run (the workers' pulse, src/client/transport-pulse.ts) — then
+ * the failures that were only the outage are set aside, never reported as broken rules.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CheckResult } from '../checks/verdict.ts';
+import { PULSE_FILE, PulseWatch, type TargetDown } from '../client/transport-pulse.ts';
 import { readChecks, readPlaywrightTests, type TestRow } from '../report/collect.ts';
-import { type AreaSummary, contractsArea } from '../report/summary.ts';
-import type { Preflight } from './preflight.ts';
+import { type AreaSummary, contractsArea, errorArea } from '../report/summary.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ContractsRun {
   exitCode: number;
   timedOut: boolean;
+  /** Set when the workers' pulse said the target stopped answering (the suite was stopped). */
+  targetDown?: TargetDown;
   wallMs: number;
 }
+
+/** Grace after SIGINT (Playwright stops, tears down, writes its reports) before SIGKILL. */
+const STOP_GRACE_MS = 15_000;
 
 export function runContracts(
   env: NodeJS.ProcessEnv,
   timeoutMs = 10 * 60_000,
   extraArgs: string[] = [],
   inherit = true,
+  /** The workers' pulse file to watch (stop when the target stops answering). */
+  pulseFile?: string,
 ): Promise<ContractsRun> {
   const t0 = Date.now();
   return new Promise((resolve) => {
@@ -37,19 +47,34 @@ export function runContracts(
       },
     );
     let timedOut = false;
+    let targetDown: TargetDown | undefined;
+    // SIGINT is Playwright's graceful stop: the tests that ran keep their results.
+    const stop = () => {
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      stop();
     }, timeoutMs);
-    child.on('exit', (code) => {
+    const watch = pulseFile ? new PulseWatch(pulseFile) : undefined;
+    const poll = watch
+      ? setInterval(() => {
+          const down = watch.poll();
+          if (down && !targetDown) {
+            targetDown = down;
+            clearInterval(poll);
+            stop();
+          }
+        }, 200)
+      : undefined;
+    const done = (exitCode: number) => {
       clearTimeout(timer);
-      resolve({ exitCode: code ?? 1, timedOut, wallMs: Date.now() - t0 });
-    });
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolve({ exitCode: 127, timedOut, wallMs: Date.now() - t0 });
-    });
+      clearInterval(poll);
+      resolve({ exitCode, timedOut, targetDown, wallMs: Date.now() - t0 });
+    };
+    child.on('exit', (code) => done(code ?? 1));
+    child.on('error', () => done(127));
   });
 }
 
@@ -57,17 +82,23 @@ export interface ContractsStepOptions {
   env: NodeJS.ProcessEnv;
   out: string;
   runId: string;
-  /** The preflight of a real target (undefined: the embedded deployment). */
-  preflight?: Preflight;
-  baseUrl?: string;
   timeoutMs?: number;
+  /** What the time limit is, for the reason (default: the suite's own limit). */
+  limitName?: string;
   grep?: string;
   verbose: boolean;
 }
 
-export async function runContractsStep(
-  o: ContractsStepOptions,
-): Promise<{ area: AreaSummary; tests: TestRow[] }> {
+export interface ContractsStep {
+  area: AreaSummary;
+  tests: TestRow[];
+  /** The check results the reports use (those that were only the outage set aside). */
+  results: CheckResult[];
+  /** Set when the target stopped answering during the suite. */
+  targetDown?: string;
+}
+
+export async function runContractsStep(o: ContractsStepOptions): Promise<ContractsStep> {
   const jsonFile = join(o.out, 'playwright.json');
   const timeoutMs = o.timeoutMs ?? 600_000;
   const r = await runContracts(
@@ -81,33 +112,67 @@ export async function runContractsStep(
     timeoutMs,
     o.grep ? ['--grep', o.grep] : [],
     o.verbose,
+    join(o.out, 'raw', PULSE_FILE),
   );
-  const tests = readPlaywrightTests(jsonFile);
-  const area = contractsArea(readChecks(o.out), tests);
-  if (r.timedOut) {
-    area.documentedFailures.push({
-      check: 'harness.time-limit',
-      provenance: 'documented',
-      rule: 'The contract suite finishes within its time limit.',
-      received: `killed after ${Math.round(r.wallMs / 1000)} s`,
-      expected: `at most ${Math.round(timeoutMs / 1000)} s`,
-    });
-    area.verdict = 'fail';
+  let results = readChecks(o.out);
+  let tests = readPlaywrightTests(jsonFile);
+  if (r.targetDown) {
+    const down = r.targetDown;
+    const reason = `target stopped answering: ${down.count} requests in a row got no answer (last: ${down.error})`;
+    ({ results, tests } = setAsideOutage(down.since, results, tests));
+    const area = errorArea(reason, contractsArea(results, tests));
+    area.details = { wallMs: r.wallMs, targetDown: down };
+    return { area, tests, results, targetDown: reason };
   }
-  const pre = o.preflight;
-  if (pre && pre.state !== 'ok') {
-    area.headline = `target ${pre.state}: ${pre.detail}. ${area.headline}`;
-    // An unreachable or non-JSON target fails the gate by itself, whatever tests managed to run.
-    area.documentedFailures.unshift({
-      check: 'harness.target-answers',
-      provenance: 'documented',
-      rule: 'All API traffic is JSON over HTTPS, with standard HTTP status codes.',
-      received: `GET /v1/tickets: ${pre.state} (${pre.detail})`,
-      expected: 'a JSON answer',
-      repro: `curl -i -H 'authorization: Bearer $HARNESS_API_KEY' '${o.baseUrl}/v1/tickets?limit=1'`,
-    });
-    area.verdict = 'fail';
+  let area = contractsArea(results, tests);
+  if (tests.length === 0 && r.exitCode !== 0 && !r.timedOut)
+    area = errorArea(
+      `the contract suite did not run (Playwright exited ${r.exitCode}; its error is printed above)`,
+    );
+  else if (r.timedOut) {
+    const why = `stopped at ${o.limitName ?? `the contract suite's time limit (${Math.round(timeoutMs / 1000)} s)`}`;
+    tests = tests.map((t) =>
+      t.status === 'skipped' && !t.reason ? { ...t, reason: `not run: ${why}` } : t,
+    );
+    area = errorArea(why, contractsArea(results, tests));
   }
-  area.details = { wallMs: r.wallMs, preflight: pre };
-  return { area, tests };
+  area.details = { wallMs: r.wallMs };
+  return { area, tests, results };
+}
+
+/**
+ * From `since` on the target answered nothing. A test that did not pass and was still running
+ * then reports the outage, not the contract: it is set aside as "not run", and so
+ * are its checks that failed from then on, and any check that failed for want of an answer.
+ * Everything the target did answer before stays.
+ */
+export function setAsideOutage(
+  since: number,
+  results: CheckResult[],
+  tests: TestRow[],
+): { results: CheckResult[]; tests: TestRow[] } {
+  // A test skipped on purpose (needs(…): a missing credential) has a reason and no error.
+  const skippedOnPurpose = (t: TestRow) => t.status === 'skipped' && t.reason && !t.error;
+  const cut = (t: TestRow) =>
+    t.status !== 'passed' &&
+    !skippedOnPurpose(t) &&
+    (t.startedAt === undefined || t.startedAt + t.durationMs >= since);
+  const cutTitles = new Set(tests.filter(cut).map((t) => t.title));
+  const outage = (r: CheckResult) =>
+    !r.passed &&
+    r.failedAt !== undefined &&
+    r.failedAt >= since &&
+    (r.noAnswer === true || cutTitles.has(r.test));
+  return {
+    results: results.filter((r) => !outage(r)),
+    tests: tests.map((t) =>
+      cut(t)
+        ? {
+            ...t,
+            status: 'skipped',
+            reason: 'not run to the end: the target stopped answering (see the area)',
+          }
+        : t,
+    ),
+  };
 }

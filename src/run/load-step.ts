@@ -9,8 +9,9 @@ import type { HarnessConfig } from '../config.ts';
 import { loadFailures, loadNotRun } from '../load/failures.ts';
 import { runLoad, summaryLine } from '../load/run-load.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
-import type { AreaSummary } from '../report/summary.ts';
+import { type AreaSummary, errorArea } from '../report/summary.ts';
 import { resolveTarget } from '../target/resolve-target.ts';
+import { reasonOf } from './area-guard.ts';
 
 export async function runLoadStep(
   cfg: HarnessConfig,
@@ -51,26 +52,9 @@ export async function runLoadStep(
     for (const r of results) log(`  ${summaryLine(r)}`);
     return { area: loadArea(results), limits: results.map(observation), results };
   } catch (e) {
-    const reason = `load run failed: ${(e as Error).message}`;
-    return {
-      area: {
-        verdict: 'fail',
-        headline: reason,
-        documentedFailures: [
-          {
-            check: 'load.run',
-            provenance: 'documented',
-            rule: 'The plan-limit run completes.',
-            received: reason,
-            expected: 'a completed run',
-          },
-        ],
-        assumptionMismatches: [],
-        notRun: [],
-      },
-      limits: [],
-      results: [],
-    };
+    // The run could not be made (a dead target, a refused plain-HTTP URL, k6 missing…): that is
+    // "could not run" (exit 2), not a broken documented rule.
+    return { area: errorArea(`load run failed: ${reasonOf(e)}`), limits: [], results: [] };
   } finally {
     await target.close();
   }

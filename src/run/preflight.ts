@@ -1,25 +1,40 @@
 /**
- * One bounded request before the suite, so a dead, slow, TLS-broken or garbage-answering target
- * is named plainly in the report instead of surfacing as sixty identical test failures.
+ * One bounded request before the suite — the ticket list with the configured key — that decides
+ * whether the target can be tested at all. A dead, silent, TLS-broken, HTML-answering, failing,
+ * key-refusing, misaddressed or redirecting target is named plainly (src/run/unusable-target.ts
+ * says what to fix) instead of surfacing as seventy identical test failures.
  */
 import { request } from 'undici';
 
 export type PreflightState =
   | 'ok'
   | 'refused'
+  | 'closed'
   | 'timeout'
   | 'tls'
   | 'dns'
   | 'not-json'
   | 'server-error'
+  | 'key-refused'
+  | 'not-found'
+  | 'redirect'
   | 'error';
 
 export interface Preflight {
   state: PreflightState;
   detail: string;
+  /** The URL requested. */
+  url: string;
   status?: number;
+  /** Where a redirect pointed. */
+  location?: string;
+  /** The transport error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …). */
+  code?: string;
   ms: number;
 }
+
+/** The list call's URL under `baseUrl` (the harness adds /v1 itself). */
+export const preflightUrl = (baseUrl: string) => `${baseUrl}/v1/tickets?limit=1`;
 
 export async function preflight(
   baseUrl: string,
@@ -28,22 +43,35 @@ export async function preflight(
 ): Promise<Preflight> {
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
+  const url = preflightUrl(baseUrl);
   try {
-    const res = await request(`${baseUrl}/v1/tickets?limit=1`, {
-      headers: key ? { authorization: `Bearer ${key}` } : {},
+    // undici's request follows no redirect: a 3xx is seen as such.
+    const res = await request(url, {
+      headers: {
+        accept: 'application/json, application/problem+json',
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.body.text();
+    const status = res.statusCode;
     const ct = String(res.headers['content-type'] ?? '');
-    if (res.statusCode >= 500)
+    const base = { url, status, ms: ms() };
+    if (status >= 500) return { ...base, state: 'server-error', detail: `HTTP ${status}` };
+    if (status >= 300 && status < 400) {
+      const location = String(res.headers.location ?? '');
       return {
-        state: 'server-error',
-        status: res.statusCode,
-        detail: `HTTP ${res.statusCode}`,
-        ms: ms(),
+        ...base,
+        state: 'redirect',
+        location,
+        detail: `HTTP ${status} to ${location || '(no Location)'}`,
       };
+    }
+    if (status === 401 || status === 403)
+      return { ...base, state: 'key-refused', detail: `HTTP ${status}` };
+    if (status === 404) return { ...base, state: 'not-found', detail: 'HTTP 404' };
     let json = false;
     try {
       JSON.parse(text);
@@ -53,30 +81,56 @@ export async function preflight(
     }
     if (!json || !/json/.test(ct)) {
       return {
+        ...base,
         state: 'not-json',
-        status: res.statusCode,
-        detail: `HTTP ${res.statusCode}, Content-Type ${ct || '(none)'}, body is not JSON`,
-        ms: ms(),
+        detail: `HTTP ${status}, Content-Type ${ct || '(none)'}, body is not JSON`,
       };
     }
-    return { state: 'ok', status: res.statusCode, detail: `HTTP ${res.statusCode}`, ms: ms() };
+    // Any other JSON answer (a 429 of a busy shared key, a 400 the suite will judge) is a target
+    // the contract suite can talk to.
+    return { ...base, state: 'ok', detail: `HTTP ${status}` };
   } catch (e) {
-    const err = e as {
-      code?: string;
-      name?: string;
-      message?: string;
-      cause?: { code?: string; message?: string };
-    };
-    const code = err.code ?? err.cause?.code ?? '';
-    const msg = `${err.message ?? ''} ${err.cause?.message ?? ''}`;
-    if (code === 'ECONNREFUSED' || code === 'ECONNRESET')
-      return { state: 'refused', detail: `connection refused (${code})`, ms: ms() };
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      return { state: 'dns', detail: `host not found (${code})`, ms: ms() };
-    if (/timeout|aborted/i.test(`${code} ${err.name} ${msg}`))
-      return { state: 'timeout', detail: `no answer within ${timeoutMs} ms`, ms: ms() };
-    if (/CERT|SSL|TLS|self.signed|EPROTO/i.test(`${code} ${msg}`))
-      return { state: 'tls', detail: `TLS failure (${code || msg.trim().slice(0, 80)})`, ms: ms() };
-    return { state: 'error', detail: `${code} ${msg}`.trim().slice(0, 200), ms: ms() };
+    return { url, ms: ms(), ...transportFailure(e, timeoutMs) };
   }
+}
+
+/** Names the transport error of a request that got no answer. */
+function transportFailure(
+  e: unknown,
+  timeoutMs: number,
+): Pick<Preflight, 'state' | 'detail' | 'code'> {
+  const err = e as {
+    code?: string;
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const code = err.code ?? err.cause?.code ?? '';
+  const msg = `${err.message ?? ''} ${err.cause?.message ?? ''}`.trim();
+  const withCode = (d: string) => ({
+    detail: code ? `${d} (${code})` : d,
+    code: code || undefined,
+  });
+  if (code === 'ECONNREFUSED') return { state: 'refused', ...withCode('connection refused') };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { state: 'dns', ...withCode('host not found') };
+  if (/timeout|aborted/i.test(`${code} ${err.name} ${msg}`))
+    return {
+      state: 'timeout',
+      detail: `no answer within ${timeoutMs} ms`,
+      code: code || undefined,
+    };
+  if (/CERT|SSL|TLS|self.signed|EPROTO|ERR_SSL/i.test(`${code} ${msg}`))
+    return {
+      state: 'tls',
+      detail: `TLS failure: ${msg.slice(0, 120) || code}${code ? ` (${code})` : ''}`,
+      code: code || undefined,
+    };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
+    return { state: 'closed', ...withCode('the connection was closed without an answer') };
+  return {
+    state: 'error',
+    detail: `${code} ${msg}`.trim().slice(0, 200),
+    code: code || undefined,
+  };
 }

@@ -1,24 +1,32 @@
 /**
- * `harness run` (npm start): the whole job against one target, then the reports.
+ * `harness run` (npm start): the whole job against one target, then the reports — always.
  *
- *   config (src/config.ts) → preflight → contract suite (Playwright child, contracts/) →
- *   plan-limit load (src/load) → fuzz (fuzz/) → summary.json, snapshot.json,
- *   junit.xml, index.html (src/report) → verdict table → exit 1 iff a documented rule failed.
+ *   config (src/config.ts) → preflight (an unusable target stops here: exit 2) → contract suite
+ *   (Playwright child, contracts/) → plan-limit load (src/load) → fuzz (fuzz/) → summary.json,
+ *   snapshot.json, junit.xml, index.html (src/report) → verdict table.
+ *
+ * Exit 1 iff a documented rule failed anywhere; else 2 when an area could not run to its end
+ * (it threw, the target stopped answering, the run's time limit) or the target was unusable;
+ * else 0. An area that errors never takes the others' findings with it (area-guard.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import type { CheckResult } from '../checks/verdict.ts';
 import { type HarnessConfig, loadConfig } from '../config.ts';
 import { redact } from '../redact.ts';
+import type { TestRow } from '../report/collect.ts';
 import { renderConsole } from '../report/console.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
-import type { TestRow } from '../report/collect.ts';
-import { type AreaSummary, notRunArea, type Summary } from '../report/summary.ts';
+import { type AreaSummary, errorArea, notRunArea, type Summary } from '../report/summary.ts';
+import { applyEnv, insecureTlsEnv } from '../target/tls-trust.ts';
+import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
 import { runContractsStep } from './contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
 import { runFuzzStep } from './fuzz-step.ts';
 import { runLoadStep } from './load-step.ts';
 import { prepareOut } from './output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
+import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { writeReports } from './write-reports.ts';
 
 export type Area = 'contracts' | 'load' | 'fuzz';
@@ -33,6 +41,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Contract-suite time limit, ms. Default 10 min. */
   contractsTimeoutMs?: number;
+  /** Time limit of the whole run, s (default HARNESS_RUN_MAX_SECONDS, else none). */
+  maxSeconds?: number;
   /** Environment to read the configuration from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Only contract tests whose title or tags match (Playwright --grep). */
@@ -43,91 +53,185 @@ export interface RunOptions {
   verbose?: boolean;
 }
 
-export async function runAll(
-  opts: RunOptions = {},
-): Promise<{ summary: Summary; exitCode: number; files: string[] }> {
+export interface RunResult {
+  summary: Summary;
+  exitCode: number;
+  files: string[];
+  /** The run's time limit cut an area short: its work may still be running in this process. */
+  outOfTime: boolean;
+}
+
+export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
   const log = opts.log ?? ((l: string) => process.stderr.write(`${redact(l)}\n`));
   const out = resolve(opts.outDir ?? 'reports/latest');
-  const skip = new Set(opts.skip ?? []);
   const started = Date.now();
   const runId = randomBytes(4).toString('hex');
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   if (opts.faults?.length) env.HARNESS_FAULTS = opts.faults.join(',');
   if (opts.strict) env.HARNESS_STRICT = '1';
   const cfg: HarnessConfig = loadConfig(env);
+  const clock = runClock(opts.maxSeconds ?? cfg.runMaxSeconds, started);
   prepareOut(out);
-  const embedded = !cfg.baseUrl;
-  const areas: Record<string, AreaSummary> = {};
   log(
-    `harness run ${runId}: target ${embedded ? 'embedded reference deployment' : cfg.baseUrl}${cfg.faults.length ? ` with faults ${cfg.faults.join(', ')}` : ''}`,
+    `harness run ${runId}: target ${cfg.baseUrl ?? 'embedded reference deployment'}${cfg.faults.length ? ` with faults ${cfg.faults.join(', ')}` : ''}`,
   );
-
-  let pre: Preflight | undefined;
-  if (!embedded) {
-    pre = await preflight(cfg.baseUrl!, cfg.apiKey, Math.min(cfg.timeoutMs, 10_000));
-    log(`preflight: ${pre.state} (${pre.detail}, ${pre.ms} ms)`);
-  }
-
-  // --- contracts ----------------------------------------------------------------------------
-  let tests: TestRow[] = [];
-  if (skip.has('contracts')) areas.contracts = notRunArea('skipped (--skip contracts)');
-  else {
-    log('[1/3] contract suite (Playwright)…');
-    const c = await runContractsStep({
-      env,
+  // HARNESS_ALLOW_INSECURE on https: for this run's requests and its children, then put back.
+  const insecure = insecureTlsEnv(cfg);
+  Object.assign(env, insecure);
+  const restoreEnv = applyEnv(insecure);
+  try {
+    const r = await runAreas(opts, { cfg, env, out, runId, clock, log });
+    const { summary, exitCode, files } = writeReports({
       out,
       runId,
-      preflight: pre,
-      baseUrl: cfg.baseUrl,
-      timeoutMs: opts.contractsTimeoutMs,
+      started,
+      cfg,
+      areas: r.areas,
+      tests: r.tests,
+      results: r.results,
+      limits: r.limits,
+      unusable: r.unusable,
+      // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
+      // observed only part of it.
+      baseline: r.complete ? { partial: Boolean(opts.grep) } : undefined,
+    });
+    if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
+    return { summary, exitCode, files, outOfTime: r.outOfTime };
+  } finally {
+    restoreEnv();
+  }
+}
+
+interface RunContext {
+  cfg: HarnessConfig;
+  env: NodeJS.ProcessEnv;
+  out: string;
+  runId: string;
+  clock: RunClock;
+  log: (line: string) => void;
+}
+
+interface AreasRun {
+  areas: Record<string, AreaSummary>;
+  tests: TestRow[];
+  results?: CheckResult[];
+  limits: PlanLimitObservation[];
+  unusable?: Unusable;
+  /** The contract suite ran to its end (the baseline comparison makes sense). */
+  complete: boolean;
+  outOfTime: boolean;
+}
+
+/** Preflight, then each area in turn; an area that cannot run is marked, never thrown. */
+async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
+  const { cfg, log, clock } = ctx;
+  const skip = new Set(opts.skip ?? []);
+  const run: AreasRun = { areas: {}, tests: [], limits: [], complete: false, outOfTime: false };
+  const { areas } = run;
+  const planned: Array<Area | 'detection'> = ['contracts', 'load', 'fuzz'];
+  if (opts.detect) planned.push('detection');
+
+  // Whether the target can be tested at all (a real one), and still can between areas.
+  let down: string | undefined;
+  let last: Preflight | undefined;
+  const probe = async (): Promise<Unusable | undefined> => {
+    if (!cfg.baseUrl) return undefined;
+    last = await preflight(cfg.baseUrl, cfg.apiKey, Math.min(cfg.timeoutMs, 10_000));
+    log(`preflight: ${last.state} (${last.detail}, ${last.ms} ms)`);
+    return unusableTarget(last, cfg.baseUrl);
+  };
+  const unusable = await probe();
+  if (unusable) {
+    const text = unusableText(unusable);
+    log(text);
+    areas.preflight = {
+      ...errorArea(text),
+      headline: `target unusable: ${unusable.cause}`,
+      details: { preflight: last },
+    };
+    for (const a of planned) areas[a] = notRunArea('not run: the target is unusable (preflight)');
+    return { ...run, unusable };
+  }
+
+  /** Runs `step` as area `name` unless skipped, out of time or the target went down. */
+  const area = async (
+    name: Area | 'detection',
+    label: string,
+    step: (msLeft: number) => Promise<AreaSummary>,
+  ): Promise<void> => {
+    if (name !== 'detection' && skip.has(name)) {
+      areas[name] = notRunArea(`skipped (--skip ${name})`);
+      return;
+    }
+    if (run.outOfTime || msLeft(clock) <= 0) {
+      areas[name] = errorArea(`not run: ${clock.limitName} was reached`);
+      return;
+    }
+    if (down) {
+      areas[name] = errorArea(`not run: ${down}`);
+      return;
+    }
+    // A real target that died since the last area is named once, not re-discovered by each check.
+    if (name !== 'contracts' && name !== 'detection') {
+      const gone = await probe();
+      if (gone) {
+        down = `the target stopped answering: ${gone.cause}`;
+        areas[name] = errorArea(`not run: ${down}`);
+        return;
+      }
+    }
+    log(label);
+    // The contract suite stops itself at the limit and keeps what it found; the grace lets it.
+    const g = await guardArea(name, clock, step, log, name === 'contracts' ? 20_000 : 0);
+    areas[name] = g.area;
+    run.outOfTime ||= g.outOfTime;
+    // An area that broke off on a real target: say so when the target is the reason.
+    if (g.area.verdict === 'error' && !g.outOfTime && !down && cfg.baseUrl) {
+      const gone = await probe();
+      if (gone) {
+        down = `the target stopped answering: ${gone.cause}`;
+        areas[name] = { ...g.area, error: `${down} (the area stopped on: ${g.area.error})` };
+        areas[name].headline = areas[name].error!;
+      }
+    }
+  };
+
+  await area('contracts', '[1/3] contract suite (Playwright)…', async (left) => {
+    const c = await runContractsStep({
+      env: ctx.env,
+      out: ctx.out,
+      runId: ctx.runId,
+      timeoutMs: Math.min(opts.contractsTimeoutMs ?? 600_000, left),
+      limitName: left < (opts.contractsTimeoutMs ?? 600_000) ? clock.limitName : undefined,
       grep: opts.grep,
       verbose: opts.verbose !== false,
     });
-    areas.contracts = c.area;
-    tests = c.tests;
-  }
+    run.tests = c.tests;
+    run.results = c.results;
+    if (c.targetDown) down = c.targetDown;
+    return c.area;
+  });
+  run.complete = !skip.has('contracts') && areas.contracts?.verdict !== 'error';
 
-  // --- load -----------------------------------------------------------------------------------
-  let limits: PlanLimitObservation[] = [];
-  if (skip.has('load')) areas.load = notRunArea('skipped (--skip load)');
-  else {
-    log('[2/3] plan-limit load checks…');
-    const l = await runLoadStep(cfg, out, log);
-    areas.load = l.area;
-    limits = l.limits;
-  }
+  await area('load', '[2/3] plan-limit load checks…', async () => {
+    const l = await runLoadStep(cfg, ctx.out, log);
+    run.limits = l.limits;
+    return l.area;
+  });
 
-  // --- fuzz -----------------------------------------------------------------------------------
-  if (skip.has('fuzz')) areas.fuzz = notRunArea('skipped (--skip fuzz)');
-  else {
-    log('[3/3] webhook signature fuzzing…');
-    areas.fuzz = await runFuzzStep(cfg, log);
-  }
+  await area('fuzz', '[3/3] webhook signature fuzzing…', () => runFuzzStep(cfg, log));
 
-  // --- detection self-test (opt-in: --detect) ---------------------------------------------------
   if (opts.detect) {
-    if (!embedded)
+    if (cfg.baseUrl)
       areas.detection = notRunArea(
         'not run: the detection matrix needs the embedded reference deployment',
       );
-    else {
-      log('[+] detection matrix: the suite against each contract/webhook fault…');
-      areas.detection = detectionArea(await runDetectionMatrix(join(out, 'detection')));
-    }
+    else
+      await area(
+        'detection',
+        '[+] detection matrix: the suite against each contract/webhook fault…',
+        async () => detectionArea(await runDetectionMatrix(join(ctx.out, 'detection'))),
+      );
   }
-
-  // --- reports --------------------------------------------------------------------------------
-  const { summary, exitCode, files } = writeReports({
-    out,
-    runId,
-    started,
-    cfg,
-    areas,
-    tests,
-    limits,
-    // A skipped suite observed nothing to compare; a --grep run observed only part of it.
-    baseline: skip.has('contracts') ? undefined : { partial: Boolean(opts.grep) },
-  });
-  if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
-  return { summary, exitCode, files };
+  return run;
 }

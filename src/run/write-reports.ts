@@ -3,6 +3,7 @@
  * summary.json, snapshot.json (observed behaviour, compared with the committed baseline),
  * junit.xml and index.html — every one redacted — and the exit code.
  */
+import type { CheckResult } from '../checks/verdict.ts';
 import type { HarnessConfig } from '../config.ts';
 import { compareWithBaseline } from '../compare/baseline.ts';
 import { compatibilityArea } from '../compare/compatibility-area.ts';
@@ -25,6 +26,7 @@ import {
   SUMMARY_SCHEMA,
   SUMMARY_VERSION,
   type Summary,
+  VERDICT_OF_EXIT,
 } from '../report/summary.ts';
 import { writeRedacted } from './output-dir.ts';
 
@@ -36,7 +38,11 @@ export interface ReportInput {
   cfg: HarnessConfig;
   areas: Record<string, AreaSummary>;
   tests: TestRow[];
+  /** The contract check results (default: as the workers wrote them, `<out>/raw/`). */
+  results?: CheckResult[];
   limits: PlanLimitObservation[];
+  /** The preflight found the target unusable: cause and what to fix. */
+  unusable?: Summary['unusable'];
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean };
 }
@@ -48,7 +54,7 @@ export function writeReports(r: ReportInput): {
 } {
   const { out, cfg, tests } = r;
   const embedded = !cfg.baseUrl;
-  const results = readChecks(out);
+  const results = r.results ?? readChecks(out);
   const snapshot = buildSnapshot(
     embedded ? 'embedded reference deployment' : cfg.baseUrl!,
     readExchanges(out),
@@ -73,8 +79,9 @@ export function writeReports(r: ReportInput): {
     durationMs: Date.now() - r.started,
     target: { baseUrl: embedded ? 'embedded' : cfg.baseUrl!, embedded, faults: cfg.faults },
     strict: cfg.strict,
-    verdict: exitCode === 0 ? 'pass' : 'fail',
+    verdict: VERDICT_OF_EXIT[exitCode] ?? 'error',
     exitCode,
+    ...(r.unusable ? { unusable: r.unusable } : {}),
     areas,
     checks: checkTable(results),
     created: readCreated(out).map((c) => `${c.kind} ${c.id}`),

@@ -94,7 +94,7 @@ export const EXPECTED_PREFLIGHT: Record<string, string | string[]> = {
   html: 'not-json',
   garbage: 'not-json',
   '5xx': 'server-error',
-  redirect: 'not-json',
+  redirect: 'redirect',
   'empty-200': 'not-json',
   enormous: ['not-json', 'timeout'],
   slowloris: 'timeout',
@@ -102,8 +102,9 @@ export const EXPECTED_PREFLIGHT: Record<string, string | string[]> = {
 };
 
 /**
- * The harness run against one broken target: it must fail the gate, name the problem in the
- * preflight, list failures, write every report and never write the key.
+ * The harness run against one broken target: the preflight names the problem and stops the run
+ * as "could not run" (exit 2, target unusable, no contract test run, no documented rule reported
+ * broken), every report is written and the key never is.
  */
 export async function assertVerdictAgainst(kind: string): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), `harness-robust-${kind}-`));
@@ -123,14 +124,18 @@ export async function assertVerdictAgainst(kind: string): Promise<void> {
       HARNESS_WORKERS: '1',
     },
   });
-  assert.equal(exitCode, 1, 'a broken target fails the gate');
-  const details = summary.areas.contracts?.details as { preflight?: { state: string } };
+  assert.equal(exitCode, 2, 'a broken target: the gate could not run');
+  assert.equal(summary.verdict, 'error');
+  const details = summary.areas.preflight?.details as { preflight?: { state: string } };
   const want = [EXPECTED_PREFLIGHT[kind]!].flat();
   assert.ok(
     want.includes(details?.preflight?.state ?? ''),
     `preflight names the problem: ${details?.preflight?.state} (want ${want.join(' or ')})`,
   );
-  assert.ok(summary.areas.contracts!.documentedFailures.length > 0, 'failures are listed');
+  assert.ok(summary.unusable?.cause && summary.unusable.fix, 'the cause and what to fix');
+  assert.equal(summary.tests.total, 0, 'no contract test ran against an unusable target');
+  for (const [area, a] of Object.entries(summary.areas))
+    assert.deepEqual(a.documentedFailures, [], `${area}: no documented rule reported broken`);
   for (const f of ['summary.json', 'junit.xml', 'index.html', 'snapshot.json']) {
     assert.ok(existsSync(join(out, 'latest', f)), `${f} written`);
   }

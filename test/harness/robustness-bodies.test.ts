@@ -1,6 +1,6 @@
 /**
  * Odd answers from a target — redirects, a 200 with an empty body, an enormous body, a slowloris
- * body, invalid UTF-8 — still yield a verdict and a written report, in bounded time.
+ * body, invalid UTF-8 — make it unusable (exit 2) with every report written, in bounded time.
  */
 import { after, describe, test } from 'node:test';
 import { assertVerdictAgainst, closeBrokenTargets } from './broken-targets.ts';
@@ -9,7 +9,7 @@ after(closeBrokenTargets);
 
 describe('robustness against odd answers', () => {
   for (const kind of ['redirect', 'empty-200', 'enormous', 'slowloris', 'bad-utf8']) {
-    test(`${kind}: a failing verdict and a written report`, async () => {
+    test(`${kind}: target unusable (exit 2) and a written report`, async () => {
       await assertVerdictAgainst(kind);
     });
   }

@@ -1,6 +1,7 @@
 /**
- * A dead, slow, TLS-broken, HTML- or garbage-answering, or 5xx-storming target yields a verdict
- * and a written report: no unhandled exception, no hang past the bounded timeout.
+ * A dead, slow, TLS-broken, HTML- or garbage-answering, or 5xx-storming target is named by the
+ * preflight as unusable (exit 2, no contract test run) and every report is written: no unhandled
+ * exception, no hang past the bounded timeout.
  */
 import { after, describe, test } from 'node:test';
 import { assertVerdictAgainst, closeBrokenTargets } from './broken-targets.ts';
@@ -9,7 +10,7 @@ after(closeBrokenTargets);
 
 describe('robustness against broken targets', () => {
   for (const kind of ['refused', 'hang', 'tls', 'html', 'garbage', '5xx']) {
-    test(`${kind}: a failing verdict and a written report`, async () => {
+    test(`${kind}: target unusable (exit 2) and a written report`, async () => {
       await assertVerdictAgainst(kind);
     });
   }

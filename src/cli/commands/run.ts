@@ -6,9 +6,17 @@
  *   --detect          also run the detection matrix (each fault vs its named check, ≈ 1 min)
  *   --skip AREA       contracts | load | fuzz (repeatable)
  *   --out DIR         report directory (default reports/latest)
+ *   --grep PATTERN    only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)
+ *   --max-seconds N   time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running
+ *                     then stops, the others are marked error, every report is written (exit 2
+ *                     unless a documented rule already failed)
+ *
+ * Exit status: 0 pass, 1 a documented rule failed, 2 could not run (target unusable, an area
+ * that could not run to its end, misuse).
  */
 import { parseArgs } from 'node:util';
 import { readEnvFile } from '../../config.ts';
+import { positiveNumber } from '../positive-number.ts';
 import { type Area, runAll } from '../../run/run-all.ts';
 
 const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
@@ -23,12 +31,18 @@ export async function run(argv: string[]): Promise<number> {
       detect: { type: 'boolean', default: false },
       skip: { type: 'string', multiple: true, default: [] },
       out: { type: 'string' },
+      'max-seconds': { type: 'string' },
+      grep: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--detect] [--skip contracts|load|fuzz] [--out DIR]\n',
+      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--detect] [--skip contracts|load|fuzz] [--out DIR] [--grep PATTERN] [--max-seconds N]\n' +
+        '  --grep PATTERN   only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)\n' +
+        '  --max-seconds N  time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then\n' +
+        '                   stops, the rest are marked error, every report is still written\n' +
+        'exit status: 0 pass, 1 a documented rule failed, 2 could not run (target unusable, an area cut short)\n',
     );
     return 0;
   }
@@ -43,12 +57,21 @@ export async function run(argv: string[]): Promise<number> {
     const { FaultSet } = await import('../../../server/faults.ts');
     new FaultSet(faults); // unknown names fail here, with the list of known ones
   }
-  const { exitCode } = await runAll({
+  const maxSeconds =
+    values['max-seconds'] === undefined
+      ? undefined
+      : positiveNumber('max-seconds', values['max-seconds'], 0);
+  const { exitCode, outOfTime } = await runAll({
     outDir: values.out,
     skip,
     faults,
     strict: values.strict,
     detect: values.detect,
+    maxSeconds,
+    grep: values.grep,
   });
+  // An area cut short by the time limit may still hold sockets and timers: the reports are
+  // written, so end here rather than wait for it.
+  if (outOfTime) process.exit(exitCode);
   return exitCode;
 }

@@ -1,0 +1,101 @@
+/**
+ * A misbehaving target for the gate tests, run as its own process (`node --import tsx
+ * test/harness/gate-target.ts KIND [options]`) on a random loopback port; prints
+ * `listening <url>` once it accepts connections.
+ *
+ *   html                      200 text/html to everything (a web server, not the API)
+ *   silent                    accepts connections and never answers
+ *   tls-proxy --upstream URL --cert-out FILE
+ *                             HTTPS with a self-signed certificate (written to FILE) in front of URL
+ *   proxy --upstream URL [--die-on FILE] [--silent-after N]
+ *                             HTTP in front of URL; once FILE exists the next request kills it
+ *                             (connection dropped, process gone); after N requests it goes silent
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+  request,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { generateSelfSignedCert } from '../../server/webhooks/index.ts';
+
+const [kind, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    upstream: { type: 'string' },
+    'cert-out': { type: 'string' },
+    'die-on': { type: 'string' },
+    'silent-after': { type: 'string' },
+  },
+});
+
+/** Forwards one request to the upstream, streaming both ways. */
+function forward(upstream: URL, req: IncomingMessage, res: ServerResponse): void {
+  const up = request(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, host: upstream.host },
+    },
+    (ans) => {
+      res.writeHead(ans.statusCode ?? 502, ans.headers);
+      ans.pipe(res);
+    },
+  );
+  up.on('error', () => res.destroy());
+  req.pipe(up);
+}
+
+function proxyHandler(): (req: IncomingMessage, res: ServerResponse) => void {
+  const upstream = new URL(values.upstream ?? '');
+  const silentAfter = values['silent-after'] ? Number(values['silent-after']) : Infinity;
+  let seen = 0;
+  return (req, res) => {
+    if (values['die-on'] && existsSync(values['die-on'])) {
+      // The crash of a proxy on one input: the connection drops, nothing listens any more.
+      req.socket.destroy();
+      process.exit(1);
+    }
+    if (++seen > silentAfter) return; // accepted, never answered
+    forward(upstream, req, res);
+  };
+}
+
+async function server(): Promise<Server> {
+  switch (kind) {
+    case 'html':
+      return createServer((_q, r) =>
+        r
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body>Welcome to nginx!</body></html>'),
+      );
+    case 'silent':
+      return createServer(() => {});
+    case 'proxy':
+      return createServer(proxyHandler());
+    case 'tls-proxy': {
+      const { key, cert } = await generateSelfSignedCert();
+      if (values['cert-out']) writeFileSync(values['cert-out'], cert);
+      return createHttpsServer({ key, cert }, proxyHandler()) as unknown as Server;
+    }
+    default:
+      throw new Error(`unknown kind '${kind}'`);
+  }
+}
+
+const s = await server();
+s.listen(0, '127.0.0.1', () => {
+  const { port } = s.address() as AddressInfo;
+  process.stdout.write(
+    `listening ${kind === 'tls-proxy' ? 'https' : 'http'}://127.0.0.1:${port}\n`,
+  );
+});
+process.on('SIGTERM', () => process.exit(0));
