@@ -53,14 +53,15 @@ export function renderConsole(s: Summary, outDir: string): string {
   const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
     a.notRun.map((n) => `${area}: ${n.name} — ${n.reason}`),
   );
-  if (notRun.length) {
+  // An unusable target: the block above says why nothing ran.
+  if (notRun.length && !s.unusable) {
     lines.push('', `--- not run (${notRun.length}) ---`);
     for (const n of notRun.slice(0, 15)) lines.push(n);
     if (notRun.length > 15) lines.push(`… and ${notRun.length - 15} more in summary.json`);
   }
   lines.push(
     '',
-    `reports: ${outDir}/index.html, summary.json, snapshot.json, junit.xml, playwright-html/`,
+    `reports: ${outDir}/index.html, summary.json, snapshot.json, junit.xml${s.tests.total ? ', playwright-html/' : ''}`,
   );
   lines.push(verdictLine(s), '');
   return redact(lines.join('\n'));

@@ -118,7 +118,7 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
   let tests = readPlaywrightTests(jsonFile);
   if (r.targetDown) {
     const down = r.targetDown;
-    const reason = `target stopped answering: ${down.count} requests in a row got no answer (last: ${down.error})`;
+    const reason = `the target stopped answering: ${down.count} requests in a row got no answer (last: ${down.error})`;
     ({ results, tests } = setAsideOutage(down.since, results, tests));
     const area = errorArea(reason, contractsArea(results, tests));
     area.details = { wallMs: r.wallMs, targetDown: down };

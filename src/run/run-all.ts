@@ -137,7 +137,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   const probe = async (): Promise<Unusable | undefined> => {
     if (!cfg.baseUrl) return undefined;
     last = await preflight(cfg.baseUrl, cfg.apiKey, Math.min(cfg.timeoutMs, 10_000));
-    log(`preflight: ${last.state} (${last.detail}, ${last.ms} ms)`);
+    log(`preflight: ${last.state}: ${last.detail} (${last.ms} ms)`);
     return unusableTarget(last, cfg.baseUrl);
   };
   const unusable = await probe();
@@ -149,7 +149,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       headline: `target unusable: ${unusable.cause}`,
       details: { preflight: last },
     };
-    for (const a of planned) areas[a] = notRunArea('not run: the target is unusable (preflight)');
+    for (const a of planned)
+      areas[a] = notRunArea(
+        a !== 'detection' && skip.has(a)
+          ? `skipped (--skip ${a})`
+          : 'not run: the target is unusable (preflight)',
+      );
     return { ...run, unusable };
   }
 
@@ -190,7 +195,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       const gone = await probe();
       if (gone) {
         down = `the target stopped answering: ${gone.cause}`;
-        areas[name] = { ...g.area, error: `${down} (the area stopped on: ${g.area.error})` };
+        areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
         areas[name].headline = areas[name].error!;
       }
     }

@@ -4,7 +4,7 @@
  * HARNESS_* variables. Every process started here is stopped by `stopAll`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { parseEnvFile } from '../../src/config.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const started: ChildProcess[] = [];
+const dirs: string[] = [];
 
 /**
  * Signals the process group each helper started (the process and what it spawned, e.g. the
@@ -25,7 +26,7 @@ function signalGroup(c: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Stops every process group these helpers started: SIGTERM, then SIGKILL. */
+/** Stops every process group these helpers started (SIGTERM, then SIGKILL); removes their report directories. */
 export async function stopAll(): Promise<void> {
   await Promise.all(
     started.splice(0).map(async (c) => {
@@ -40,6 +41,7 @@ export async function stopAll(): Promise<void> {
       signalGroup(c, 'SIGKILL'); // what the leader left behind
     }),
   );
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 function track(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -134,7 +136,9 @@ export function runHarness(
   args: string[] = ['--skip', 'load'],
   opts: { onLine?: (line: string) => void; limitMs?: number } = {},
 ): Promise<HarnessRun> {
-  const out = join(mkdtempSync(join(tmpdir(), 'harness-gate-')), 'latest');
+  const dir = mkdtempSync(join(tmpdir(), 'harness-gate-'));
+  dirs.push(dir);
+  const out = join(dir, 'latest');
   const c = track(['src/cli/main.ts', 'run', ...args, '--out', out], env);
   let stdout = '';
   let stderr = '';
