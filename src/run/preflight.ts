@@ -120,12 +120,16 @@ function transportFailure(
       detail: `no answer within ${timeoutMs} ms`,
       code: code || undefined,
     };
-  if (/CERT|SSL|TLS|self.signed|EPROTO|ERR_SSL/i.test(`${code} ${msg}`))
+  if (/CERT|SSL|TLS|self.signed|EPROTO|ERR_SSL/i.test(`${code} ${msg}`)) {
+    // OpenSSL's own text (`80…:error:0A00010B:SSL routines:ssl3_get_record:wrong version
+    // number:../deps/…`): its reason is the part worth reading.
+    const reason = /error:[0-9A-F]+:[^:]+:[^:]+:([^:]+)/.exec(msg)?.[1] ?? msg.slice(0, 120);
     return {
       state: 'tls',
-      detail: `TLS failure: ${msg.slice(0, 120) || code}${code ? ` (${code})` : ''}`,
+      detail: `TLS failure: ${reason || code}${code ? ` (${code})` : ''}`,
       code: code || undefined,
     };
+  }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
     return { state: 'closed', ...withCode('the connection was closed without an answer') };
   return {

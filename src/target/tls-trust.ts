@@ -1,7 +1,8 @@
 /**
  * Trusting a staging certificate. A private CA is trusted with Node's own NODE_EXTRA_CA_CERTS
  * (read at start-up by every Node process of the run: undici and fetch here, Playwright's
- * request context in the workers; certificates are still verified). HARNESS_ALLOW_INSECURE=1 on
+ * request context in the workers; certificates are still verified; k6 reads Go's
+ * SSL_CERT_FILE instead). HARNESS_ALLOW_INSECURE=1 on
  * an https:// target turns verification off for the run instead — its own requests and its
  * children (the Playwright workers, k6) — and Node prints a warning saying so.
  */

@@ -73,7 +73,10 @@ export function remoteView(controlUrl: string, listenUrl: string): ReceiverView 
   return {
     listenUrl,
     async all() {
-      const res = await fetch(`${controlUrl}/deliveries?from=${cache.length}`);
+      // The run's own loopback server: bounded all the same, like every request of the run.
+      const res = await fetch(`${controlUrl}/deliveries?from=${cache.length}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       if (!res.ok) throw new Error(`capture receiver control API: ${res.status}`);
       const rows = (await res.json()) as Array<Omit<CapturedDelivery, 'raw'> & { raw: string }>;
       for (const r of rows) cache.push({ ...r, raw: Buffer.from(r.raw, 'base64') });
@@ -84,6 +87,7 @@ export function remoteView(controlUrl: string, listenUrl: string): ReceiverView 
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(rule),
+        signal: AbortSignal.timeout(10_000),
       });
       if (res.status !== 204) throw new Error(`capture receiver control API: ${res.status}`);
     },

@@ -134,6 +134,24 @@ describe('what an unusable target tells the user to fix', () => {
     assert.match(toLogin!.fix, /not at a login page/);
   });
 
+  test('DNS, a dropped connection, a port without TLS: each its own fix', () => {
+    const base = 'https://staging.example.com';
+    assert.match(
+      unusableTarget(pre({ state: 'dns', code: 'ENOTFOUND' }), base)!.cause,
+      /host staging\.example\.com not found \(ENOTFOUND\)/,
+    );
+    assert.match(
+      unusableTarget(pre({ state: 'closed', code: 'ECONNRESET' }), base)!.fix,
+      /proxy in front of it/,
+    );
+    const plain = pre({
+      state: 'tls',
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      detail: 'TLS failure: wrong version number',
+    });
+    assert.match(unusableTarget(plain, base)!.fix, /does not speak TLS: is the URL http:\/\//);
+  });
+
   test('a 403 on the key may also be a network rule; an ok preflight is usable', () => {
     const u = unusableTarget(pre({ state: 'key-refused', status: 403 }), 'https://api.example.com');
     assert.match(u!.fix, /HARNESS_API_KEY.*403 may also mean/);
