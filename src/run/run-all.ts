@@ -191,7 +191,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     areas[name] = g.area;
     run.outOfTime ||= g.outOfTime;
     // An area that broke off on a real target: say so when the target is the reason.
-    if (g.area.verdict === 'error' && !g.outOfTime && !down && cfg.baseUrl) {
+    if (g.area.verdict === 'error' && msLeft(clock) > 0 && !down && cfg.baseUrl) {
       const gone = await probe();
       if (gone) {
         down = `the target stopped answering: ${gone.cause}`;
