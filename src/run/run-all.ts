@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { processRateStats, type RateStats } from '../client/rate-budget.ts';
 import { type HarnessConfig, loadConfig } from '../config.ts';
 import { redact } from '../redact.ts';
 import { renderConsole } from '../report/console.ts';
@@ -19,6 +20,7 @@ import { runFuzzStep } from './fuzz-step.ts';
 import { runLoadStep } from './load-step.ts';
 import { prepareOut } from './output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
+import { contractRequestStats, requestCount, requestLine, statsSince } from './request-count.ts';
 import { writeReports } from './write-reports.ts';
 
 export type Area = 'contracts' | 'load' | 'fuzz';
@@ -89,20 +91,35 @@ export async function runAll(
 
   // --- load -----------------------------------------------------------------------------------
   let limits: PlanLimitObservation[] = [];
+  let loadRequests: number | undefined;
   if (skip.has('load')) areas.load = notRunArea('skipped (--skip load)');
   else {
     log('[2/3] plan-limit load checks…');
     const l = await runLoadStep(cfg, out, log);
     areas.load = l.area;
     limits = l.limits;
+    loadRequests = l.results.reduce((n, r) => n + r.requests.sent, 0);
   }
 
   // --- fuzz -----------------------------------------------------------------------------------
+  let fuzzRequests: RateStats | undefined;
   if (skip.has('fuzz')) areas.fuzz = notRunArea('skipped (--skip fuzz)');
   else {
     log('[3/3] webhook signature fuzzing…');
+    const before = processRateStats();
     areas.fuzz = await runFuzzStep(cfg, log);
+    fuzzRequests = statsSince(processRateStats(), before);
   }
+
+  // What the run cost the target's rate limits (shared staging): one line, and summary.json.
+  const requests = requestCount(
+    {
+      contracts: skip.has('contracts') ? undefined : contractRequestStats(out),
+      fuzz: fuzzRequests,
+    },
+    loadRequests,
+  );
+  log(requestLine(requests));
 
   // --- detection self-test (opt-in: --detect) ---------------------------------------------------
   if (opts.detect) {
@@ -125,6 +142,7 @@ export async function runAll(
     areas,
     tests,
     limits,
+    requests,
     // A skipped suite observed nothing to compare; a --grep run observed only part of it.
     baseline: skip.has('contracts') ? undefined : { partial: Boolean(opts.grep) },
   });

@@ -27,6 +27,7 @@ import {
   type Summary,
 } from '../report/summary.ts';
 import { writeRedacted } from './output-dir.ts';
+import type { RequestCount } from './request-count.ts';
 
 export interface ReportInput {
   out: string;
@@ -37,6 +38,8 @@ export interface ReportInput {
   areas: Record<string, AreaSummary>;
   tests: TestRow[];
   limits: PlanLimitObservation[];
+  /** Requests the run sent to the API, per area (src/run/request-count.ts). */
+  requests?: RequestCount;
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean };
 }
@@ -78,6 +81,7 @@ export function writeReports(r: ReportInput): {
     areas,
     checks: checkTable(results),
     created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
+    ...(r.requests ? { requests: r.requests } : {}),
     tests: {
       passed: tests.filter((t) => t.status === 'passed').length,
       failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,
