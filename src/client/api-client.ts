@@ -55,8 +55,10 @@ export interface SendOptions {
 
 export interface ClientOptions {
   timeoutMs: number;
-  /** `performance.now()` after which no rate-limit wait may end (the test's own time limit). */
+  /** `performance.now()` after which no rate-limit wait may end. */
   deadline?: number;
+  /** Told of each rate-limit wait before it starts (the test extends its time limit by it). */
+  onRateWait?: (ms: number) => void;
   /**
    * Called when a 429 could not be waited out (the reason says so); may throw to end the test
    * as inconclusive. Without it, or when it returns, the 429 is recorded and returned.
@@ -110,7 +112,7 @@ export class ApiClient {
     const paced = await budget.send(
       () => this.once(method, path, o),
       (ex) => ({ status: ex.response?.status, headers: ex.response?.headers }),
-      { pace: o.pace !== false, deadline: this.opts.deadline },
+      { pace: o.pace !== false, deadline: this.opts.deadline, onWait: this.opts.onRateWait },
     );
     if (paced.exhausted) this.opts.onBudgetSpent?.(paced.exhausted);
     this.record(paced.result);

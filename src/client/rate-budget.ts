@@ -87,7 +87,7 @@ export const DEFAULT_RATE_BUDGET: RateBudgetOptions = {
   reservePerSharer: 5,
   maxPaceWaitMs: 3000,
   maxRequestWaitMs: 20_000,
-  maxTotalWaitMs: 240_000,
+  maxTotalWaitMs: 600_000,
   now: () => performance.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
@@ -136,6 +136,8 @@ export interface PacedOptions {
   pace?: boolean;
   /** Time (on the budget's clock) after which no wait may end: the caller's own deadline. */
   deadline?: number;
+  /** Told of each wait before it starts (a test extends its own time limit by it). */
+  onWait?: (ms: number) => void;
 }
 
 export interface Paced<T> {
@@ -227,6 +229,7 @@ export class RateBudget {
       );
     const wait = async (ms: number) => {
       if (ms <= 0) return;
+      opts.onWait?.(ms);
       this.stats.waitedMs += ms;
       await this.o.sleep(ms);
     };
