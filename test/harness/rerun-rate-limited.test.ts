@@ -9,7 +9,8 @@
  * Affordable for CI: the deployment's clock runs 5× real time (`--time-scale 5`: its bucket refills
  * 10 requests per real second instead of 2). The harness is unchanged — it paces by the headers,
  * assuming Limit/60 per second, and sees the faster refill in Remaining. At real time three paced
- * runs take about 10 minutes (the second and third wait for the refill); here about 2. The budget
+ * runs took about 7 minutes (the second and third 140–150 s each, waiting for the refill); here
+ * about 2½. The budget
  * still binds at this scale — a run sends more than the burst plus what refills meanwhile, so
  * some run waits — and the old, unpaced harness received some 250 429s in its third run (it retried
  * them; at real time it could not and failed the second run). So besides the same PASS the test
