@@ -3,8 +3,8 @@
  * (issue 19). The reference deployment runs as a separate process (`npm run serve`), reached only
  * through the credentials env file it writes, where HARNESS_API_KEY is workspace A's Team key
  * (burst 200, 120/min). Each `harness run --skip load` is a separate process too. A gate run sends
- * about 580 requests with that key — more than the burst — so unpaced, the second run started on
- * an empty bucket and scored the 429s it caused as contract and fuzz failures.
+ * about 580 requests, most with that key — far more than the burst — so unpaced, the second run
+ * started on an empty bucket and scored the 429s it caused as contract and fuzz failures.
  *
  * Affordable for CI: the deployment's clock runs 5× real time (`--time-scale 5`: its bucket refills
  * 10 requests per real second instead of 2). The harness is unchanged — it paces by the headers,
