@@ -3,9 +3,13 @@
  *   target    (worker)  the deployment under test: the URL given by the environment, or an embedded
  *                       reference deployment started for this worker (with HARNESS_FAULTS / the
  *                       project's `faults` option), plus the capture receiver for webhooks
- *   api       (test)    typed, recording client with the full-access key of workspace A
- *   verdict   (test)    named checks; at the end every exchange gets the suite-wide checks, and a
- *                       broken documented rule fails the test (assumed ones: only in strict mode)
+ *   api       (test)    typed, recording client with the full-access key of workspace A, paced
+ *                       by the key's rate budget (src/client/rate-budget.ts); a 429 it cannot
+ *                       wait out ends the test as not run, "inconclusive", never as a failure
+ *   history   (worker)  what this worker's clients received, for the rate-limit sequence checks
+ *   verdict   (test)    named checks; at the end every exchange gets the suite-wide checks (and
+ *                       the sequence checks over `history`), and a broken documented rule fails
+ *                       the test (assumed ones: only in strict mode)
  *   needs     (test)    declares credentials; skips the test with a reason when one is absent
  *   probe     (test)    records an observed gap value (U-table) for snapshot.json
  */
@@ -18,6 +22,8 @@ import { checks } from '../src/checks/index.ts';
 import type { Exchange } from '../src/checks/types.ts';
 import { Verdict } from '../src/checks/verdict.ts';
 import { ApiClient } from '../src/client/api-client.ts';
+import { rateTrace } from '../src/checks/catalogue/rate-limit-values.ts';
+import { configureRateBudgets, processRateStats, rateBudget } from '../src/client/rate-budget.ts';
 import { loggableExchange } from '../src/client/exchange-log.ts';
 import { notePulse } from '../src/client/transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../src/config.ts';
@@ -98,6 +104,7 @@ type WorkerFixtures = {
   /** Variables over the environment for this project (the dashboard-mode detection matrix). */
   targetEnv: Record<string, string>;
   target: Target;
+  history: Exchange[];
 };
 type TestFixtures = {
   api: ApiClient;
@@ -208,25 +215,43 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   return target;
 }
 
+/** How long a worker's clean-up may take (paced by the key's budget, so it can wait). */
+const CLEAN_UP_MS = 90_000;
+
 /** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
 async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
   // An embedded deployment is thrown away whole, so only real targets are cleaned.
   if (embedded || cfg.readOnly) return;
+  const authorization = `Bearer ${fullKey(resolved)}`;
+  const budget = rateBudget(baseUrl, authorization);
+  const deadline = performance.now() + CLEAN_UP_MS;
   for (const c of created) {
     if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-    const answered = await fetch(
-      `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`,
-      {
-        method: c.kind === 'ticket' ? 'POST' : 'DELETE',
-        headers: { authorization: `Bearer ${fullKey(resolved)}` },
-        signal: AbortSignal.timeout(cfg.timeoutMs),
+    if (performance.now() > deadline) break; // what is left stays listed in the report
+    const url = `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`;
+    const answer = await budget.send(
+      async () => {
+        try {
+          const res = await fetch(url, {
+            method: c.kind === 'ticket' ? 'POST' : 'DELETE',
+            headers: { authorization },
+            signal: AbortSignal.timeout(cfg.timeoutMs),
+          });
+          await res.arrayBuffer();
+          const headers: Record<string, string> = {};
+          res.headers.forEach((v, k) => {
+            headers[k] = v;
+          });
+          return { status: res.status, headers };
+        } catch {
+          return {};
+        }
       },
-    ).then(
-      () => true,
-      () => false,
+      (a) => a,
+      { deadline },
     );
     // A target that stopped answering would cost a timeout per object: the report lists them.
-    if (!answered) return;
+    if (answer.result.status === undefined) return;
   }
 }
 
@@ -242,8 +267,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   targetEnv: [{}, { option: true, scope: 'worker' }],
 
   target: [
-    async ({ faults, targetEnv }, use) => {
+    async ({ faults, targetEnv }, use, workerInfo) => {
       const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
+      // Every worker obeys the key's headers on its own; the reserve and the refill share scale
+      // with how many of them send with the key at once.
+      configureRateBudgets({ sharers: Math.max(1, workerInfo.config.workers) });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
       const shared = cfg.webhookUrl ? process.env.HARNESS_CAPTURE_CONTROL : undefined;
@@ -263,8 +291,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(target);
       await cleanUp(target);
       appendJsonl(`created-${process.pid}.jsonl`, target.created);
+      // The requests this worker sent to the API: the gate run's count (src/run/request-count.ts).
+      appendJsonl(`requests-${process.pid}.jsonl`, [processRateStats()]);
       await own?.close();
       await resolved.close();
+    },
+    // The clean-up is paced by the key's budget: room for it beyond a test's time limit.
+    { scope: 'worker', timeout: CLEAN_UP_MS + 60_000 },
+  ],
+
+  history: [
+    async ({}, use) => {
+      await use([]);
     },
     { scope: 'worker' },
   ],
@@ -273,10 +311,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use([]);
   },
 
-  api: async ({ target, request, exchanges }, use) => {
+  api: async ({ target, request, exchanges, history }, use, testInfo) => {
     const track = (ex: Exchange) => {
       exchanges.push(ex);
       notePulse(RAW_DIR, ex);
+      history.push(rateTrace(ex));
+      // Only the recent past matters to the sequence checks; a long run keeps memory flat.
+      if (history.length > 2000) history.splice(0, 1000);
       const r = ex.response;
       const op = ex.operation?.operationId;
       const kind =
@@ -292,12 +333,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     };
     const client = new ApiClient(request, target.baseUrl, target.keys.full, track, {
       timeoutMs: target.cfg.timeoutMs,
+      // Time spent waiting for the key's rate limit is not the test's: its limit grows by it
+      // (each wait is bounded by the budget: per request, and per worker in total).
+      onRateWait: (ms) => {
+        if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms);
+      },
+      // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
+      onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
     await use(client);
   },
 
   verdict: [
-    async ({ target, exchanges }, use, testInfo) => {
+    async ({ target, exchanges, history }, use, testInfo) => {
       const title = testInfo.titlePath.slice(1).join(' › ');
       const v = new Verdict(
         checks,
@@ -308,6 +356,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(v);
       if (testInfo.status === 'skipped') return;
       v.checkExchanges(exchanges);
+      v.checkSequences(exchanges, history);
       v.flush();
       appendJsonl(
         `exchanges-${testInfo.parallelIndex}.jsonl`,

@@ -11,6 +11,7 @@ import { FaultSet } from './faults.ts';
 import { installGuard } from './guard.ts';
 import { limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
+import { drainRefusedBody } from './refused-body.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
 import { registerApiRoutes } from './routes/index.ts';
 import { type Credentials, seed } from './seed.ts';
@@ -148,6 +149,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     const e = err as { code?: string; statusCode?: number; message?: string };
     const mapped = e.code ? ERROR_CODES[e.code] : undefined;
     if (mapped) {
+      if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') drainRefusedBody(req, reply);
       const wrong400 =
         (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && faults.has('unsupported-media-400')) ||
         (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && faults.has('body-too-large-400'));

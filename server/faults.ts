@@ -456,6 +456,38 @@ export const FAULTS = [
     'omits the X-RateLimit headers on 4xx responses',
     'Every response carries X-RateLimit-Limit, -Remaining, -Reset.',
   ),
+  F(
+    'ratelimit-remaining-negative',
+    'contracts',
+    'documented',
+    'ratelimit.values-in-range',
+    'X-RateLimit-Remaining below zero (the whole tokens left, negated, minus one)',
+    'X-RateLimit-Remaining: requests left in the current window.',
+  ),
+  F(
+    'ratelimit-limit-on-writes',
+    'contracts',
+    'documented',
+    'ratelimit.limit-stable',
+    'X-RateLimit-Limit shows the burst on writes and the requests per minute on reads',
+    'X-RateLimit-Limit: requests per minute allowed (per API key).',
+  ),
+  F(
+    'ratelimit-static-headers',
+    'contracts',
+    'assumed',
+    'ratelimit.grants-within-remaining',
+    'X-RateLimit-Limit 1, Remaining 0, Reset 0 on every 2xx',
+    'U24: token bucket, Remaining = whole tokens left.',
+  ),
+  F(
+    'ratelimit-remaining-frozen',
+    'contracts',
+    'assumed',
+    'ratelimit.remaining-falls',
+    'X-RateLimit-Remaining stuck at burst − 1 on every 2xx',
+    'U24: token bucket, Remaining = whole tokens left.',
+  ),
   // --- limits (judged by the load verdicts, load/lib) -------------------------------------------
   F(
     'burst-201',

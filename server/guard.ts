@@ -7,7 +7,7 @@ import type { ServiceContext } from './context.ts';
 import { enforcedLimit } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import type { Decision } from './rate-limit/types.ts';
-import { bearer, rateHeaderValues, retryAfterValue } from './rate-limit-answer.ts';
+import { bearer, bentRateHeaders, rateHeaderValues, retryAfterValue } from './rate-limit-answer.ts';
 import type { ApiKey } from './store.ts';
 import { refuseBeforeRoute } from './transport-errors.ts';
 
@@ -133,9 +133,11 @@ export function installGuard(app: FastifyInstance): void {
     const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
     const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${resolved.id}`;
     const d = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
-    const advertised = ctx.faults.has('ratelimit-limit-is-burst')
-      ? workspace.burst
-      : workspace.ratePerMin;
+    const advertised =
+      ctx.faults.has('ratelimit-limit-is-burst') ||
+      (ctx.faults.has('ratelimit-limit-on-writes') && req.method !== 'GET')
+        ? workspace.burst
+        : workspace.ratePerMin;
     rateHeaders(reply, ctx, advertised, d);
     if (!d.allowed) return tooMany(reply, ctx, d);
     req.auth = { key: resolved, workspace };
@@ -154,7 +156,12 @@ export function installGuard(app: FastifyInstance): void {
     }
   });
 
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    const bent =
+      req.auth && reply.statusCode >= 200 && reply.statusCode < 300
+        ? bentRateHeaders(app.svc, req.auth.workspace)
+        : undefined;
+    if (bent) reply.headers(bent);
     if (
       reply.statusCode >= 400 &&
       reply.statusCode < 500 &&

@@ -7,6 +7,7 @@
 import type { ServiceContext } from './context.ts';
 import { enforcedLimit } from './plans.ts';
 import type { Decision } from './rate-limit/types.ts';
+import type { Workspace } from './store.ts';
 
 /** The three X-RateLimit header values for a decision (the remaining/reset faults apply here). */
 export function rateHeaderValues(
@@ -14,7 +15,9 @@ export function rateHeaderValues(
   limit: number,
   d: Decision,
 ): Record<string, string> {
-  const remaining = d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
+  const remaining = ctx.faults.has('ratelimit-remaining-negative')
+    ? -(d.remaining + 1)
+    : d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
   const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
   return {
     'x-ratelimit-limit': String(limit),
@@ -57,4 +60,19 @@ export function takeUnrouted(
   }
   const decision = ctx.limiter.take(`anon:${ip}`, ctx.anonymousLimit, now);
   return { limit: ctx.anonymousLimit.ratePerMin, decision };
+}
+
+/**
+ * The header values a 2xx of `workspace` is sent with under the faults that bend them after the
+ * decision (static headers, a frozen Remaining), or undefined when none is on.
+ */
+export function bentRateHeaders(
+  ctx: ServiceContext,
+  workspace: Workspace,
+): Record<string, string> | undefined {
+  if (ctx.faults.has('ratelimit-static-headers'))
+    return { 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' };
+  if (ctx.faults.has('ratelimit-remaining-frozen'))
+    return { 'x-ratelimit-remaining': String(workspace.burst - 1) };
+  return undefined;
 }

@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../src/redact.ts';
-import { createHttp, type Http } from '../shared/http.ts';
+import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
 import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
 import { API_INPUT_OPERATIONS, type ApiInputOperation, OPERATIONS } from './operations.ts';
@@ -74,6 +74,11 @@ export interface ApiInputFuzzResult {
   /** How the ticket count was read: the summary report, or a walk of the list. */
   countedVia: 'reports-summary' | 'list-walk';
   operations: ApiInputOperationResult[];
+  /**
+   * Why the run stopped early: the API key's rate budget was spent (rate-budget.ts). The
+   * operations not judged are `skipped`; nothing is scored from answers the fuzz did not get.
+   */
+  inconclusive?: string;
 }
 
 /** What every operation of one run shares. */
@@ -110,6 +115,7 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
   const auth = { authorization: `Bearer ${apiKey}` };
   const results: ApiInputOperationResult[] = [];
   let countedVia: ApiInputFuzzResult['countedVia'] = 'reports-summary';
+  let inconclusive: string | undefined;
   try {
     const workspace = await openWorkspace(http, auth);
     countedVia = workspace.countedVia;
@@ -117,6 +123,11 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
     const run: Run = { http, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline };
     for (const [i, operation] of operations.entries())
       results.push(await fuzzOperation(run, operation, operations.length - i));
+  } catch (e) {
+    if (!(e instanceof RateBudgetExhausted)) throw e;
+    inconclusive = e.reason;
+    for (const operation of operations.filter((o) => !results.some((r) => r.operation === o)))
+      results.push(notJudged(operation, e.reason));
   } finally {
     await http.close();
   }
@@ -128,6 +139,22 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
     requests: http.sent,
     countedVia,
     operations: results,
+    ...(inconclusive ? { inconclusive } : {}),
+  };
+}
+
+/** An operation the run could not judge (the key's rate budget was spent). */
+function notJudged(operation: ApiInputOperation, reason: string): ApiInputOperationResult {
+  const spec = OPERATIONS[operation];
+  return {
+    operation,
+    schema: spec.schema,
+    status: 'skipped',
+    passed: true,
+    cases: 0,
+    shrinks: 0,
+    stats: emptyStats(),
+    reason,
   };
 }
 
@@ -156,6 +183,9 @@ async function fuzzOperation(
     interruptAfterTimeLimit: Math.max(1, Math.min(left, share)),
     markInterruptAsFailure: false,
   });
+  // The budget ran out before any case failed: the operation is not judged (the caller says why).
+  if (details.failed && !seen.failure && details.errorInstance instanceof RateBudgetExhausted)
+    throw details.errorInstance;
   if (details.failed && !seen.failure)
     throw new Error(
       `api input fuzz: ${operation} could not run: ${redact(fc.defaultReportMessage(details) ?? 'unknown reason')}`,

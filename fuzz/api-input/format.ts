@@ -4,6 +4,7 @@ import type { ApiInputFuzzResult } from './api-input.ts';
 export function formatApiInputFuzz(r: ApiInputFuzzResult): string {
   const lines = [
     `api input fuzz: ${r.passed ? 'PASS' : 'FAIL'} — seed ${r.seed}, ${r.requests} requests in ${(r.durationMs / 1000).toFixed(1)} s`,
+    ...(r.inconclusive ? [`  ${r.inconclusive}`] : []),
   ];
   for (const o of r.operations) {
     const s = o.stats;

@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { registerSecret } from '../../src/redact.ts';
 import { CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
 import { type TicketContent, ticketContentArb } from '../arbitraries/ticket-content-arb.ts';
-import { createHttp } from '../shared/http.ts';
+import { createHttp, RateBudgetExhausted } from '../shared/http.ts';
 import { fuzzSeed } from '../shared/seed.ts';
 import { planEndpoints, registerEndpoints, unregisterEndpoints } from './endpoints.ts';
 import { type DeliveryRouter, deliveryRouter } from './routing.ts';
@@ -70,6 +70,9 @@ async function checkProperty(
     ...params,
     markInterruptAsFailure: false,
   });
+  // The key's rate budget ran out before any scenario failed: not judged (the caller says why).
+  if (details.failed && !failedCase() && details.errorInstance instanceof RateBudgetExhausted)
+    throw details.errorInstance;
   if (details.failed && !failedCase())
     throw new Error(
       `delivery check: the property could not run: ${fc.defaultReportMessage(details)}`,
@@ -94,7 +97,8 @@ export async function runDeliveryCheck(
   const endpoints = planEndpoints(options.endpoints, options.forms ?? ENDPOINT_FORMS);
   const secrets = [apiKey, ...endpoints.map((e) => e.secret)];
   let router: DeliveryRouter;
-  let property: Awaited<ReturnType<typeof checkProperty>>;
+  let property: Awaited<ReturnType<typeof checkProperty>> | undefined;
+  let inconclusive: string | undefined;
   let lastFailure: Counterexample | undefined;
   try {
     const listening = await startReceiver(receiver, options);
@@ -123,11 +127,16 @@ export async function runDeliveryCheck(
       },
     });
     const budget = Math.max(1000, maxSeconds * 1000 - (performance.now() - started));
-    property = await checkProperty(
-      scenario,
-      { seed, numRuns, interruptAfterTimeLimit: budget },
-      () => lastFailure !== undefined,
-    );
+    try {
+      property = await checkProperty(
+        scenario,
+        { seed, numRuns, interruptAfterTimeLimit: budget },
+        () => lastFailure !== undefined,
+      );
+    } catch (e) {
+      if (!(e instanceof RateBudgetExhausted)) throw e;
+      inconclusive = e.reason;
+    }
   } finally {
     await unregisterEndpoints(admin, endpoints);
     await receiver.close();
@@ -135,15 +144,16 @@ export async function runDeliveryCheck(
   }
 
   const tally = tallyDeliveries(receiver.deliveries, endpoints, router, dashboard, secrets);
-  const { details, exampleFailed } = property;
-  const propertyFailed = details.failed || exampleFailed;
+  const details = property?.details;
+  const propertyFailed = Boolean(details?.failed || property?.exampleFailed);
   return {
     name: 'webhook-delivery-check',
     passed: !propertyFailed && tally.failedDeliveries === 0,
     seed,
-    numRuns: details.numRuns,
-    shrinks: details.numShrinks,
-    ...(details.interrupted ? { interrupted: true } : {}),
+    numRuns: details?.numRuns ?? 0,
+    shrinks: details?.numShrinks ?? 0,
+    ...(details?.interrupted ? { interrupted: true } : {}),
+    ...(inconclusive ? { inconclusive } : {}),
     durationMs: Math.round(performance.now() - started),
     requests: http.sent,
     deliveries: receiver.deliveries.length,

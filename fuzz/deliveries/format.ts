@@ -7,6 +7,7 @@ export function formatDeliveryCheck(r: DeliveryCheckResult): string {
   const lines = [
     `webhook delivery check: ${r.passed ? 'PASS' : 'FAIL'} — ${r.deliveries} deliveries from ${r.numRuns} scenarios, seed ${r.seed}${r.interrupted ? ' (time budget reached)' : ''}`,
     `  verified over the received bytes: X-Service-Signature ${r.verified.prefixed}, service-signature ${r.verified.plain}; rejected ${r.rejected.prefixed} and ${r.rejected.plain}`,
+    ...(r.inconclusive ? [`  ${r.inconclusive}`] : []),
   ];
   for (const [label, t] of Object.entries(r.endpoints))
     lines.push(`  endpoint ${label}: ${t.deliveries} deliveries, ${t.ok} ok, ${t.failed} failed`);

@@ -108,4 +108,9 @@ export interface DeliveryCheckResult {
   /** Total failing deliveries (may exceed `failures.length`). */
   failedDeliveries: number;
   counterexample?: Counterexample;
+  /**
+   * Why the scenarios stopped early: the API key's rate budget was spent (rate-budget.ts). The
+   * deliveries that arrived are still verified; no scenario is failed for an answer not got.
+   */
+  inconclusive?: string;
 }

@@ -1,9 +1,13 @@
 /**
  * The small API client of the delivery check and the API input fuzz, over the fuzzers' one HTTP
  * layer (`wire.ts`, one keep-alive pool per run): raw bodies (so malformed JSON can be sent),
- * every exchange kept as data for transcripts, and 429 handled by waiting `Retry-After` (bounded)
- * so a rate limit is never mistaken for the behaviour under test.
+ * every exchange kept as data for transcripts, and every request paced by the key's rate budget
+ * (src/client/rate-budget.ts, shared with the contract suite's client): a 429 is waited out
+ * (bounded) so a rate limit is never mistaken for the behaviour under test, and once the budget
+ * is spent `send` throws RateBudgetExhausted — for this request and every later one, at once —
+ * so the fuzzer reports the run as inconclusive instead of judging answers it did not get.
  */
+import { RateBudgetExhausted, rateBudget } from '../../src/client/rate-budget.ts';
 import { createClient } from './wire.ts';
 
 export interface HttpRequest {
@@ -28,15 +32,13 @@ export interface HttpExchange {
   rateLimitedRetries: number;
 }
 
+export { RateBudgetExhausted };
+
 /** Options of {@link createHttp}. */
 export interface HttpOptions {
   baseUrl: string;
   /** Per-request timeout. Default 10 000 ms. */
   timeoutMs?: number;
-  /** Longest single wait after a 429. Default 5 000 ms. */
-  maxRetryWaitMs?: number;
-  /** 429s waited out per request before the 429 is returned. Default 3. */
-  maxRateLimitRetries?: number;
 }
 
 export interface Http {
@@ -55,19 +57,19 @@ function flatHeaders(raw: ReadonlyArray<readonly [string, string]>): Record<stri
   return out;
 }
 
-function retryAfterMs(headers: Record<string, string>, cap: number): number {
-  const raw = Number(headers['retry-after']);
-  // A missing or silly Retry-After still gets a short pause: hammering a limiter never helps.
-  const ms = Number.isFinite(raw) && raw >= 0 ? raw * 1000 : 1000;
-  return Math.min(Math.max(ms, 50), cap);
+function authorizationOf(req: HttpRequest): string | undefined {
+  for (const [k, v] of Object.entries(req.headers ?? {}))
+    if (k.toLowerCase() === 'authorization') return v;
+  return undefined;
 }
 
 export function createHttp(options: HttpOptions): Http {
-  const { timeoutMs = 10_000, maxRetryWaitMs = 5_000, maxRateLimitRetries = 3 } = options;
+  const { timeoutMs = 10_000 } = options;
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const client = createClient(base, timeoutMs);
   let sent = 0;
+  let spent: string | undefined;
 
   async function once(req: HttpRequest): Promise<Omit<HttpExchange, 'rateLimitedRetries'>> {
     sent++;
@@ -101,14 +103,17 @@ export function createHttp(options: HttpOptions): Http {
 
   return {
     async send(req) {
-      let retries = 0;
-      for (;;) {
-        const ex = await once(req);
-        if (ex.status !== 429 || retries >= maxRateLimitRetries)
-          return { ...ex, rateLimitedRetries: retries };
-        retries++;
-        await new Promise((r) => setTimeout(r, retryAfterMs(ex.headers, maxRetryWaitMs)));
+      if (spent) throw new RateBudgetExhausted(spent);
+      const budget = rateBudget(options.baseUrl, authorizationOf(req));
+      const paced = await budget.send(
+        () => once(req),
+        (ex) => ex,
+      );
+      if (paced.exhausted) {
+        spent = paced.exhausted;
+        throw new RateBudgetExhausted(spent);
       }
+      return { ...paced.result, rateLimitedRetries: paced.retried };
     },
     get sent() {
       return sent;

@@ -4,6 +4,7 @@
  */
 import { AUTH_CHECKS } from './catalogue/auth.ts';
 import { EXCHANGE_CHECKS } from './catalogue/exchange.ts';
+import { RATE_LIMIT_VALUE_CHECKS } from './catalogue/rate-limit-values.ts';
 import { RESOURCE_CHECKS } from './catalogue/resources.ts';
 import { SLA_CHECKS } from './catalogue/sla.ts';
 import { TICKET_LIST_CHECKS } from './catalogue/ticket-lists.ts';
@@ -14,6 +15,7 @@ import type { ArgsOf, NameOf } from './types.ts';
 
 export const ALL_CHECKS = [
   ...EXCHANGE_CHECKS,
+  ...RATE_LIMIT_VALUE_CHECKS,
   ...TICKET_CHECKS,
   ...SLA_CHECKS,
   ...TICKET_LIST_CHECKS,

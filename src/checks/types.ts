@@ -26,6 +26,13 @@ export interface Exchange {
   error?: string;
   durationMs: number;
   operation?: OperationSpec;
+  /**
+   * `performance.now()` of the sending process when the request left and the answer arrived:
+   * which exchanges of one process came strictly one after another (the rate-limit sequence
+   * checks). Comparable only within one process.
+   */
+  sentAt?: number;
+  answeredAt?: number;
 }
 
 /**
@@ -58,8 +65,11 @@ export interface Check<A = unknown, N extends string = string> {
   name: N;
   provenance: Provenance;
   rule: string;
-  /** `exchange` checks run on every recorded response; `scenario` checks are called by tests. */
-  kind: 'exchange' | 'scenario';
+  /**
+   * `exchange` checks run on every recorded response; `sequence` checks too, given the answers
+   * the same process received before (`{ earlier }`); `scenario` checks are called by tests.
+   */
+  kind: 'exchange' | 'scenario' | 'sequence';
   run(exchange: Exchange, args: A): Violation | undefined;
 }
 

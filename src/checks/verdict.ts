@@ -117,6 +117,17 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     }
   }
 
+  /**
+   * Runs every sequence check on each exchange, given what the process received before it
+   * (`history`: may include `exchanges` themselves; each check looks only at earlier answers).
+   */
+  checkSequences(exchanges: readonly Exchange[], history: readonly Exchange[]): void {
+    for (const ex of exchanges) {
+      if (!ex.response) continue;
+      for (const c of this.registry.ofKind('sequence')) this.apply(c, ex, { earlier: history });
+    }
+  }
+
   failures(provenance?: 'documented' | 'assumed'): Failure[] {
     return this.results
       .filter((r) => !r.passed && (!provenance || r.provenance === provenance))

@@ -2,11 +2,14 @@
  * The API client of the contract suite: a thin typed layer over Playwright's APIRequestContext
  * that records every exchange (for the every-exchange checks, the repro and the snapshot) and
  * turns transport failures into data instead of exceptions (a dead target yields verdicts).
+ * Every request is paced by the key's rate budget (rate-budget.ts); a 429 the budget waited out
+ * is not recorded (it is the harness's own doing, not the behaviour under test).
  */
 import type { APIRequestContext } from '@playwright/test';
 import type { paths } from '../../spec/generated/api.d.ts';
 import type { Exchange } from '../checks/types.ts';
 import { matchOperation } from '../spec/operations.ts';
+import { rateBudget } from './rate-budget.ts';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
@@ -43,8 +46,24 @@ export interface SendOptions {
   raw?: string | Buffer;
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
-  /** Retry once after a 429, waiting Retry-After (≤ maxRetryWaitMs). Default true. */
-  retryOn429?: boolean;
+  /**
+   * Pace by the key's rate budget and wait out a 429 (default true). False sends once, as is:
+   * for a test that provokes a 429 and must see it.
+   */
+  pace?: boolean;
+}
+
+export interface ClientOptions {
+  timeoutMs: number;
+  /** `performance.now()` after which no rate-limit wait may end. */
+  deadline?: number;
+  /** Told of each rate-limit wait before it starts (the test extends its time limit by it). */
+  onRateWait?: (ms: number) => void;
+  /**
+   * Called when a 429 could not be waited out (the reason says so); may throw to end the test
+   * as inconclusive. Without it, or when it returns, the 429 is recorded and returned.
+   */
+  onBudgetSpent?: (reason: string) => void;
 }
 
 export type Recorder = (ex: Exchange) => void;
@@ -58,7 +77,7 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly key: string | undefined,
     private readonly record: Recorder,
-    private readonly opts: { timeoutMs: number; maxRetryWaitMs?: number } = { timeoutMs: 10_000 },
+    private readonly opts: ClientOptions = { timeoutMs: 10_000 },
   ) {}
 
   /** A client for the same target with another key (another workspace, a read-only key…). */
@@ -88,17 +107,16 @@ export class ApiClient {
 
   /** Untyped request (invalid bodies, unknown routes, raw bytes). Never throws on HTTP or transport errors. */
   async send(method: string, path: string, o: SendOptions = {}): Promise<TypedExchange<any>> {
-    const ex = await this.once(method, path, o);
-    const r = ex.response;
-    if (r?.status === 429 && o.retryOn429 !== false) {
-      const wait = Math.min(
-        Number(r.headers['retry-after'] ?? 1) * 1000 || 1000,
-        this.opts.maxRetryWaitMs ?? 30_000,
-      );
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      return this.once(method, path, o);
-    }
-    return ex;
+    const key = o.key === undefined ? this.key : o.key;
+    const budget = rateBudget(this.baseUrl, key ? `Bearer ${key}` : undefined);
+    const paced = await budget.send(
+      () => this.once(method, path, o),
+      (ex) => ({ status: ex.response?.status, headers: ex.response?.headers }),
+      { pace: o.pace !== false, deadline: this.opts.deadline, onWait: this.opts.onRateWait },
+    );
+    if (paced.exhausted) this.opts.onBudgetSpent?.(paced.exhausted);
+    this.record(paced.result);
+    return paced.result;
   }
 
   private async once(method: string, path: string, o: SendOptions): Promise<TypedExchange<any>> {
@@ -124,6 +142,7 @@ export class ApiClient {
     }
     const started = performance.now();
     const ex: Exchange = {
+      sentAt: started,
       request: {
         method,
         url: url.toString(),
@@ -165,8 +184,8 @@ export class ApiClient {
     } catch (e) {
       ex.error = (e as Error).message.split('\n')[0];
     }
-    ex.durationMs = performance.now() - started;
-    this.record(ex);
+    ex.answeredAt = performance.now();
+    ex.durationMs = ex.answeredAt - started;
     return Object.assign(ex, { json: ex.response?.json, status: ex.response?.status });
   }
 }

@@ -45,6 +45,14 @@ export interface Summary {
   tests: { passed: number; failed: number; skipped: number; total: number };
   /** Objects created on the target (shared staging hygiene). */
   created?: string[];
+  /** Requests the run sent to the API, per area and in total, and what the rate limit cost it. */
+  requests?: {
+    total: number;
+    byArea: Record<string, number>;
+    rateLimited: number;
+    waitedS: number;
+    inconclusive: number;
+  };
   /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
   compatibility?: CompatibilityReport;
 }

@@ -96,6 +96,10 @@ export async function runFuzzStep(
     return { delivery, input };
   });
 
+  // The key's rate budget ran out (rate-budget.ts): not run, with the reason — never a failure.
+  if (delivery?.inconclusive)
+    area.notRun.push({ name: 'fuzz.delivery-check', reason: delivery.inconclusive });
+  if (input?.inconclusive) area.notRun.push({ name: 'fuzz.api-input', reason: input.inconclusive });
   if (!delivery)
     area.notRun.push({
       name: 'fuzz.delivery-check',

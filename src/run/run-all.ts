@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { CheckResult } from '../checks/verdict.ts';
+import { processRateStats, type RateStats } from '../client/rate-budget.ts';
 import { type HarnessConfig, loadConfig } from '../config.ts';
 import { redact } from '../redact.ts';
 import type { TestRow } from '../report/collect.ts';
@@ -26,6 +27,13 @@ import { runFuzzStep } from './fuzz-step.ts';
 import { runLoadStep } from './load-step.ts';
 import { prepareOut } from './output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
+import {
+  contractRequestStats,
+  type RequestCount,
+  requestCount,
+  requestLine,
+  statsSince,
+} from './request-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { writeReports } from './write-reports.ts';
 
@@ -91,6 +99,7 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       results: r.results,
       limits: r.limits,
       unusable: r.unusable,
+      requests: r.requests,
       // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
       // observed only part of it.
       baseline: r.complete ? { partial: Boolean(opts.grep) } : undefined,
@@ -117,6 +126,8 @@ interface AreasRun {
   results?: CheckResult[];
   limits: PlanLimitObservation[];
   unusable?: Unusable;
+  /** Requests the run sent to the API, per area (request-count.ts). */
+  requests?: RequestCount;
   /** The contract suite ran to its end (the baseline comparison makes sense). */
   complete: boolean;
   outOfTime: boolean;
@@ -218,13 +229,33 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   });
   run.complete = !skip.has('contracts') && areas.contracts?.verdict !== 'error';
 
+  let loadRequests: number | undefined;
   await area('load', '[2/3] plan-limit load checks…', async () => {
     const l = await runLoadStep(cfg, ctx.out, log);
     run.limits = l.limits;
+    loadRequests = l.results.reduce((n, r) => n + r.requests.sent, 0);
     return l.area;
   });
 
-  await area('fuzz', '[3/3] webhook signature fuzzing…', () => runFuzzStep(cfg, log));
+  let fuzzRequests: RateStats | undefined;
+  await area('fuzz', '[3/3] webhook signature fuzzing…', async () => {
+    const before = processRateStats();
+    try {
+      return await runFuzzStep(cfg, log);
+    } finally {
+      fuzzRequests = statsSince(processRateStats(), before);
+    }
+  });
+
+  // What the run cost the target's rate limits (shared staging): one line, and summary.json.
+  run.requests = requestCount(
+    {
+      contracts: skip.has('contracts') ? undefined : contractRequestStats(ctx.out),
+      fuzz: fuzzRequests,
+    },
+    loadRequests,
+  );
+  log(requestLine(run.requests));
 
   if (opts.detect) {
     if (cfg.baseUrl)

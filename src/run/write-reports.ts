@@ -29,6 +29,7 @@ import {
   VERDICT_OF_EXIT,
 } from '../report/summary.ts';
 import { writeRedacted } from './output-dir.ts';
+import type { RequestCount } from './request-count.ts';
 
 export interface ReportInput {
   out: string;
@@ -43,6 +44,8 @@ export interface ReportInput {
   limits: PlanLimitObservation[];
   /** The preflight found the target unusable: cause and what to fix. */
   unusable?: Summary['unusable'];
+  /** Requests the run sent to the API, per area (src/run/request-count.ts). */
+  requests?: RequestCount;
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean };
 }
@@ -85,6 +88,7 @@ export function writeReports(r: ReportInput): {
     areas,
     checks: checkTable(results),
     created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
+    ...(r.requests ? { requests: r.requests } : {}),
     tests: {
       passed: tests.filter((t) => t.status === 'passed').length,
       failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,

@@ -262,6 +262,16 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const fresh = (await s.admin('POST', `/admin/keys/${issued.id}/rotate`)).json.key;
     return (await s.call('GET', '/v1/tickets', fresh)).status;
   },
+  // The X-RateLimit values of a read, a write and the read after it, on a key no other probe uses.
+  rateValues: async (s) => {
+    const key = s.ws.other.keys.full2;
+    const values = (r: { headers: Record<string, unknown> }) =>
+      ['limit', 'remaining', 'reset'].map((n) => r.headers[`x-ratelimit-${n}`]);
+    const read = await s.call('GET', '/v1/tickets', key);
+    const write = await s.call('POST', '/v1/tickets', key, newTicket());
+    const again = await s.call('GET', '/v1/tickets', key);
+    return [values(read), values(write), values(again)];
+  },
   foreignPatchApplied: async (s) => {
     const key = s.ws.team.keys.full;
     const t = (await s.call('POST', '/v1/tickets', key, newTicket())).json;
@@ -307,6 +317,10 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'cross-workspace-read': ['crossWorkspaceGet'],
   'list-leaks-workspaces': ['crossWorkspaceList'],
   'ratelimit-headers-missing-on-4xx': ['headersOn404'],
+  'ratelimit-remaining-negative': ['rateValues'],
+  'ratelimit-limit-on-writes': ['rateValues'],
+  'ratelimit-static-headers': ['rateValues'],
+  'ratelimit-remaining-frozen': ['rateValues'],
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
   'sla-not-recomputed': ['slaAfterPriorityChange'],
   'get-priority-normal': ['getPriority'],

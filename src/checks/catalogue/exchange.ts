@@ -7,7 +7,8 @@ import { validate } from '../../schemas/registry.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
-const INT = /^\d+$/;
+// Integers, signed: a negative Remaining is ratelimit.values-in-range's verdict.
+const INT = /^-?\d+$/;
 
 export const rateLimitHeaders = defineCheck({
   name: 'exchange.ratelimit-headers',

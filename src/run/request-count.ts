@@ -1,0 +1,79 @@
+/**
+ * How many requests a gate run sent to the API, per area and in total — the cost of a run to a
+ * shared staging key, printed as one line and kept in summary.json (`requests`). Contracts: what
+ * each Playwright worker's rate budgets counted (raw/requests-<pid>.jsonl, clean-up included);
+ * fuzz: the harness process's budgets over the fuzz area; load: the plan runs' own counts (they
+ * provoke 429s on purpose, on their plan keys, and are not paced). The preflight's one request
+ * is not counted.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addRateStats, emptyRateStats, type RateStats } from '../client/rate-budget.ts';
+
+export interface RequestCount {
+  /** Requests sent, all areas. */
+  total: number;
+  /** Requests sent per area that ran. */
+  byArea: Record<string, number>;
+  /** 429 answers the paced areas (contracts, fuzz) received; waited out unless `inconclusive`. */
+  rateLimited: number;
+  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
+  waitedS: number;
+  /** Requests given up because the key's budget was spent (their tests: inconclusive). */
+  inconclusive: number;
+}
+
+/** The contract workers' request statistics, summed (none written: zero). */
+export function contractRequestStats(out: string): RateStats {
+  const raw = join(out, 'raw');
+  let s = emptyRateStats();
+  if (!existsSync(raw)) return s;
+  for (const f of readdirSync(raw).filter((n) => /^requests-.*\.jsonl$/.test(n)))
+    for (const line of readFileSync(join(raw, f), 'utf8').split('\n'))
+      if (line.trim()) s = addRateStats(s, JSON.parse(line) as Partial<RateStats>);
+  return s;
+}
+
+/** What a process's budgets counted between two readings. */
+export function statsSince(now: RateStats, then: RateStats): RateStats {
+  return {
+    sent: now.sent - then.sent,
+    rateLimited: now.rateLimited - then.rateLimited,
+    retried: now.retried - then.retried,
+    waitedMs: now.waitedMs - then.waitedMs,
+    inconclusive: now.inconclusive - then.inconclusive,
+  };
+}
+
+/** The run's count from the paced areas' statistics and the load area's plain count. */
+export function requestCount(
+  paced: Record<string, RateStats | undefined>,
+  load?: number,
+): RequestCount {
+  const byArea: Record<string, number> = {};
+  let all = emptyRateStats();
+  for (const [area, s] of Object.entries(paced)) {
+    if (!s) continue;
+    byArea[area] = s.sent;
+    all = addRateStats(all, s);
+  }
+  if (load !== undefined) byArea.load = load;
+  return {
+    total: all.sent + (load ?? 0),
+    byArea,
+    rateLimited: all.rateLimited,
+    waitedS: Math.round(all.waitedMs / 100) / 10,
+    inconclusive: all.inconclusive,
+  };
+}
+
+/** The console line: `requests sent: contracts 251 · fuzz 283 · total 534 (…)`. */
+export function requestLine(c: RequestCount): string {
+  const areas = Object.entries(c.byArea).map(([a, n]) => `${a} ${n}`);
+  const rate = [
+    `${c.rateLimited}× 429 received`,
+    `waited ${c.waitedS.toFixed(1)} s for the rate limit`,
+    ...(c.inconclusive ? [`${c.inconclusive} given up (inconclusive)`] : []),
+  ];
+  return `requests sent: ${[...areas, `total ${c.total}`].join(' · ')} (${rate.join(', ')})`;
+}

@@ -1,0 +1,146 @@
+/**
+ * Three gate runs back to back against one unchanged Team-plan deployment give the same PASS
+ * (issue 19). The reference deployment runs as a separate process (`npm run serve`), reached only
+ * through the credentials env file it writes, where HARNESS_API_KEY is workspace A's Team key
+ * (burst 200, 120/min). Each `harness run --skip load` is a separate process too. A gate run sends
+ * about 580 requests, most with that key — far more than the burst — so unpaced, the second run
+ * started on an empty bucket and scored the 429s it caused as contract and fuzz failures.
+ *
+ * Affordable for CI: the deployment's clock runs 5× real time (`--time-scale 5`: its bucket refills
+ * 10 requests per real second instead of 2). The harness is unchanged — it paces by the headers,
+ * assuming Limit/60 per second, and sees the faster refill in Remaining. At real time three paced
+ * runs took about 7 minutes (the second and third 140–150 s each, waiting for the refill); here
+ * about 2½. The budget
+ * still binds at this scale — a run sends more than the burst plus what refills meanwhile, so
+ * some run waits — and the old, unpaced harness received some 250 429s in its third run (it retried
+ * them; at real time it could not and failed the second run). So besides the same PASS the test
+ * asserts the pacing itself: it waited, hardly any 429 came back, none was scored, none given up.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseEnvFile } from '../../src/config.ts';
+import type { Summary } from '../../src/report/summary.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/** Starts `serve` as its own process: the base URL and the env file it reports, and a stop. */
+async function serve(args: string[]) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'server/serve.ts'), '--port', '0', ...args],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  const envFile = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const file = /--env-file (\S+credentials\.env)/.exec(out)?.[1];
+      if (file) {
+        clearTimeout(t);
+        resolve(file);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(t);
+  };
+  return { envFile, stop };
+}
+
+/** One gate run as a user runs it: its own process, configured by the env file alone. */
+function gateRun(envFile: string, out: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'bin/harness.mjs'), 'run', '--skip', 'load', '--env-file', envFile, '--out', out],
+      { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+test('three gate runs back to back against one Team-plan deployment: the same PASS, no 429 scored', {
+  timeout: 8 * 60_000,
+}, async (t) => {
+  const deployment = await serve(['--time-scale', '5']);
+  try {
+    const vars = parseEnvFile(readFileSync(deployment.envFile, 'utf8'));
+    assert.ok(vars.HARNESS_API_KEY && vars.HARNESS_BASE_URL, 'the env file configures the run');
+    const dir = mkdtempSync(join(tmpdir(), 'harness-rerun-'));
+    const seen: string[] = [];
+    const waited: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const out = join(dir, `run-${n}`);
+      const run = await gateRun(deployment.envFile, out);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+      const areas = Object.entries(summary.areas).filter(([a]) => a !== 'compatibility');
+      const failures = areas.flatMap(([a, s]) =>
+        [...s.documentedFailures, ...s.assumptionMismatches].map(
+          (f) => `${a}: [${f.check}] ${f.received}`,
+        ),
+      );
+      const requests = summary.requests!;
+      t.diagnostic(
+        `run ${n}: exit ${run.code}, ${Math.round(summary.durationMs / 1000)} s, requests ${JSON.stringify(requests)}`,
+      );
+      assert.equal(
+        run.code,
+        0,
+        `run ${n} exit code\n${failures.join('\n')}\n${run.output.slice(-3000)}`,
+      );
+      assert.equal(summary.verdict, 'pass', `run ${n}`);
+      assert.deepEqual(
+        failures.filter((f) => /\b429\b|rate.?limit|EPIPE|ECONNRESET/i.test(f)),
+        [],
+        `run ${n}: nothing scored for the key's own rate limit`,
+      );
+      for (const [a, s] of areas) assert.notEqual(s.verdict, 'fail', `run ${n}: ${a}`);
+      // Paced, not merely tolerated: hardly a 429, nothing given up, every contract test ran.
+      assert.ok(requests.rateLimited <= 10, `run ${n}: ${requests.rateLimited} 429s received`);
+      assert.equal(requests.inconclusive, 0, `run ${n}: no request given up`);
+      waited.push(requests.waitedS);
+      assert.deepEqual(
+        summary.areas.contracts!.notRun,
+        [],
+        `run ${n}: every contract test ran (none inconclusive)`,
+      );
+      assert.ok(
+        (requests.byArea.contracts ?? 0) > 200 && (requests.byArea.fuzz ?? 0) > 100,
+        `run ${n}: the request count covers both areas: ${JSON.stringify(requests.byArea)}`,
+      );
+      assert.match(run.output, /requests sent: contracts \d+ · fuzz \d+ · total \d+/);
+      seen.push(`${summary.verdict} ${summary.tests.passed}/${summary.tests.total}`);
+    }
+    assert.equal(new Set(seen).size, 1, `the same verdict each time: ${seen.join(' | ')}`);
+    // The key's budget was binding (here a run sends more than the burst plus what refills while
+    // it runs, so some run waits; on a faster machine all the more): the pacing did the work.
+    assert.ok(
+      waited.some((s) => s > 0),
+      `some run waited for the refill: ${waited.join(', ')} s`,
+    );
+  } finally {
+    await deployment.stop();
+  }
+});
