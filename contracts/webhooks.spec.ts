@@ -6,6 +6,7 @@
  * tests run in parallel.
  */
 import { randomBytes } from 'node:crypto';
+import { ENVELOPE_EVENTS } from '../src/checks/catalogue/webhooks.ts';
 import type { ApiClient } from '../src/client/api-client.ts';
 import { SIGNATURE_HEADER } from '../src/signature/index.ts';
 import type { CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
@@ -31,13 +32,8 @@ import {
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 
-/** Event kinds named by the docs; the others' identifiers are assumed (U12). */
-const DOCUMENTED_EVENTS = new Set([
-  'ticket.created',
-  'ticket.replied',
-  'ticket.closed',
-  'customer.replied',
-]);
+/** Event kinds named by the docs, with the documented envelope; the others' identifiers are assumed (U12). */
+const DOCUMENTED_EVENTS = new Set(ENVELOPE_EVENTS);
 
 const path = (id: string, rest = '') => `/v1/tickets/${encodeURIComponent(id)}${rest}`;
 
@@ -146,7 +142,7 @@ test.describe('webhook events', () => {
           diagnosis: got.includes(event) ? undefined : await diagnosis(target),
         });
         for (const d of mine.filter((x) => eventOf(x) === event)) {
-          const ex = deliveryExchange(d, target.receiverUrl);
+          const ex = deliveryExchange(d, target.receiverUrl, sub);
           const payload = deliveryJson(d);
           probe('U13', `${event}: payload keys`, payload ? Object.keys(payload).sort() : null);
           probe('U15', `${event}: signature headers seen`, headerForms(d));
@@ -184,7 +180,7 @@ test.describe('webhook events', () => {
       const got = all.filter((d) => ticketIdOf(d) === id).map((d) => eventOf(d) ?? '');
       verdict.check('webhook.sla-at-risk-fired', undefined, { got });
       for (const d of all.filter((x) => ticketIdOf(x) === id && eventOf(x) === 'sla.at_risk')) {
-        const ex = deliveryExchange(d, target.receiverUrl);
+        const ex = deliveryExchange(d, target.receiverUrl, sub);
         verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
         verdict.check('webhook.event-shape', ex, {
           event: 'sla.at_risk',
@@ -245,7 +241,7 @@ test.describe('webhook signatures', () => {
           got: mine.map((d) => eventOf(d) ?? ''),
         });
         for (const d of mine) {
-          const ex = deliveryExchange(d, target.receiverUrl);
+          const ex = deliveryExchange(d, target.receiverUrl, sub);
           verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
           if (form !== 'unknown') verdict.check('webhook.signature-form', ex, { form });
         }

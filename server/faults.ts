@@ -635,6 +635,14 @@ export const FAULTS = [
     'Payload: ticket object: id, subject, status, priority, url.',
   ),
   F(
+    'payload-envelope-only',
+    'webhooks',
+    'assumed',
+    'webhook.event-shape',
+    'sends exactly the documented envelope {event, ticket, customer}: no occurred_at, no event extras (ticket.replied without its message)',
+    'U13: every event uses the envelope plus its event-specific extras (the docs give the envelope only).',
+  ),
+  F(
     'ticket-replied-never',
     'webhooks',
     'documented',

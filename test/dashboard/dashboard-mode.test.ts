@@ -8,10 +8,15 @@
  * in this mode is the detection matrix's dashboard column (test/harness/detection.test.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { createReceiver } from '../../examples/receiver/receiver.ts';
+import { deliveryFailures } from '../../fuzz/deliveries/failures.ts';
+import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
 import { deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
 import { DASHBOARD_ENDPOINTS, exampleSecrets } from '../../src/run/detection-dashboard.ts';
 import { runAll } from '../../src/run/run-all.ts';
@@ -50,13 +55,13 @@ function harnessRun(env: Record<string, string>, grep?: string) {
 }
 
 /** `harness fuzz deliveries --url …` with `env` as the process environment, output captured. */
-async function fuzzDeliveries(env: Record<string, string>, cases: string) {
+async function fuzzDeliveries(env: Record<string, string>, cases: string, json?: string) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   let out = '';
   try {
     const code = await deliveriesCommand(
-      { url: env.HARNESS_BASE_URL, cases, 'max-seconds': '60', seed: '42' },
+      { url: env.HARNESS_BASE_URL, cases, 'max-seconds': '60', seed: '42', json },
       (t) => {
         out += t;
       },
@@ -163,6 +168,51 @@ test('dashboard mode: a delivery that never arrives says whether anything reache
     assert.ok(f, 'event-delivered failed');
     assert.match(f.received, /^deliveries: ticket\.created/);
     assert.doesNotMatch(f.received, /nothing reached/);
+  });
+});
+
+test('dashboard mode: deliveries with exactly the documented envelope pass the delivery fuzz, the missing extras reported as assumed (U13), with a repro that reproduces', {
+  timeout: 180_000,
+}, async () => {
+  await withDeployment(['payload-envelope-only'], async (_svc, env) => {
+    const json = join(mkdtempSync(join(tmpdir(), 'harness-envelope-')), 'deliveries.json');
+    const fuzz = await fuzzDeliveries(env, '2', json);
+    assert.equal(fuzz.code, 0, fuzz.out);
+    assert.match(fuzz.out, /webhook delivery check: PASS/);
+    assert.match(
+      fuzz.out,
+      /assumed, not failing the run: \[webhook\.event-shape\] \d+ of \d+ deliveries/,
+    );
+    const result = JSON.parse(readFileSync(json, 'utf8')) as DeliveryCheckResult;
+    assert.equal(result.failedDeliveries, 0);
+    const failures = deliveryFailures(result);
+    assert.deepEqual(
+      failures.map((f) => [f.check, f.provenance]),
+      [['webhook.event-shape', 'assumed']],
+    );
+    const [shape] = failures;
+    assert.match(shape!.received, /must have required property/);
+
+    // The repro names the endpoint's secret variable, signs in the shell, and runs as pasted: a
+    // receiver verifying with that secret, where the capture receiver listened, accepts it.
+    const repro = shape!.repro!.split('\n').filter((l) => !l.startsWith('>') && !l.startsWith('<'));
+    const script = repro.slice(repro.findIndex((l) => l.startsWith('# the delivery as received')));
+    const secretEnv = /signed with \$(HOOK_[A-Z]+_SECRET)/.exec(script[0]!)?.[1];
+    assert.ok(secretEnv, `the repro names the endpoint's secret variable:\n${script.join('\n')}`);
+    assert.doesNotMatch(shape!.repro!, /HARNESS_API_KEY/);
+    const verifier = createReceiver({ secret: env[secretEnv]! });
+    const [host, port] = env.HARNESS_WEBHOOK_LISTEN!.split(':');
+    await new Promise<void>((resolve) => verifier.listen(Number(port), host, resolve));
+    try {
+      const { stdout } = await promisify(execFile)('sh', ['-c', script.join('\n')], {
+        cwd: mkdtempSync(join(tmpdir(), 'harness-repro-')),
+        env: { PATH: process.env.PATH, [secretEnv]: env[secretEnv]! },
+      });
+      assert.match(stdout, /^HTTP\/1\.1 204/, 'the repro is accepted by a verifying receiver');
+    } finally {
+      verifier.closeAllConnections();
+      verifier.close();
+    }
   });
 });
 

@@ -26,6 +26,18 @@ export const EVENT_SCHEMAS: Record<string, string> = {
   'macro.applied': 'MacroAppliedEvent',
 };
 
+/**
+ * Events whose payload the docs give (the envelope of "Payload shape"), named by the docs: their
+ * deliveries are held to webhook.payload-schema (documented). Every event's full shape, envelope
+ * and extras, is U13 (webhook.event-shape, assumed); the other events' names are U12.
+ */
+export const ENVELOPE_EVENTS: readonly string[] = [
+  'ticket.created',
+  'ticket.replied',
+  'ticket.closed',
+  'customer.replied',
+];
+
 /** How one signature header form fared on a delivery. */
 export interface SignatureJudgement {
   form: SignatureForm;
@@ -257,6 +269,14 @@ export const contentTypeJson = defineCheck({
     };
   },
 });
+
+/**
+ * The payload rules of one delivery of `event`, as the contract suite and the delivery fuzz both
+ * apply them: the documented envelope where the docs give it, the spec's full shape as assumed.
+ */
+export function payloadChecksFor(event: string) {
+  return ENVELOPE_EVENTS.includes(event) ? [payloadSchema, eventShape] : [eventShape];
+}
 
 export const WEBHOOK_CHECKS = [
   contentTypeJson,
