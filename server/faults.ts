@@ -587,6 +587,14 @@ export const FAULTS = [
     'An endpoint receives only the events chosen for it.',
   ),
   F(
+    'events-chosen-per-workspace',
+    'webhooks',
+    'documented',
+    'webhook.only-chosen-events',
+    'applies the event selection per workspace: every endpoint gets each event any endpoint of the workspace chose (a dashboard of one endpoint for the documented events and one for ticket.created only delivers them all to both)',
+    'An endpoint receives only the events chosen for it.',
+  ),
+  F(
     'payload-customer-missing',
     'webhooks',
     'documented',

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -26,11 +26,12 @@ import { freePort, serveDashboard, type ServedDeployment } from '../../src/run/s
 async function withDeployment<T>(
   faults: string[],
   fn: (svc: ServedDeployment, env: Record<string, string>) => Promise<T>,
+  endpointsFile = DASHBOARD_ENDPOINTS,
 ): Promise<T> {
   const port = await freePort();
   const secrets = exampleSecrets();
   const svc = await serveDashboard({
-    endpointsFile: DASHBOARD_ENDPOINTS,
+    endpointsFile,
     webhookUrl: `http://127.0.0.1:${port}`,
     faults,
     env: secrets,
@@ -214,6 +215,61 @@ test('dashboard mode: deliveries with exactly the documented envelope pass the d
       verifier.close();
     }
   });
+});
+
+/** The README's example endpoints file: the four documented events, and ticket.created only. */
+const README_ENDPOINTS = `endpoints:
+  - path: /hook/all
+    events: [ticket.created, ticket.replied, ticket.closed, customer.replied]
+    secret_env: HOOK_ALL_SECRET
+    form: both
+  - path: /hook/subset
+    events: [ticket.created]
+    secret_env: HOOK_SUBSET_SECRET
+    form: unknown
+`;
+
+test("dashboard mode, the README's endpoints file: every configured endpoint is checked for unchosen events", {
+  timeout: 300_000,
+}, async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'harness-readme-endpoints-')), 'endpoints.yaml');
+  writeFileSync(file, README_ENDPOINTS);
+  assert.ok(
+    readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(
+      README_ENDPOINTS.replace(/^endpoints:\n/, '').split('\n')[1]!,
+    ),
+    'the file is the README example',
+  );
+  const selection = 'only the events chosen';
+  // A correct deployment passes: the test runs (not skipped) and checks both endpoints.
+  await withDeployment(
+    [],
+    async (_svc, env) => {
+      const { summary } = await harnessRun(env, selection);
+      const c = summary.areas.contracts!;
+      assert.deepEqual(c.documentedFailures, [], c.headline);
+      assert.deepEqual(c.notRun, [], 'the selection test ran');
+      const only = summary.checks.find((x) => x.name === 'webhook.only-chosen-events');
+      assert.equal(only?.passed, 2, 'checked on both configured endpoints');
+    },
+    file,
+  );
+  // Selection applied per workspace: /hook/subset gets the four documented events. The wide
+  // endpoint only ever gets what it chose, so checking one endpoint would miss it.
+  await withDeployment(
+    ['events-chosen-per-workspace'],
+    async (_svc, env) => {
+      const { summary, exitCode } = await harnessRun(env, selection);
+      assert.equal(exitCode, 1);
+      const f = summary.areas.contracts!.documentedFailures.filter(
+        (x) => x.check === 'webhook.only-chosen-events',
+      );
+      assert.equal(f.length, 1, JSON.stringify(f));
+      assert.match(f[0]!.received, /^at \/hook\/subset: unchosen events delivered: /);
+      assert.match(f[0]!.received, /ticket\.replied/);
+    },
+    file,
+  );
 });
 
 function exampleSecretsOf(env: Record<string, string>): Record<string, string> {

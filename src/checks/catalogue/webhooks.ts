@@ -156,12 +156,13 @@ export const onlyChosenEvents = defineCheck({
   provenance: 'documented',
   rule: 'An endpoint receives only the events chosen for it.',
   kind: 'scenario',
-  run(_ex, a: { chosen: string[]; got: string[] }) {
+  /** `endpoint`: which one, in the report (a dashboard has several). */
+  run(_ex, a: { chosen: string[]; got: string[]; endpoint?: string }) {
     const extra = a.got.filter((e) => !a.chosen.includes(e));
     return extra.length === 0
       ? undefined
       : {
-          received: `unchosen events delivered: ${[...new Set(extra)].join(', ')}`,
+          received: `${a.endpoint ? `at ${a.endpoint}: ` : ''}unchosen events delivered: ${[...new Set(extra)].join(', ')}`,
           expected: `only ${a.chosen.join(', ')}`,
         };
   },
