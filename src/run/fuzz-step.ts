@@ -118,6 +118,8 @@ export async function runFuzzStep(
     for (const op of input.operations)
       log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
     file(apiInputFailures(input));
+    for (const op of input.operations.filter((o) => o.notRun))
+      area.notRun.push({ name: `fuzz.api-input ${op.operation}`, reason: op.notRun! });
   }
   area.details = { receiver, delivery, input };
   area.verdict = area.documentedFailures.length
