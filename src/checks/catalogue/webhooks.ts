@@ -188,10 +188,15 @@ export const retriedAfter5xx = defineCheck({
   provenance: 'assumed',
   rule: 'U14: a 5xx from the receiver is retried with backoff, with the same delivery id.',
   kind: 'scenario',
-  run(_ex, a: { attempts: number; deliveryIds: string[] }) {
+  /** `waitedMs`: how long the retry was watched for, from the 503 on. */
+  run(_ex, a: { attempts: number; deliveryIds: string[]; waitedMs?: number }) {
     if (a.attempts >= 2 && new Set(a.deliveryIds).size === 1) return undefined;
+    const waited =
+      a.attempts < 2 && a.waitedMs !== undefined
+        ? `; no retry observed within ${Math.round(a.waitedMs / 1000)} s`
+        : '';
     return {
-      received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}`,
+      received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}${waited}`,
       expected: 'at least 2 attempts with one stable X-Service-Delivery id',
     };
   },
