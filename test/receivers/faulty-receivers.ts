@@ -21,6 +21,8 @@ interface Hooks {
   whenMissing?: Verdict;
   /** The 401 response body. Default: empty. */
   rejectionBody?: string;
+  /** The rejection status. Default: 401. */
+  rejectionStatus?: number;
 }
 
 function strictEqual(given: string, canonical: string): boolean {
@@ -59,7 +61,7 @@ function faultyReceiver(secret: string, hooks: Hooks): Server {
         } else {
           const body = hooks.rejectionBody ?? '';
           res
-            .writeHead(401, {
+            .writeHead(hooks.rejectionStatus ?? 401, {
               'Content-Type': 'application/json',
               'Content-Length': String(Buffer.byteLength(body)),
             })
@@ -169,6 +171,11 @@ export const ZOO: readonly ZooEntry[] = [
     fault: 'answers 401 with a body',
     caughtBy: 'rejection-body-empty',
     create: (s) => faultyReceiver(s, { rejectionBody: '{"error":"invalid signature"}' }),
+  },
+  {
+    fault: 'answers 403 instead of 401 to a wrong signature',
+    caughtBy: 'wrong-secret-rejected',
+    create: (s) => faultyReceiver(s, { rejectionStatus: 403 }),
   },
   {
     fault: 'accepts a request without any signature header',
