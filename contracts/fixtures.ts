@@ -50,6 +50,8 @@ export interface Subscription {
   endpointId?: string;
   path: string;
   secret: string;
+  /** The variable the secret comes from (dashboard endpoints), as delivery repros name it. */
+  secretEnv?: string;
   events: string[];
   /** The header form(s) the endpoint was set up with; `unknown` = observe only (U15). */
   form: EndpointForm;
@@ -167,7 +169,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   // for seconds, and a wait only costs time when the delivery never comes.
   const view = subscriptionView(receiver, receiverUrl, resolved.service ? 4000 : 15_000);
   const endpoint: Target['endpoint'] = (e) =>
-    view(e.path, { secret: e.secret, events: e.events, form: e.form });
+    view(e.path, { secret: e.secret, secretEnv: e.secretEnv, events: e.events, form: e.form });
   let n = 0;
   const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
     if (!resolved.admin) {

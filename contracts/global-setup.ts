@@ -2,11 +2,14 @@
  * Starts the run's one capture receiver when the deployment reaches it at a user-given public URL
  * (HARNESS_WEBHOOK_URL): every worker shares it through its control API (src/webhooks/
  * shared-receiver.ts), because a dashboard-configured endpoint points at one fixed address.
- * Playwright hands the variables set here to the workers.
+ * Then triggers the retry check's delivery (retry-probe.ts), so the wait for its retry overlaps
+ * the suite. Playwright hands the variables set here to the workers.
  */
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.ts';
 import { CaptureReceiver } from '../src/webhooks/capture-receiver.ts';
 import { startControl } from '../src/webhooks/shared-receiver.ts';
+import { closeProbeTicket, RETRY_PROBE_ENV, startRetryProbe } from './retry-probe.ts';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
   const cfg = loadConfig();
@@ -24,7 +27,12 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   const control = await startControl(rx);
   process.env.HARNESS_CAPTURE_CONTROL = control.url;
   process.env.HARNESS_CAPTURE_LISTEN = listenUrl;
+  // One run id for the probe's ticket and every worker's objects (they read it at start).
+  process.env.HARNESS_RUN_ID ??= randomBytes(4).toString('hex');
+  const probe = await startRetryProbe(cfg, rx, process.env.HARNESS_RUN_ID);
+  if (probe) process.env[RETRY_PROBE_ENV] = JSON.stringify(probe);
   return async () => {
+    if (probe) await closeProbeTicket(cfg, probe);
     control.server.closeAllConnections?.();
     await new Promise<void>((resolve) => control.server.close(() => resolve()));
     await rx.close();

@@ -6,6 +6,7 @@
 import type { Exchange } from '../src/checks/types.ts';
 import type { ApiClient, TypedExchange } from '../src/client/api-client.ts';
 import { type CapturedDelivery, deliveryJson } from '../src/webhooks/capture-receiver.ts';
+import { deliveryRepro } from '../src/webhooks/delivery-repro.ts';
 import type { Subscription, Target } from './fixtures.ts';
 
 export const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
@@ -45,8 +46,29 @@ export function unknownId(prefix = 'tkt'): string {
 }
 
 /** A captured delivery as an Exchange: the request the service sent and the receiver's answer. */
-export function deliveryExchange(d: CapturedDelivery, receiverUrl: string): Exchange {
+/** Where the delivery was sent: the public URL's path may be kept by the tunnel, or stripped. */
+function deliveryUrl(receiverUrl: string, path: string): string {
+  const base = new URL(receiverUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return path.startsWith(`${prefix}/`)
+    ? `${base.origin}${path}`
+    : `${receiverUrl.replace(/\/+$/, '')}${path}`;
+}
+
+/**
+ * A captured delivery as the checks' exchange; its repro replays it signed in the shell with the
+ * endpoint's secret variable (`WEBHOOK_SECRET` for an endpoint the harness registered itself).
+ */
+export function deliveryExchange(
+  d: CapturedDelivery,
+  receiverUrl: string,
+  sub: Pick<Subscription, 'secretEnv'>,
+): Exchange {
   return {
+    repro: deliveryRepro(d, {
+      url: deliveryUrl(receiverUrl, d.path),
+      secretEnv: sub.secretEnv ?? 'WEBHOOK_SECRET',
+    }),
     request: {
       method: d.method,
       url: `${receiverUrl}${d.path}`,

@@ -95,6 +95,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       signatureUppercase: faults.has('signature-uppercase'),
       prefixMissing: faults.has('signature-prefix-missing'),
       unsubscribedDelivered: faults.has('unsubscribed-event-delivered'),
+      chosenPerWorkspace: faults.has('events-chosen-per-workspace'),
       noRetryOn503: faults.has('no-retry-on-503'),
       contentTypeText: faults.has('webhook-content-type-text'),
     },

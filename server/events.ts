@@ -30,6 +30,9 @@ export function emit(
     occurred_at: iso(ctx.clock.now()),
     ...extras,
   };
+  if (ctx.faults.has('payload-envelope-only'))
+    for (const k of Object.keys(payload))
+      if (!['event', 'ticket', 'customer'].includes(k)) delete payload[k];
   if (ctx.faults.has('payload-customer-missing')) delete payload.customer;
   if (ctx.faults.has('payload-ticket-url-missing'))
     delete (payload.ticket as Record<string, unknown>).url;

@@ -619,6 +619,14 @@ export const FAULTS = [
     'An endpoint receives only the events chosen for it.',
   ),
   F(
+    'events-chosen-per-workspace',
+    'webhooks',
+    'documented',
+    'webhook.only-chosen-events',
+    'applies the event selection per workspace: every endpoint gets each event any endpoint of the workspace chose (a dashboard of one endpoint for the documented events and one for ticket.created only delivers them all to both)',
+    'An endpoint receives only the events chosen for it.',
+  ),
+  F(
     'payload-customer-missing',
     'webhooks',
     'documented',
@@ -665,6 +673,14 @@ export const FAULTS = [
     'webhook.payload-schema',
     'omits ticket.url from event payloads',
     'Payload: ticket object: id, subject, status, priority, url.',
+  ),
+  F(
+    'payload-envelope-only',
+    'webhooks',
+    'assumed',
+    'webhook.event-shape',
+    'sends exactly the documented envelope {event, ticket, customer}: no occurred_at, no event extras (ticket.replied without its message)',
+    'U13: every event uses the envelope plus its event-specific extras (the docs give the envelope only).',
   ),
   F(
     'ticket-replied-never',

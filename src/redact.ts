@@ -48,6 +48,13 @@ const SHAPES: Array<[RegExp, string]> = [
     /((?:x-service-signature|service-signature)\s*[:=]\s*(?:sha256=)?)[0-9a-fA-F]{16,}/gi,
     '$1[REDACTED]',
   ],
+  // Any other value of a signature-named header or field with a digest in it, whatever its
+  // prefix (`rha256=`, `sha1=`, `SHA256=`) or header name (`X-Hub-Signature-256`): a spoiled
+  // signature is still computed with the secret, often one bit away from a valid one.
+  [
+    /((?:[\w-]*signature[\w-]*)"?\s*[:=]\s*"?)[^\s"',;]*?[0-9a-fA-F]{16,}[^\s"',;]*/gi,
+    '$1[REDACTED]',
+  ],
   [/((?:x-admin-token|admin[_-]?token)\s*[:=]\s*)\S+/gi, '$1[REDACTED]'],
 ];
 

@@ -8,7 +8,13 @@
  * (Ticket, Message), or a 4xx with a valid problem body whose `status` is the HTTP status —
  * never a 5xx, never no answer; and nothing is half done: after a rejected create the
  * workspace's ticket count is unchanged (after an accepted one it is one more), after a rejected
- * update or message the ticket is unchanged, an accepted update shows the patched fields.
+ * update or message the ticket is unchanged, an accepted update shows the patched fields. Each
+ * rule is a registered check where the contract suite has one (judge.ts), with its provenance: a
+ * documented rule broken fails the case (and is shrunk to a minimal counterexample); an assumed
+ * one is a warning, counted, with its shortest case, and the fuzz goes on looking.
+ *
+ * A target that stops answering fails the case that caused it (the target must always answer),
+ * and the operations after it are not run, said why — never "could not run".
  *
  * This file runs it: set-up, then per operation a fast-check property over bodies in a share of
  * the time budget. The property is judge.ts's, the counts tally.ts's, the workspace workspace.ts's.
@@ -18,10 +24,11 @@ import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-b
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../src/redact.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
+import { checkExchange } from '../shared/check-exchange.ts';
 import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
-import { API_INPUT_OPERATIONS, type ApiInputOperation, OPERATIONS } from './operations.ts';
-import type { BrokenRule } from './rules.ts';
+import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './operations.ts';
+import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
 import { type ApiInputStats, emptyStats, isSchemaValid, sentValue, tallyCase } from './tally.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
@@ -63,6 +70,10 @@ export interface ApiInputOperationResult {
   broken?: BrokenRule;
   /** The minimal counterexample: what the body is, and the exchange as an HTTP transcript (key redacted). */
   counterexample?: { kind: string; note: string; transcript: string };
+  /** Assumed rules some cases broke: warnings, each with its shortest case. */
+  warnings: CaseWarning[];
+  /** Why a skipped operation was not run. */
+  notRun?: string;
 }
 
 export interface ApiInputFuzzResult {
@@ -84,6 +95,7 @@ export interface ApiInputFuzzResult {
 /** What every operation of one run shares. */
 interface Run {
   http: Http;
+  baseUrl: string;
   workspace: Workspace;
   auth: Record<string, string>;
   apiKey: string;
@@ -91,6 +103,8 @@ interface Run {
   numRuns: number;
   bodyLimit: number;
   deadline: number;
+  /** Set once the target stopped answering: why, and after which operation's case. */
+  dead?: string;
 }
 
 /** A failing case: the part of an operation's result that describes it. */
@@ -120,7 +134,8 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
     const workspace = await openWorkspace(http, auth);
     countedVia = workspace.countedVia;
     const deadline = started + maxSeconds * 1000;
-    const run: Run = { http, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline };
+    const baseUrl = options.baseUrl;
+    const run: Run = { http, baseUrl, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline };
     for (const [i, operation] of operations.entries())
       results.push(await fuzzOperation(run, operation, operations.length - i));
   } catch (e) {
@@ -133,6 +148,7 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
   }
   return {
     name: 'api-input-fuzz',
+    // Warnings (assumed rules) do not fail the run; a strict run files them as failures.
     passed: results.every((r) => r.passed),
     seed,
     durationMs: Math.round(performance.now() - started),
@@ -145,16 +161,16 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
 
 /** An operation the run could not judge (the key's rate budget was spent). */
 function notJudged(operation: ApiInputOperation, reason: string): ApiInputOperationResult {
-  const spec = OPERATIONS[operation];
   return {
     operation,
-    schema: spec.schema,
+    schema: inputOperation(operation).schema,
     status: 'skipped',
     passed: true,
     cases: 0,
     shrinks: 0,
     stats: emptyStats(),
-    reason,
+    warnings: [],
+    notRun: reason,
   };
 }
 
@@ -164,14 +180,23 @@ async function fuzzOperation(
   operation: ApiInputOperation,
   operationsLeft: number,
 ): Promise<ApiInputOperationResult> {
-  const spec = OPERATIONS[operation];
+  const spec = inputOperation(operation);
   const stats = emptyStats();
-  const base = { operation, schema: spec.schema, stats };
-  if (run.deadline - performance.now() <= 0)
-    return { ...base, status: 'skipped', passed: true, cases: 0, shrinks: 0 };
+  const warnings = new Map<string, CaseWarning>();
+  const base = { operation, schema: spec.schema, stats, warnings: [] as CaseWarning[] };
+  const skipped = (notRun: string): ApiInputOperationResult => ({
+    ...base,
+    status: 'skipped',
+    passed: true,
+    cases: 0,
+    shrinks: 0,
+    notRun,
+  });
+  if (run.dead) return skipped(`not run: ${run.dead}`);
+  if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
   const target = operation === 'createTicket' ? undefined : await run.workspace.createTarget();
   const seen: { failure?: CaseFailure } = {};
-  const check = await caseCheck(run, operation, target, stats, seen);
+  const check = await caseCheck(run, operation, target, stats, seen, warnings);
   const left = run.deadline - performance.now();
   const share = Math.max(1000, Math.floor(left / operationsLeft));
   const arb = bodyCaseArb(componentSchema(spec.schema), resolveSpecRef, {
@@ -193,6 +218,7 @@ async function fuzzOperation(
   const failed = details.failed && seen.failure !== undefined;
   return {
     ...base,
+    warnings: [...warnings.values()],
     status: failed ? 'failed' : 'passed',
     passed: !failed,
     cases: details.numRuns,
@@ -204,8 +230,10 @@ async function fuzzOperation(
 
 /**
  * The property per case of `operation`: send the body, read the workspace again, tally, judge.
- * A failing case is recorded in `seen`; shrinking only moves to failing cases, so the last one
- * recorded is the minimal counterexample.
+ * A case that breaks a documented rule is recorded in `seen` and fails; shrinking only moves to
+ * failing cases, so the last one recorded is the minimal counterexample. Assumed rules broken go
+ * to `warnings`, keeping each one's shortest body. Once the target stops answering, every later
+ * case holds without being sent, so the case that stopped it stays the counterexample.
  */
 async function caseCheck(
   run: Run,
@@ -213,44 +241,86 @@ async function caseCheck(
   target: string | undefined,
   stats: ApiInputStats,
   seen: { failure?: CaseFailure },
+  warnings: Map<string, CaseWarning>,
 ): Promise<(c: BodyCase) => Promise<boolean>> {
-  const spec = OPERATIONS[operation];
+  const spec = inputOperation(operation);
   const path = target
     ? `/v1/tickets/${encodeURIComponent(target)}${operation === 'addMessage' ? '/messages' : ''}`
-    : '/v1/tickets';
+    : spec.spec.template;
   const observe = () =>
     target === undefined ? run.workspace.count() : run.workspace.ticket(target);
   // What the world looked like after the last case: the next case's "before".
   let known: unknown = await observe();
+  /** The body length of each warning's case so far. */
+  const shortest = new Map<string, number>();
   return async (c) => {
+    if (run.dead) return true;
     const before = known;
     const { body, contentType } = encodeBodyCase(c, spec.mediaType);
-    const ex = await run.http.send({
+    const started = performance.now();
+    const sentEx = await run.http.send({
       method: spec.method,
       path,
       headers: { ...run.auth, ...(contentType === null ? {} : { 'content-type': contentType }) },
       body,
     });
-    known = await observe();
+    const ex = checkExchange(sentEx, run.baseUrl, performance.now() - started, spec.spec);
     const sent = sentValue(c);
     const schemaValid = isSchemaValid(spec, c, sent);
-    tallyCase(stats, c, ex, schemaValid);
+    tallyCase(stats, c, sentEx, schemaValid);
+    const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
+      kind: c.kind,
+      note: c.note,
+      transcript: renderExchange(
+        sentEx,
+        [
+          `operation: ${operation} (${spec.schema})`,
+          `case: ${c.kind}: ${c.note}`,
+          `schema-valid body: ${schemaValid ? 'yes' : 'no'}`,
+          p.reason,
+          ...extra,
+        ],
+        [run.apiKey],
+      ),
+    });
+    try {
+      known = await observe();
+    } catch (e) {
+      // Our own key's budget ran out: not the target's fault (the operation is not judged).
+      if (e instanceof RateBudgetExhausted) throw e;
+      // The target stopped answering after this input: the input is the counterexample.
+      run.dead = `the target stopped answering after a ${operation} case (${(e as Error).message})`;
+      const p = judgeCase(operation, ex, sent, before, before)[0] ?? {
+        broken: API_INPUT_RULES.answered,
+        reason: `answered ${sentEx.status}, then stopped answering`,
+      };
+      const reason = `${p.reason}; and the target stopped answering after it (${(e as Error).message})`;
+      seen.failure = {
+        reason,
+        broken: p.broken.provenance === 'documented' ? p.broken : API_INPUT_RULES.answered,
+        counterexample: counterexampleOf({ ...p, reason }),
+      };
+      return false;
+    }
     const found = judgeCase(operation, ex, sent, before, known);
-    if (found === undefined) return true;
-    const notes = [
-      `operation: ${operation} (${spec.schema})`,
-      `case: ${c.kind}: ${c.note}`,
-      `schema-valid body: ${schemaValid ? 'yes' : 'no'}`,
-      found.reason,
-    ];
+    for (const w of found.filter((p) => p.broken.provenance !== 'documented')) {
+      const had = warnings.get(w.broken.check);
+      if (had) had.cases++;
+      if (had && body.length >= (shortest.get(w.broken.check) ?? 0)) continue;
+      shortest.set(w.broken.check, body.length);
+      warnings.set(w.broken.check, {
+        broken: w.broken,
+        reason: w.reason,
+        cases: had?.cases ?? 1,
+        counterexample: counterexampleOf(w),
+      });
+    }
+    const documented = found.find((p) => p.broken.provenance === 'documented');
+    if (!documented) return true;
     seen.failure = {
-      reason: found.reason,
-      broken: found.broken,
-      counterexample: {
-        kind: c.kind,
-        note: c.note,
-        transcript: renderExchange(ex, notes, [run.apiKey]),
-      },
+      reason: documented.reason,
+      broken: documented.broken,
+      counterexample: counterexampleOf(documented),
     };
     return false;
   };

@@ -11,9 +11,18 @@ export function formatApiInputFuzz(r: ApiInputFuzzResult): string {
     lines.push(
       `  ${o.status.padEnd(7)} ${o.operation} (${o.schema}): ${o.cases} cases${o.interrupted ? ' (time budget reached)' : ''}; schema-valid ${s.schemaValid.accepted} accepted / ${s.schemaValid.rejected} rejected; invalid ${s.schemaInvalid.accepted} accepted / ${s.schemaInvalid.rejected} rejected; statuses ${JSON.stringify(s.statuses)}`,
     );
+    if (o.notRun) lines.push(`    ${o.notRun}`);
     if (o.counterexample) {
-      lines.push(`    minimal counterexample (replay with FC_SEED=${r.seed}): ${o.reason}`);
+      lines.push(
+        `    minimal counterexample [${o.broken?.check ?? 'fuzz.api-input'}, ${o.broken?.provenance ?? 'documented'}] (replay with FC_SEED=${r.seed}): ${o.reason}`,
+      );
       lines.push(...o.counterexample.transcript.split('\n').map((l) => `      ${l}`));
+    }
+    for (const w of o.warnings ?? []) {
+      lines.push(
+        `    assumed, not failing the run: [${w.broken.check}] ${w.cases} case${w.cases === 1 ? '' : 's'}, the shortest: ${w.reason}`,
+      );
+      lines.push(...w.counterexample.transcript.split('\n').map((l) => `      ${l}`));
     }
   }
   return lines.join('\n');

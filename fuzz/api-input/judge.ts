@@ -1,91 +1,60 @@
 /**
- * The API input fuzz's property for one case, in two halves: the answer is a 2xx with a
- * representation valid against the spec, or a 4xx with a valid problem body whose `status` is the
- * HTTP status — never a 5xx, never no answer; and nothing is half done (the ticket count, or the
- * target ticket, read before and after the request).
+ * The API input fuzz's judgement of one case, in two halves. The answer is judged by the
+ * registered checks that judge an answer to a body in the contract suite — exchange.no-5xx,
+ * exchange.documented-status, exchange.response-schema, validation.problem-body — run over the
+ * checks' own Exchange, its operation (statuses, response schemas) read from the spec: one rule,
+ * one implementation. And nothing is half done (the ticket count, or the target ticket, read
+ * before and after the request): the fuzz's own rules, or the registered merge-patch and
+ * stored-message checks' rules. A request that gets no answer at all breaks the first rule.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { validate } from '../../src/schemas/registry.ts';
-import type { HttpExchange } from '../shared/http.ts';
-import { type ApiInputOperation, OPERATIONS, type OperationSpec } from './operations.ts';
+import { checks } from '../../src/checks/index.ts';
+import type { Exchange } from '../../src/checks/types.ts';
+import type { ApiInputOperation } from './operations.ts';
 import { API_INPUT_RULES, type CaseProblem, catalogueRule, problem } from './rules.ts';
 
-/** Which rule the case breaks, and how; or undefined when the property holds. */
+/** The registered checks that judge the answer to one request body, in the order reported. */
+export const ANSWER_CHECKS = [
+  'exchange.no-5xx',
+  'exchange.documented-status',
+  'exchange.response-schema',
+  'validation.problem-body',
+] as const;
+
+/** Every rule the case breaks (documented ones first), each with how; empty when it holds. */
 export function judgeCase(
   operation: ApiInputOperation,
-  ex: HttpExchange,
+  ex: Exchange,
   sent: unknown,
   before: unknown,
   after: unknown,
-): CaseProblem | undefined {
-  const found = judgeAnswer(ex, OPERATIONS[operation]);
-  if (found === undefined) return sideEffectProblem(operation, sent, ex, before, after);
-  const accepted = ex.status !== undefined && ex.status >= 200 && ex.status < 300;
-  if (accepted || isDeepStrictEqual(before, after)) return found;
-  const changed = operation === 'createTicket' ? 'ticket count changed' : 'ticket changed';
-  return { ...found, reason: `${found.reason}; and the ${changed} anyway` };
-}
-
-function issuesText(schema: string, value: unknown): string | undefined {
-  const issues = validate(schema, value);
-  if (issues.length === 0) return undefined;
-  return issues
-    .slice(0, 3)
-    .map((i) => `${i.pointer || '/'} ${i.message}`)
-    .join('; ');
-}
-
-/** Which rule the answer breaks (the response half of the property), and how; or undefined. */
-function judgeAnswer(ex: HttpExchange, spec: OperationSpec): CaseProblem | undefined {
-  if (ex.status === undefined)
-    return problem(API_INPUT_RULES.answered, `no answer (${ex.error ?? 'connection lost'})`);
-  if (ex.status >= 500)
-    return problem(
-      catalogueRule('exchange.no-5xx'),
-      `${ex.status}: a server error for a client's body`,
-    );
-  const status = catalogueRule('exchange.documented-status');
-  if (ex.status >= 200 && ex.status < 300) {
-    if (!spec.successStatuses.includes(ex.status))
-      return problem(
-        status,
-        `${ex.status}; a success here is ${spec.successStatuses.join(' or ')}`,
-      );
-    const bad = issuesText(spec.success, ex.json);
-    return bad
-      ? problem(
-          catalogueRule('exchange.response-schema'),
-          `${ex.status} with a body that is not a valid ${spec.success}: ${bad}`,
-        )
-      : undefined;
+): CaseProblem[] {
+  const r = ex.response;
+  if (!r)
+    return [problem(API_INPUT_RULES.answered, `no answer (${ex.error ?? 'connection lost'})`)];
+  const found: CaseProblem[] = [];
+  for (const name of ANSWER_CHECKS) {
+    const v = checks.get(name).run(ex, undefined);
+    if (v) found.push(problem(catalogueRule(name), `${v.received}; expected ${v.expected}`));
   }
-  if (ex.status >= 400) {
-    const problemBody = catalogueRule('validation.problem-body');
-    if (ex.json === undefined)
-      return problem(problemBody, `${ex.status} with a body that is not JSON`);
-    const bad = issuesText('Problem', ex.json);
-    if (bad)
-      return problem(problemBody, `${ex.status} with a body that is not a valid Problem: ${bad}`);
-    const said = (ex.json as { status?: unknown }).status;
-    return said === ex.status
-      ? undefined
-      : problem(
-          problemBody,
-          `${ex.status} with a problem body whose status is ${JSON.stringify(said)}`,
-        );
-  }
-  return problem(status, `${ex.status}: neither a success nor a client error`);
+  const side = sideEffectProblem(operation, sent, ex, before, after);
+  if (side) found.push(side);
+  return found.sort(
+    (a, b) =>
+      Number(a.broken.provenance !== 'documented') - Number(b.broken.provenance !== 'documented'),
+  );
 }
 
-/** The "nothing half done" half of the property, for an answer that passed the first half. */
+/** The "nothing half done" half of the property. */
 function sideEffectProblem(
   operation: ApiInputOperation,
   sentBody: unknown,
-  ex: HttpExchange,
+  ex: Exchange,
   before: unknown,
   after: unknown,
 ): CaseProblem | undefined {
-  const accepted = ex.status !== undefined && ex.status < 300;
+  const status = ex.response!.status;
+  const accepted = status >= 200 && status < 300;
   const halfDone = API_INPUT_RULES.nothingHalfDone;
   const mergePatch = catalogueRule('tickets.merge-patch');
   if (operation === 'createTicket') {
@@ -93,7 +62,7 @@ function sideEffectProblem(
     if (!accepted && after !== before)
       return problem(
         halfDone,
-        `rejected with ${ex.status}, yet the ticket count went from ${before} to ${after} (a half-created ticket)`,
+        `rejected with ${status}, yet the ticket count went from ${before} to ${after} (a half-created ticket)`,
       );
     if (accepted && after !== before + 1)
       return problem(
@@ -107,7 +76,7 @@ function sideEffectProblem(
       ? undefined
       : problem(
           halfDone,
-          `rejected with ${ex.status}, yet the ticket changed (GET before and after differ)`,
+          `rejected with ${status}, yet the ticket changed (GET before and after differ)`,
         );
   }
   const sent = (sentBody ?? {}) as Record<string, unknown>;
@@ -128,7 +97,7 @@ function sideEffectProblem(
     }
     return undefined;
   }
-  const m = ex.json as { body?: unknown; author?: unknown };
+  const m = (ex.response!.json ?? {}) as { body?: unknown; author?: unknown };
   if (m.body !== sent.body || m.author !== sent.author)
     return problem(
       catalogueRule('tickets.message-stored'),

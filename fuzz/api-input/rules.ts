@@ -73,7 +73,20 @@ export function apiInputFailure(
   };
 }
 
-/** Every failed operation of an input-fuzz run, filed under the rule its counterexample broke. */
+/** An assumed rule some cases broke without failing the property (see api-input.ts). */
+export interface CaseWarning {
+  broken: BrokenRule;
+  reason: string;
+  /** Cases that broke it. */
+  cases: number;
+  /** The shortest body that did. */
+  counterexample: { kind: string; note: string; transcript: string };
+}
+
+/**
+ * Every failed operation of an input-fuzz run, filed under the rule its counterexample broke,
+ * then every assumed rule some cases broke (warnings), under its registered check.
+ */
 export function apiInputFailures(r: {
   operations: ReadonlyArray<{
     operation: string;
@@ -81,9 +94,10 @@ export function apiInputFailures(r: {
     reason?: string;
     broken?: BrokenRule;
     counterexample?: { transcript: string };
+    warnings?: readonly CaseWarning[];
   }>;
 }): Failure[] {
-  return r.operations
+  const failed = r.operations
     .filter((op) => op.status === 'failed')
     .map((op) =>
       apiInputFailure(
@@ -93,4 +107,15 @@ export function apiInputFailures(r: {
         op.counterexample?.transcript,
       ),
     );
+  const warned = r.operations.flatMap((op) =>
+    (op.warnings ?? []).map((w) =>
+      apiInputFailure(
+        op.operation,
+        w.broken,
+        `${w.reason} (${w.cases} case${w.cases === 1 ? '' : 's'})`,
+        w.counterexample.transcript,
+      ),
+    ),
+  );
+  return [...failed, ...warned];
 }

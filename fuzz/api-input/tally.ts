@@ -7,7 +7,7 @@
 import type { BodyCase } from '../arbitraries/api-body-arb.ts';
 import { validate } from '../../src/schemas/registry.ts';
 import type { HttpExchange } from '../shared/http.ts';
-import { acceptsMediaType, type OperationSpec } from './operations.ts';
+import { acceptsMediaType, type InputOperation } from './operations.ts';
 
 export interface ApiInputStats {
   /** Cases per body kind (valid, drop-required, …). */
@@ -44,7 +44,7 @@ export function sentValue(c: BodyCase): unknown {
 }
 
 /** True when the spec allows the case: a listed media type, and `sent` valid against the schema. */
-export function isSchemaValid(spec: OperationSpec, c: BodyCase, sent: unknown): boolean {
+export function isSchemaValid(spec: InputOperation, c: BodyCase, sent: unknown): boolean {
   return (
     (c.contentType === undefined || acceptsMediaType(spec, c.contentType)) &&
     sent !== undefined &&

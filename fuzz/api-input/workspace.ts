@@ -36,7 +36,9 @@ async function countViaList(get: Get): Promise<number> {
     const ex = await get(`/v1/tickets?${q}`);
     const body = ex.json as { data?: unknown[]; next_cursor?: unknown } | undefined;
     if (ex.status !== 200 || !Array.isArray(body?.data))
-      throw new Error(`api input fuzz: cannot count tickets (list answered ${ex.status})`);
+      throw new Error(
+        `api input fuzz: cannot count tickets (the list ${ex.status === undefined ? `got no answer: ${ex.error ?? 'connection lost'}` : `answered ${ex.status}`})`,
+      );
     n += body.data.length;
     if (typeof body.next_cursor !== 'string' || body.next_cursor === '') return n;
     cursor = body.next_cursor;
@@ -53,7 +55,13 @@ export async function openWorkspace(http: Http, auth: Record<string, string>): P
       countedVia === 'reports-summary'
         ? ((await countViaSummary(get)) ?? (await countViaList(get)))
         : countViaList(get),
-    ticket: async (id) => (await get(`/v1/tickets/${encodeURIComponent(id)}`)).json,
+    ticket: async (id) => {
+      const ex = await get(`/v1/tickets/${encodeURIComponent(id)}`);
+      // No answer is no observation: "the ticket changed" would blame the input wrongly.
+      if (ex.status === undefined)
+        throw new Error(`api input fuzz: cannot read ticket ${id} (${ex.error ?? 'no answer'})`);
+      return ex.json;
+    },
     createTarget: async () => {
       const ex = await http.send({
         method: 'POST',

@@ -8,14 +8,21 @@
  * case count (fuzz/receiver/properties.ts, `coverage`), rather than leave a class to chance.
  * Bodies are event-shaped JSON where the class allows it, so a receiver that parses before it
  * verifies cannot dodge the check with a 400.
+ *
+ * Two kinds: SENDABLE_BODY_CLASSES are JSON texts in UTF-8, bodies the service may send (the docs
+ * promise JSON, not one spelling of it); INVALID_BODY_CLASSES are bodies it never sends (a
+ * byte-order mark or a raw NUL is not JSON per RFC 8259, invalid UTF-8 is not UTF-8), so a
+ * receiver that fails only on those is hardened less, not wrong.
  */
 import fc from 'fast-check';
 import { INVALID_UTF8_SNIPPETS, jsonEventArb } from './body-arb.ts';
 
 export interface BodyClass {
   name: string;
-  /** The careless step it exposes. */
+  /** The careless step it is made to expose (what it can catch, not a diagnosis). */
   alteredBy: string;
+  /** Whether the service may send such a body: JSON text in UTF-8. */
+  sendable: boolean;
   arb: () => fc.Arbitrary<Uint8Array>;
 }
 
@@ -61,16 +68,19 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'crlf-line-endings',
     alteredBy: 'normalising CRLF line endings to LF',
+    sendable: true,
     arb: () => pretty().map((t) => utf8(t.replace(/\n/g, '\r\n'))),
   },
   {
     name: 'lone-cr-line-endings',
     alteredBy: 'normalising lone CR line endings to LF',
+    sendable: true,
     arb: () => pretty().map((t) => utf8(t.replace(/\n/g, '\r'))),
   },
   {
     name: 'outer-whitespace',
     alteredBy: 'trimming leading/trailing whitespace',
+    sendable: true,
     arb: () =>
       fc
         .tuple(
@@ -83,11 +93,13 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'bom',
     alteredBy: 'stripping a UTF-8 byte-order mark (TextDecoder does it silently)',
+    sendable: false,
     arb: () => compact().map((t) => Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(t)])),
   },
   {
     name: 'nul',
     alteredBy: 'stopping at a NUL byte (C strings)',
+    sendable: false,
     arb: () =>
       fc.tuple(compact(), fc.nat()).map(([t, at]) => {
         const bytes = utf8(t);
@@ -98,6 +110,7 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'invalid-utf8',
     alteredBy: 'decoding the body as UTF-8 text (invalid sequences become U+FFFD)',
+    sendable: false,
     arb: () =>
       fc
         .tuple(compact(), fc.constantFrom(...INVALID_UTF8_SNIPPETS))
@@ -108,16 +121,19 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'nfc-text',
     alteredBy: 'Unicode-normalising the text to NFD',
+    sendable: true,
     arb: () => normalisedSubject('NFC'),
   },
   {
     name: 'nfd-text',
     alteredBy: 'Unicode-normalising the text to NFC',
+    sendable: true,
     arb: () => normalisedSubject('NFD'),
   },
   {
     name: 'unicode-escapes',
     alteredBy: 're-serialising JSON (\\u escapes come back as raw characters)',
+    sendable: true,
     arb: () =>
       fc
         .tuple(compact(), nonAsciiNote())
@@ -128,6 +144,7 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'raw-characters',
     alteredBy: 're-serialising JSON ASCII-only (raw characters come back as \\u escapes)',
+    sendable: true,
     arb: () =>
       fc
         .tuple(compact(), nonAsciiNote())
@@ -136,6 +153,7 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'key-order',
     alteredBy: 're-serialising JSON with sorted keys (Go maps, sort_keys)',
+    sendable: true,
     arb: () =>
       jsonEventArb().map((v) =>
         utf8(
@@ -150,6 +168,7 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   {
     name: 'number-spellings',
     alteredBy: 're-serialising JSON numbers (1.0 → 1, 1e2 → 100, -0 → 0)',
+    sendable: true,
     arb: () =>
       fc
         .tuple(
@@ -160,8 +179,12 @@ export const CARELESS_BODY_CLASSES: readonly BodyClass[] = [
   },
 ];
 
-/** A body of any class, with its class name (for the counterexample's notes). */
-export const carelessBodyArb = () =>
-  fc.oneof(
-    ...CARELESS_BODY_CLASSES.map((c) => c.arb().map((body) => ({ className: c.name, body }))),
-  );
+/** Bodies the service may send: JSON text in UTF-8, however spelled. */
+export const SENDABLE_BODY_CLASSES = CARELESS_BODY_CLASSES.filter((c) => c.sendable);
+
+/** Bodies the service never sends: not JSON (BOM, NUL) or not UTF-8. */
+export const INVALID_BODY_CLASSES = CARELESS_BODY_CLASSES.filter((c) => !c.sendable);
+
+/** A body of any of `classes` (default: all), with its class name (for the counterexample's notes). */
+export const carelessBodyArb = (classes: readonly BodyClass[] = CARELESS_BODY_CLASSES) =>
+  fc.oneof(...classes.map((c) => c.arb().map((body) => ({ className: c.name, body }))));

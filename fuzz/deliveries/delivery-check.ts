@@ -97,12 +97,13 @@ export async function runDeliveryCheck(
   const endpoints = planEndpoints(options.endpoints, options.forms ?? ENDPOINT_FORMS);
   const secrets = [apiKey, ...endpoints.map((e) => e.secret)];
   let router: DeliveryRouter;
+  let receiverBase = '';
   let property: Awaited<ReturnType<typeof checkProperty>> | undefined;
   let inconclusive: string | undefined;
   let lastFailure: Counterexample | undefined;
   try {
     const listening = await startReceiver(receiver, options);
-    const receiverBase = (options.receiverPublicUrl ?? listening).replace(/\/+$/, '');
+    receiverBase = (options.receiverPublicUrl ?? listening).replace(/\/+$/, '');
     router = deliveryRouter(
       receiver,
       endpoints,
@@ -143,7 +144,14 @@ export async function runDeliveryCheck(
     await http.close();
   }
 
-  const tally = tallyDeliveries(receiver.deliveries, endpoints, router, dashboard, secrets);
+  const tally = tallyDeliveries(
+    receiver.deliveries,
+    endpoints,
+    router,
+    dashboard,
+    secrets,
+    receiverBase,
+  );
   const details = property?.details;
   const propertyFailed = Boolean(details?.failed || property?.exampleFailed);
   return {

@@ -19,7 +19,12 @@ export interface Endpoint {
   events?: readonly string[];
   /** Key of its tally: the form, or the path of a dashboard endpoint. */
   label: string;
+  /** The variable its secret is read from (dashboard endpoints), as repros name it. */
+  secretEnv?: string;
 }
+
+/** How repros name a registered endpoint's secret, which the harness made up for the run. */
+export const REGISTERED_SECRET_ENV = 'WEBHOOK_SECRET';
 
 /** The configured endpoints, else one per form to register; every secret is redacted from now on. */
 export function planEndpoints(

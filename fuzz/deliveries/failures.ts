@@ -1,9 +1,13 @@
 /**
- * The delivery check's result in the run report's one failure shape (src/checks/types.ts): a
- * failing run is one documented failure of webhook.signature-valid, the rule the catalogue's
- * judges (signature over the exact bytes, payload per the spec) apply to every delivery, with
- * the minimal scenario's transcript as the repro.
+ * The delivery check's result in the run report's one failure shape (src/checks/types.ts), filed
+ * under the catalogue check each delivery broke, with that check's provenance and rule: a failing
+ * run is one documented failure (webhook.signature-valid, webhook.payload-schema,
+ * webhook.content-type …, or webhook.event-delivered when deliveries never came), and each
+ * assumed rule some deliveries did not follow (webhook.event-shape for U13 extras,
+ * webhook.signature-form for U15) is a warning. Repros: the delivery's transcript, then shell
+ * lines replaying it signed with the endpoint's secret variable.
  */
+import { checks } from '../../src/checks/index.ts';
 import type { Failure } from '../../src/checks/types.ts';
 import type { DeliveryCheckResult } from './types.ts';
 
@@ -16,18 +20,45 @@ function received(r: DeliveryCheckResult): string {
   return deliveries && !reason.includes(problems) ? `${reason}; ${deliveries}` : reason;
 }
 
+/** The registered check a failing run is filed under. */
+function documentedCheck(r: DeliveryCheckResult): string {
+  const first = r.failures[0]?.check;
+  if (first) return first;
+  return r.counterexample?.reason.startsWith('deliveries missing')
+    ? 'webhook.event-delivered'
+    : 'webhook.signature-valid';
+}
+
+const ruleOf = (name: string) => (checks.has(name) ? checks.get(name).rule : name);
+
+const joined = (...parts: Array<string | undefined>) => parts.filter(Boolean).join('\n');
+
 export function deliveryFailures(r: DeliveryCheckResult): Failure[] {
-  if (r.passed) return [];
-  const first = r.failures[0];
-  const repro = r.counterexample?.transcript ?? first?.transcript;
-  return [
-    {
-      check: 'webhook.signature-valid',
+  const out: Failure[] = [];
+  if (!r.passed) {
+    const first = r.failures[0];
+    const ce = r.counterexample;
+    const repro = ce
+      ? joined(ce.transcript, ce.repro ?? first?.repro)
+      : joined(first?.transcript, first?.repro);
+    const check = documentedCheck(r);
+    out.push({
+      check,
       provenance: 'documented',
-      rule: 'Every delivery verifies over the exact received bytes in each header form present, and its payload matches the spec.',
+      rule: ruleOf(check),
       received: received(r),
-      expected: 'every delivery verifies and validates',
+      expected: 'every delivery verifies over its exact bytes and carries the documented payload',
       ...(repro ? { repro } : {}),
-    },
-  ];
+    });
+  }
+  for (const m of r.assumptionMismatches ?? [])
+    out.push({
+      check: m.check,
+      provenance: 'assumed',
+      rule: ruleOf(m.check),
+      received: `${m.deliveries} of ${r.deliveries} deliveries, the first (${m.endpoint}${m.event ? `, ${m.event}` : ''}): ${m.first}`,
+      expected: 'every delivery follows the assumption',
+      repro: joined(m.transcript, m.repro),
+    });
+  return out;
 }

@@ -11,6 +11,10 @@ export function formatDeliveryCheck(r: DeliveryCheckResult): string {
   ];
   for (const [label, t] of Object.entries(r.endpoints))
     lines.push(`  endpoint ${label}: ${t.deliveries} deliveries, ${t.ok} ok, ${t.failed} failed`);
+  for (const m of r.assumptionMismatches ?? [])
+    lines.push(
+      `  assumed, not failing the run: [${m.check}] ${m.deliveries} of ${r.deliveries} deliveries, the first (${m.endpoint}${m.event ? `, ${m.event}` : ''}): ${m.first}`,
+    );
   if (r.counterexample) {
     lines.push(
       `  minimal counterexample (replay with FC_SEED=${r.seed}): ${r.counterexample.reason}`,

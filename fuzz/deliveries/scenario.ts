@@ -8,8 +8,9 @@ import type { AdminClient } from '../../src/target/admin-client.ts';
 import type { CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
 import type { TicketContent } from '../arbitraries/ticket-content-arb.ts';
 import type { Http, HttpExchange } from '../shared/http.ts';
+import { deliveryRepro } from '../../src/webhooks/delivery-repro.ts';
 import { renderDelivery, renderExchange } from '../shared/transcript.ts';
-import { type Endpoint, endpointName } from './endpoints.ts';
+import { type Endpoint, endpointName, REGISTERED_SECRET_ENV } from './endpoints.ts';
 import type { DeliveryRouter } from './routing.ts';
 import type { Counterexample } from './types.ts';
 
@@ -51,8 +52,13 @@ export function deliveryScenario(ctx: ScenarioContext): (c: TicketContent) => Pr
   return async (content) => {
     const failed = await runScenario(ctx, content);
     if (!failed) return true;
-    const { reason, transcript } = failed;
-    ctx.onFailure({ reason, input: redactValue(content, ctx.secrets), transcript });
+    const { reason, transcript, repro } = failed;
+    ctx.onFailure({
+      reason,
+      input: redactValue(content, ctx.secrets),
+      transcript,
+      ...(repro ? { repro } : {}),
+    });
     return false;
   };
 }
@@ -156,6 +162,11 @@ function badDelivery(ctx: ScenarioContext, id: string): Failed | undefined {
             [`endpoint form: ${e.form}`, ...v.problems.map((p) => `problem: ${p}`)],
             ctx.secrets,
           ),
+          repro: deliveryRepro(d, {
+            url: `${ctx.receiverBase}${e.path}`,
+            secretEnv: e.secretEnv ?? REGISTERED_SECRET_ENV,
+            note: v.problems.join('; '),
+          }),
         };
     }
   }

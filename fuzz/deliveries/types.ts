@@ -53,6 +53,8 @@ export interface ConfiguredEndpoint {
   events: readonly string[];
   form: EndpointForm;
   secret: string;
+  /** The variable the secret was read from, as repros name it. */
+  secretEnv?: string;
 }
 
 export interface FormTally {
@@ -64,6 +66,8 @@ export interface FormTally {
 }
 
 export interface DeliveryFailure {
+  /** The check of its first documented problem (webhook.signature-valid, webhook.payload-schema, …). */
+  check?: string;
   endpointForm: EndpointForm;
   /** The endpoint's path (dashboard endpoints). */
   endpoint?: string;
@@ -72,6 +76,23 @@ export interface DeliveryFailure {
   problems: string[];
   /** The delivery as received, secrets and signature values redacted. */
   transcript: string;
+  /** Shell lines replaying it, signed in the shell with the endpoint's secret variable. */
+  repro: string;
+}
+
+/** An assumed rule some deliveries did not follow: a warning, failing only a strict run. */
+export interface DeliveryMismatch {
+  check: string;
+  /** Deliveries that broke it. */
+  deliveries: number;
+  /** The first one's problem, and where it went. */
+  first: string;
+  event?: string;
+  endpoint: string;
+  /** The first one as received, secrets and signature values redacted. */
+  transcript: string;
+  /** Shell lines replaying it, signed in the shell with the endpoint's secret variable. */
+  repro: string;
 }
 
 /** The minimal failing scenario, when the property failed. */
@@ -80,6 +101,8 @@ export interface Counterexample {
   /** The ticket content of the scenario (redacted). */
   input: unknown;
   transcript: string;
+  /** Shell lines replaying the wrong delivery, signed with the endpoint's secret variable. */
+  repro?: string;
 }
 
 export interface DeliveryCheckResult {
@@ -107,6 +130,8 @@ export interface DeliveryCheckResult {
   failures: DeliveryFailure[];
   /** Total failing deliveries (may exceed `failures.length`). */
   failedDeliveries: number;
+  /** Assumed rules broken (U13 payload extras, U15 header forms …), per check: warnings. */
+  assumptionMismatches: DeliveryMismatch[];
   counterexample?: Counterexample;
   /**
    * Why the scenarios stopped early: the API key's rate budget was spent (rate-budget.ts). The

@@ -1,15 +1,23 @@
 /**
- * Judges one captured webhook delivery: every signature header present is verified over the exact
- * bytes received (never a re-encoding), the headers the endpoint's form promises are present, and
- * the payload is valid UTF-8 JSON matching the spec schema of its event. A failed signature gets a
+ * Judges one captured webhook delivery by the catalogue's webhook checks, the ones the contract
+ * suite applies to the same delivery: every signature header present verifies over the exact
+ * bytes received (webhook.signature-valid, documented), the Content-Type is application/json
+ * (webhook.content-type, documented), the headers the endpoint's form promises are there
+ * (webhook.signature-form, U15), and the payload has the documented envelope where the docs give
+ * one (webhook.payload-schema) and the spec's full shape of its event (webhook.event-shape, U13).
+ * A documented problem fails the delivery; an assumed one is a warning. A failed signature gets a
  * diagnosis (uppercase hex, missing prefix, re-serialised JSON, wrong key) so a report says what
  * the sender got wrong, not only that it did.
  */
 import {
-  EVENT_SCHEMAS,
+  contentTypeJson,
   judgeSignatureHeaders,
-  schemaViolation,
+  payloadChecksFor,
+  signatureForm,
+  signatureValid,
 } from '../../src/checks/catalogue/webhooks.ts';
+import type { Check, Exchange } from '../../src/checks/types.ts';
+import type { Provenance } from '../../src/spec/operations.ts';
 import {
   diagnoseSignature,
   SIGNATURE_FORMS,
@@ -45,40 +53,69 @@ export interface HeaderVerdict {
   diagnosis?: string;
 }
 
+/** One rule a delivery broke: the check, its provenance, and the problem in one line. */
+export interface DeliveryFinding {
+  check: string;
+  provenance: Provenance;
+  problem: string;
+}
+
 export interface DeliveryVerdict {
+  /** No documented rule broken (assumed ones are `warnings`). */
   ok: boolean;
   event?: string;
   ticketId?: string;
   headers: HeaderVerdict[];
-  /** Every problem, one line each ("X-Service-Signature: uppercase hex …", "payload: …"). */
+  /** Every documented problem, one line each ("X-Service-Signature: uppercase hex …", "payload: …"). */
   problems: string[];
+  /** Every rule broken, documented and assumed, with its check. */
+  findings: DeliveryFinding[];
 }
 
-function payloadProblems(raw: Buffer): { problems: string[]; event?: string; ticketId?: string } {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    return { problems: ['payload: the body is not valid UTF-8'] };
-  }
+const finding = (c: Check<any>, problem: string): DeliveryFinding => ({
+  check: c.name,
+  provenance: c.provenance,
+  problem,
+});
+
+/** The delivery as the checks' exchange: the request the service sent, the receiver's answer. */
+export function deliveryAsExchange(d: CapturedDelivery): Exchange {
+  return {
+    request: {
+      method: d.method,
+      url: d.path,
+      headers: d.headers,
+      body: d.raw.toString('utf8').slice(0, 2000),
+    },
+    response: { status: d.answered, headers: {}, bodyText: '' },
+    durationMs: 0,
+  };
+}
+
+/** The payload by the checks of its event; a body that is not UTF-8 JSON is judged as no payload. */
+function payloadFindings(raw: Buffer, ex: Exchange) {
   let payload: unknown;
+  let unreadable: string | undefined;
   try {
-    payload = JSON.parse(text);
-  } catch {
-    return { problems: ['payload: the body is not JSON'] };
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch (e) {
+    unreadable = e instanceof SyntaxError ? 'the body is not JSON' : 'the body is not valid UTF-8';
   }
-  const p = payload as { event?: unknown; ticket?: { id?: unknown } } | null;
+  const p = payload as { event?: unknown; ticket?: { id?: unknown } } | null | undefined;
   const event = typeof p?.event === 'string' ? p.event : undefined;
   const ticketId = typeof p?.ticket?.id === 'string' ? p.ticket.id : undefined;
   const found = { ...(event ? { event } : {}), ...(ticketId ? { ticketId } : {}) };
-  const schema = event ? EVENT_SCHEMAS[event] : undefined;
-  if (!schema)
-    return {
-      ...found,
-      problems: [`payload: event ${JSON.stringify(p?.event)} has no schema in the spec`],
-    };
-  const v = schemaViolation(schema, payload);
-  return { ...found, problems: v ? [`payload: not ${v.expected}: ${v.received}`] : [] };
+  // Unreadable or without an event name: the documented envelope is what it breaks.
+  const judged = event ?? 'ticket.created';
+  const findings: DeliveryFinding[] = [];
+  for (const c of payloadChecksFor(judged)) {
+    const v = c.run(ex, { event: judged, payload });
+    if (!v) continue;
+    const why = unreadable ?? `not ${v.expected}: ${v.received}`;
+    findings.push(finding(c, `payload: ${why}`));
+    if (unreadable) break;
+  }
+  return { ...found, findings };
 }
 
 /** Judges one delivery to an endpoint of `endpointForm` signed with `secret`. */
@@ -88,7 +125,8 @@ export function verifyDelivery(
   secret: string,
 ): DeliveryVerdict {
   const promised = promisedForms(endpointForm);
-  const problems: string[] = [];
+  const ex = deliveryAsExchange(d);
+  const findings: DeliveryFinding[] = [];
   // A header of a form the endpoint did not ask for must still verify: receivers check both.
   const headers = judgeSignatureHeaders(d.headers, d.raw, secret).map((j): HeaderVerdict => {
     const expected = promised.includes(j.form);
@@ -98,23 +136,34 @@ export function verifyDelivery(
       present: j.present,
       verified: j.verified,
     };
-    if (!j.present && expected)
+    if (!j.present && expected) {
+      // Which forms an endpoint's deliveries carry is U15: webhook.signature-form's rule.
       verdict.diagnosis = `absent; an endpoint of form ${endpointForm} gets ${promised.map((f) => SIGNATURE_HEADER[f]).join(' and ')}`;
-    else if (j.diagnosis) verdict.diagnosis = j.diagnosis;
-    if (verdict.diagnosis) problems.push(`${SIGNATURE_HEADER[j.form]}: ${verdict.diagnosis}`);
+      findings.push(finding(signatureForm, `${SIGNATURE_HEADER[j.form]}: ${verdict.diagnosis}`));
+    } else if (j.diagnosis) {
+      verdict.diagnosis = j.diagnosis;
+      findings.push(finding(signatureValid, `${SIGNATURE_HEADER[j.form]}: ${j.diagnosis}`));
+    }
     return verdict;
   });
-  if (endpointForm === 'unknown' && !headers.some((h) => h.present))
-    problems.push(
-      `no signature header at all: neither ${SIGNATURE_FORMS.map((f) => SIGNATURE_HEADER[f]).join(' nor ')}`,
+  if (!headers.some((h) => h.present))
+    findings.push(
+      finding(
+        signatureValid,
+        `no signature header at all: neither ${SIGNATURE_FORMS.map((f) => SIGNATURE_HEADER[f]).join(' nor ')}`,
+      ),
     );
-  const payload = payloadProblems(d.raw);
-  problems.push(...payload.problems);
+  const wrongType = contentTypeJson.run(ex, undefined);
+  if (wrongType) findings.push(finding(contentTypeJson, `Content-Type: ${wrongType.received}`));
+  const payload = payloadFindings(d.raw, ex);
+  findings.push(...payload.findings);
+  const problems = findings.filter((f) => f.provenance === 'documented').map((f) => f.problem);
   return {
     ok: problems.length === 0,
     ...(payload.event ? { event: payload.event } : {}),
     ...(payload.ticketId ? { ticketId: payload.ticketId } : {}),
     headers,
     problems,
+    findings,
   };
 }

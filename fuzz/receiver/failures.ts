@@ -1,7 +1,9 @@
 /**
- * The receiver fuzz's results in the run report's one failure shape (src/checks/types.ts):
- * every failed property is a documented failure named `fuzz.<property>`, its counterexample the
- * repro; a property the time budget cut short is listed as not run.
+ * The receiver fuzz's results in the run report's one failure shape (src/checks/types.ts): every
+ * failed property is a failure named `fuzz.<property>` with the property's provenance (an assumed
+ * one carries its reason in the rule, and is a warning unless the run is strict), its cause when
+ * re-signed requests proved one, and its counterexample as the repro; a property the time budget
+ * cut short is listed as not run.
  */
 import type { Failure } from '../../src/checks/types.ts';
 import type { ReceiverFuzzResult } from './run-receiver-fuzz.ts';
@@ -11,9 +13,9 @@ export function receiverFailures(r: ReceiverFuzzResult): Failure[] {
     .filter((p) => p.status === 'failed')
     .map((p) => ({
       check: `fuzz.${p.name}`,
-      provenance: 'documented',
-      rule: p.rule,
-      received: p.reason ?? 'property failed',
+      provenance: p.provenance,
+      rule: p.why ? `${p.rule} (assumed: ${p.why})` : p.rule,
+      received: [p.reason ?? 'property failed', p.cause].filter(Boolean).join(' — '),
       expected: 'the property holds',
       ...(p.counterexample ? { repro: p.counterexample } : {}),
     }));

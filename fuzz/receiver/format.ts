@@ -1,15 +1,21 @@
 import { redact } from '../../src/redact.ts';
-import type { PropertyResult, ReceiverFuzzResult } from './run-receiver-fuzz.ts';
+import { counts, type PropertyResult, type ReceiverFuzzResult } from './run-receiver-fuzz.ts';
+
+/** `FAIL` for a failure that fails the run, `warn` for an assumed one that does not. */
+function mark(r: PropertyResult, strict: boolean): string {
+  if (r.status === 'passed') return 'ok  ';
+  if (r.status === 'skipped') return 'skip';
+  return counts(r, strict) ? 'FAIL' : 'warn';
+}
 
 /** One line per property as it finishes. */
-export function formatPropertyLine(r: PropertyResult): string {
+export function formatPropertyLine(r: PropertyResult, strict = false): string {
   const label = `${r.name}${r.form ? ` [${r.form}]` : ''}`;
-  const mark = r.status === 'passed' ? 'ok  ' : r.status === 'failed' ? 'FAIL' : 'skip';
   const extra =
     r.status === 'skipped'
       ? 'time budget spent'
       : `${r.cases} cases, ${r.requests} requests${r.interrupted ? ', cut short by the time budget' : ''}`;
-  return `${mark} ${label.padEnd(48)} ${extra}`;
+  return `${mark(r, strict)} ${label.padEnd(48)} ${r.provenance.padEnd(10)} ${extra}`;
 }
 
 /** The closing summary with every counterexample transcript; already redacted, redacted again to be sure. */
@@ -18,15 +24,22 @@ export function formatReceiverFuzzReport(result: ReceiverFuzzResult): string {
   const skipped = result.properties.filter((p) => p.status === 'skipped');
   const out: string[] = [];
   for (const f of failed) {
+    const fails = counts(f, result.strict);
+    const title = fails
+      ? `${f.provenance} rule broken`
+      : 'assumed, not failing the run (fails with --strict)';
     out.push(
       '',
-      `--- ${f.name}${f.form ? ` [${f.form}]` : ''}: minimal counterexample after ${f.shrinks} shrinks`,
+      `--- ${f.name}${f.form ? ` [${f.form}]` : ''}: ${title}; minimal counterexample after ${f.shrinks} shrinks`,
+      ...(f.why ? [`    why assumed: ${f.why}`] : []),
+      ...(f.cause ? [`    ${f.cause}`] : []),
       f.counterexample ?? '',
     );
   }
+  const held = result.properties.length - failed.length - skipped.length;
   out.push(
     '',
-    `receiver fuzz ${result.url}: ${result.properties.length - failed.length - skipped.length} passed, ${failed.length} failed, ${skipped.length} skipped; ${result.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed} (replay with FC_SEED=${result.seed})`,
+    `receiver fuzz ${result.url}: ${result.passed ? 'PASS' : 'FAIL'} — ${held} held, ${result.failed} failed, ${result.warnings} warning${result.warnings === 1 ? '' : 's'} (assumed${result.strict ? '' : '; --strict fails them'}), ${skipped.length} skipped; ${result.requests} requests in ${(result.durationMs / 1000).toFixed(1)} s; seed ${result.seed} (replay with FC_SEED=${result.seed})`,
   );
   return redact(out.join('\n'));
 }

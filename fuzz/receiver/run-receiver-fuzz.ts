@@ -1,16 +1,28 @@
 /**
  * Black-box fuzz of any webhook receiver: the properties of `properties.ts`, each run with
  * fast-check over real HTTP, bounded in cases, rate and time. Returns a JSON-serialisable result
- * for reports; each failure carries the minimal counterexample as a redacted HTTP transcript.
+ * for reports; each failure carries the minimal counterexample as a redacted HTTP transcript
+ * (no signature value in it: each is named by what it is, "signed with $SECRET_ENV") and, when
+ * a valid signature was refused, the cause re-signed requests prove (diagnose.ts).
+ *
+ * A documented property that fails fails the run; an assumed one is a warning with its reason,
+ * failing the run only with `strict`.
  */
 import fc from 'fast-check';
 import { fuzzSeed } from '../shared/seed.ts';
-import { registerSecret } from '../../src/redact.ts';
+import { redact, registerSecret } from '../../src/redact.ts';
 import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
+import type { Provenance } from '../../src/spec/operations.ts';
 import { createPacer } from '../../src/load/pacer.ts';
-import { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
-import { renderTranscript } from '../shared/transcript.ts';
-import { createClient, type WireRequest } from '../shared/wire.ts';
+import { diagnoseRefusal } from './diagnose.ts';
+import {
+  expectsAuthentication,
+  type PropertyContext,
+  RECEIVER_PROPERTIES,
+  type ReceiverProperty,
+} from './properties.ts';
+import { renderTranscript, type Signing } from '../shared/transcript.ts';
+import { createClient, type WireOutcome, type WireRequest } from '../shared/wire.ts';
 
 /** Options of {@link runReceiverFuzz}. */
 export interface ReceiverFuzzOptions {
@@ -32,6 +44,10 @@ export interface ReceiverFuzzOptions {
   timeoutMs?: number;
   /** Run only the properties with these names. Default: all. */
   only?: readonly string[];
+  /** Assumed properties fail the run too (`--strict`). Default false: they are warnings. */
+  strict?: boolean;
+  /** How reports name the secret, e.g. `$HOOK_SECRET` (`--secret-env`). Default `the secret`. */
+  secretLabel?: string;
   /** Called after each property, for progress output. */
   onResult?: (result: PropertyResult) => void;
 }
@@ -42,7 +58,12 @@ export interface PropertyResult {
   /** The form under test, or null for form-independent properties. */
   form: SignatureForm | null;
   rule: string;
+  /** `documented` fails the run; `assumed` warns (fails only with --strict). */
+  provenance: Provenance;
+  /** Why an assumed property is only assumed. */
+  why?: string;
   status: 'passed' | 'failed' | 'skipped';
+  /** The property held (or was skipped); an assumed property that failed is `false` here too. */
   passed: boolean;
   /** Cases run (shrinking excluded). */
   cases: number;
@@ -51,6 +72,8 @@ export interface PropertyResult {
   shrinks: number;
   /** Failure reason of the minimal counterexample ("Received … ; expected …"). */
   reason?: string;
+  /** For a refused valid signature: the cause re-signed requests prove, or that none explains it. */
+  cause?: string;
   /** The minimal counterexample as an HTTP transcript, secrets redacted. */
   counterexample?: string;
   /** Set when the time budget cut the property short. */
@@ -62,7 +85,14 @@ export interface ReceiverFuzzResult {
   url: string;
   forms: SignatureForm[];
   seed: number;
+  /** Assumed properties counted as failures (`--strict`). */
+  strict: boolean;
+  /** No property that counts failed: no documented one, and with `strict` no assumed one. */
   passed: boolean;
+  /** Property runs that failed and count (documented; assumed too with `strict`). */
+  failed: number;
+  /** Assumed property runs that failed without `strict`: reported, not failing the run. */
+  warnings: number;
   startedAt: string;
   durationMs: number;
   requests: number;
@@ -91,12 +121,18 @@ interface Run {
   deadline: number;
   pace: () => Promise<void>;
   client: ReturnType<typeof createClient>;
+  signing: Signing;
 }
 
 /** What one property run has seen so far: requests sent, and the last failing case. */
 interface Seen {
   requests: number;
-  failure?: { reason: string; transcript: string };
+  failure?: { reason: string; transcript: string; req: WireRequest; outcome: WireOutcome };
+}
+
+/** Whether a failed property run fails the whole run. */
+export function counts(p: Pick<PropertyResult, 'status' | 'provenance'>, strict: boolean) {
+  return p.status === 'failed' && (p.provenance === 'documented' || strict);
 }
 
 export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<ReceiverFuzzResult> {
@@ -106,7 +142,9 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
   const started = performance.now();
   const deadline = started + checked.maxSeconds * 1000;
   const client = createClient(url, timeoutMs);
-  const run: Run = { ...checked, url, forms, seed, deadline, pace: createPacer(rate), client };
+  const signing = { secret: checked.secret, label: options.secretLabel ?? 'the secret' };
+  const pace = createPacer(rate);
+  const run: Run = { ...checked, url, forms, seed, deadline, pace, client, signing };
   const runs = plannedRuns(forms, options.only);
   const results: PropertyResult[] = [];
   let totalRequests = 0;
@@ -125,11 +163,16 @@ export async function runReceiverFuzz(options: ReceiverFuzzOptions): Promise<Rec
   const safeUrl = new URL(url.href);
   safeUrl.username = '';
   safeUrl.password = '';
+  const strict = options.strict ?? false;
+  const failed = results.filter((r) => counts(r, strict)).length;
   return {
     url: safeUrl.href,
     forms,
     seed,
-    passed: results.every((r) => r.passed),
+    strict,
+    passed: failed === 0,
+    failed,
+    warnings: results.filter((r) => r.status === 'failed').length - failed,
     startedAt,
     durationMs: Math.round(performance.now() - started),
     requests: totalRequests,
@@ -183,7 +226,13 @@ async function runProperty(
   runsLeft: number,
 ): Promise<PropertyResult> {
   const remaining = run.deadline - performance.now();
-  const base = { name: property.name, form, rule: property.rule };
+  const base = {
+    name: property.name,
+    form,
+    rule: property.rule,
+    provenance: property.provenance,
+    ...(property.why ? { why: property.why } : {}),
+  };
   if (remaining <= 0)
     return { ...base, status: 'skipped', passed: true, cases: 0, requests: 0, shrinks: 0 };
   const ctx: PropertyContext = {
@@ -209,12 +258,23 @@ async function runProperty(
     maxSkipsPerRun: 20,
   });
   // A failure without a failing response is the harness's own (a bug, or every drawn case
-  // unsendable), never something to blame on the receiver.
+  // unsendable), never something to blame on the receiver. fast-check's own report would print
+  // the drawn request, signature values included: only the error is told.
   if (details.failed && !seen.failure)
     throw new Error(
-      `receiver fuzz: property ${property.name} could not run: ${fc.defaultReportMessage(details)}`,
+      redact(
+        `receiver fuzz: property ${property.name} could not run: ${details.errorInstance ? String(details.errorInstance) : 'no case could be sent'}`,
+      ),
     );
   const failure = details.failed ? seen.failure : undefined;
+  const cause =
+    failure && expectsAuthentication(property)
+      ? await diagnoseRefusal(failure.req, failure.outcome, run.secret, async (r) => {
+          await run.pace();
+          seen.requests++;
+          return run.client.send(r);
+        })
+      : undefined;
   return {
     ...base,
     status: failure ? 'failed' : 'passed',
@@ -223,6 +283,7 @@ async function runProperty(
     requests: seen.requests,
     shrinks: details.numShrinks,
     ...(failure ? { reason: failure.reason, counterexample: failure.transcript } : {}),
+    ...(cause ? { cause } : {}),
     ...(details.interrupted ? { interrupted: true } : {}),
   };
 }
@@ -245,13 +306,15 @@ function caseCheck(
     const reason = property.check(outcome);
     if (reason === undefined) return true;
     const notes = [
-      `property: ${property.name}${form ? ` (${form} form)` : ''}`,
+      `property: ${property.name}${form ? ` (${form} form)` : ''} [${property.provenance}]`,
       `rule: ${property.rule}`,
       reason,
     ];
     seen.failure = {
       reason,
-      transcript: renderTranscript(run.url, req, outcome, notes, [run.secret]),
+      transcript: renderTranscript(run.url, req, outcome, notes, [run.secret], run.signing),
+      req,
+      outcome,
     };
     return false;
   };

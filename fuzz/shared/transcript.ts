@@ -4,8 +4,10 @@
  * value redacted. API exchanges, captured deliveries and raw receiver exchanges all go through it.
  */
 import { redact } from '../../src/redact.ts';
+import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
 import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
 import type { HttpExchange } from './http.ts';
+import { maskSignedMaterial } from './mask-signed.ts';
 import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';
 
 const MAX_BODY_CHARS = 1500;
@@ -111,9 +113,48 @@ export function renderDelivery(
   return redact(lines.join('\n'), extraSecrets);
 }
 
+/** The secret a request was signed with, and the name a reader knows it by (`$HOOK_SECRET`). */
+export interface Signing {
+  secret: string;
+  label: string;
+}
+
+const FORMS: Record<string, SignatureForm> = {
+  [SIGNATURE_HEADER.prefixed.toLowerCase()]: 'prefixed',
+  [SIGNATURE_HEADER.plain.toLowerCase()]: 'plain',
+};
+
+/**
+ * The header lines with every signature value replaced by what it is: a value computed with the
+ * secret — valid, spoiled (a flipped bit, a truncation, another prefix, SHA-1 …) or under another
+ * header name — would hand its reader a valid signature or most of one, so no value of a header
+ * named like a signature is ever shown; the case's notes say what was sent.
+ */
+export function maskSignatures(
+  headers: ReadonlyArray<readonly [string, string]>,
+  body: Uint8Array,
+  signing: Signing,
+): Array<[string, string]> {
+  return headers.map(([n, v]): [string, string] => {
+    if (!/signature/i.test(n)) return [n, v];
+    const form = FORMS[n.toLowerCase()];
+    const valid = form && v === signatureValue(form, signing.secret, body);
+    if (valid)
+      return [
+        n,
+        `${form === 'prefixed' ? 'sha256=' : ''}<valid HMAC-SHA256 of the body, signed with ${signing.label}>`,
+      ];
+    return [
+      n,
+      '<not shown: a value derived from the signature or sent in its place, see the notes>',
+    ];
+  });
+}
+
 /**
  * `> ` lines for the request, `< ` lines for the response, `# ` lines for what the case means.
- * Every registered secret and `extraSecrets` are masked, and so are signature-shaped values.
+ * Every registered secret and `extraSecrets` are masked, and so are signature-shaped values;
+ * with `signing`, every signature header's value is replaced by what it is (maskSignatures).
  */
 export function renderTranscript(
   url: URL,
@@ -121,6 +162,7 @@ export function renderTranscript(
   outcome: WireOutcome,
   header: string[],
   extraSecrets: readonly string[] = [],
+  signing?: Signing,
 ): string {
   const lines = [...notes(header), ...notes(req.notes)];
   if (req.framing.kind === 'chunked')
@@ -129,7 +171,7 @@ export function renderTranscript(
     ...message(
       '>',
       `${req.method} ${url.pathname}${url.search} HTTP/1.1`,
-      sentHeaders(url, req),
+      signing ? maskSignatures(sentHeaders(url, req), req.body, signing) : sentHeaders(url, req),
       req.body,
     ),
   );
@@ -139,5 +181,9 @@ export function renderTranscript(
     const res = outcome.response;
     lines.push(...message('<', `HTTP/1.1 ${res.status} ${res.statusText}`, res.headers, res.body));
   }
-  return redact(lines.join('\n'), extraSecrets);
+  const text = redact(lines.join('\n'), extraSecrets);
+  // A receiver may echo the signature it expected: no digest of the body under the secret stays.
+  return signing
+    ? maskSignedMaterial(text, signing.secret, [req.body], `<HMAC signed with ${signing.label}>`)
+    : text;
 }

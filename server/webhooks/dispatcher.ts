@@ -113,9 +113,12 @@ export class WebhookDispatcher {
     if (this.closing.signal.aborted) return [];
     const body = JSON.stringify(payload);
     const created: Delivery[] = [];
-    for (const ep of this.endpoints.values()) {
-      if (ep.workspaceId !== workspaceId) continue;
-      if (!ep.events.includes(event) && !this.faults.unsubscribedDelivered) continue;
+    const inWorkspace = [...this.endpoints.values()].filter((e) => e.workspaceId === workspaceId);
+    const chosenByAny =
+      this.faults.chosenPerWorkspace && inWorkspace.some((e) => e.events.includes(event));
+    for (const ep of inWorkspace) {
+      if (!ep.events.includes(event) && !this.faults.unsubscribedDelivered && !chosenByAny)
+        continue;
       const d: Delivery = {
         id: `wd_${randomUUID()}`,
         endpointId: ep.id,

@@ -61,6 +61,11 @@ export interface WebhookFaults {
   prefixMissing?: boolean;
   /** Delivers every event of the workspace to every endpoint, chosen or not. */
   unsubscribedDelivered?: boolean;
+  /**
+   * Applies the event selection per workspace instead of per endpoint: every endpoint gets each
+   * event that any endpoint of its workspace chose (nothing nobody chose).
+   */
+  chosenPerWorkspace?: boolean;
   /** Treats 503 as final instead of retrying it (U14). */
   noRetryOn503?: boolean;
   /** Sends deliveries as `text/plain` instead of `application/json`. */

@@ -10,7 +10,7 @@ export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failu
     rule: check.rule,
     received: redact(v.received),
     expected: redact(v.expected),
-    repro: ex?.request ? curlRepro(ex) : undefined,
+    repro: ex?.repro ? redact(ex.repro) : ex?.request ? curlRepro(ex) : undefined,
   };
 }
 

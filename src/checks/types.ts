@@ -33,6 +33,11 @@ export interface Exchange {
    */
   sentAt?: number;
   answeredAt?: number;
+  /**
+   * The repro to report instead of a curl of `request`: a webhook delivery's, which signs in the
+   * shell with the endpoint's secret variable (src/webhooks/delivery-repro.ts).
+   */
+  repro?: string;
 }
 
 /**

@@ -122,6 +122,9 @@ export async function runFuzzStep(
     for (const op of input.operations)
       log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
     file(apiInputFailures(input));
+    // Operations the spent budget left unjudged are already named once, above.
+    for (const op of input.operations.filter((o) => o.notRun && o.notRun !== input.inconclusive))
+      area.notRun.push({ name: `fuzz.api-input ${op.operation}`, reason: op.notRun! });
   }
   area.details = { receiver, delivery, input };
   area.verdict = area.documentedFailures.length

@@ -8,24 +8,30 @@
  * in this mode is the detection matrix's dashboard column (test/harness/detection.test.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { createReceiver } from '../../examples/receiver/receiver.ts';
+import { deliveryFailures } from '../../fuzz/deliveries/failures.ts';
+import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
 import { deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
 import { DASHBOARD_ENDPOINTS, exampleSecrets } from '../../src/run/detection-dashboard.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { type Area, runAll } from '../../src/run/run-all.ts';
 import { freePort, serveDashboard, type ServedDeployment } from '../../src/run/serve-process.ts';
 
 /** A dashboard-mode deployment delivering to a receiver URL on a port picked now. */
 async function withDeployment<T>(
   faults: string[],
   fn: (svc: ServedDeployment, env: Record<string, string>) => Promise<T>,
+  endpointsFile = DASHBOARD_ENDPOINTS,
 ): Promise<T> {
   const port = await freePort();
   const secrets = exampleSecrets();
   const svc = await serveDashboard({
-    endpointsFile: DASHBOARD_ENDPOINTS,
+    endpointsFile,
     webhookUrl: `http://127.0.0.1:${port}`,
     faults,
     env: secrets,
@@ -38,10 +44,10 @@ async function withDeployment<T>(
   }
 }
 
-function harnessRun(env: Record<string, string>, grep?: string) {
+function harnessRun(env: Record<string, string>, grep?: string, skip: Area[] = ['load', 'fuzz']) {
   return runAll({
     outDir: join(mkdtempSync(join(tmpdir(), 'harness-dashboard-')), 'latest'),
-    skip: ['load', 'fuzz'],
+    skip,
     grep,
     verbose: false,
     log: () => {},
@@ -50,13 +56,13 @@ function harnessRun(env: Record<string, string>, grep?: string) {
 }
 
 /** `harness fuzz deliveries --url …` with `env` as the process environment, output captured. */
-async function fuzzDeliveries(env: Record<string, string>, cases: string) {
+async function fuzzDeliveries(env: Record<string, string>, cases: string, json?: string) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   let out = '';
   try {
     const code = await deliveriesCommand(
-      { url: env.HARNESS_BASE_URL, cases, 'max-seconds': '60', seed: '42' },
+      { url: env.HARNESS_BASE_URL, cases, 'max-seconds': '60', seed: '42', json },
       (t) => {
         out += t;
       },
@@ -164,6 +170,131 @@ test('dashboard mode: a delivery that never arrives says whether anything reache
     assert.match(f.received, /^deliveries: ticket\.created/);
     assert.doesNotMatch(f.received, /nothing reached/);
   });
+});
+
+test('dashboard mode: deliveries with exactly the documented envelope pass the delivery fuzz, the missing extras reported as assumed (U13), with a repro that reproduces', {
+  timeout: 180_000,
+}, async () => {
+  await withDeployment(['payload-envelope-only'], async (_svc, env) => {
+    const json = join(mkdtempSync(join(tmpdir(), 'harness-envelope-')), 'deliveries.json');
+    const fuzz = await fuzzDeliveries(env, '2', json);
+    assert.equal(fuzz.code, 0, fuzz.out);
+    assert.match(fuzz.out, /webhook delivery check: PASS/);
+    assert.match(
+      fuzz.out,
+      /assumed, not failing the run: \[webhook\.event-shape\] \d+ of \d+ deliveries/,
+    );
+    const result = JSON.parse(readFileSync(json, 'utf8')) as DeliveryCheckResult;
+    assert.equal(result.failedDeliveries, 0);
+    const failures = deliveryFailures(result);
+    assert.deepEqual(
+      failures.map((f) => [f.check, f.provenance]),
+      [['webhook.event-shape', 'assumed']],
+    );
+    const [shape] = failures;
+    assert.match(shape!.received, /must have required property/);
+
+    // The repro names the endpoint's secret variable, signs in the shell, and runs as pasted: a
+    // receiver verifying with that secret, where the capture receiver listened, accepts it.
+    const repro = shape!.repro!.split('\n').filter((l) => !l.startsWith('>') && !l.startsWith('<'));
+    const script = repro.slice(repro.findIndex((l) => l.startsWith('# the delivery as received')));
+    const secretEnv = /signed with \$(HOOK_[A-Z]+_SECRET)/.exec(script[0]!)?.[1];
+    assert.ok(secretEnv, `the repro names the endpoint's secret variable:\n${script.join('\n')}`);
+    assert.doesNotMatch(shape!.repro!, /HARNESS_API_KEY/);
+    const verifier = createReceiver({ secret: env[secretEnv]! });
+    const [host, port] = env.HARNESS_WEBHOOK_LISTEN!.split(':');
+    await new Promise<void>((resolve) => verifier.listen(Number(port), host, resolve));
+    try {
+      const { stdout } = await promisify(execFile)('sh', ['-c', script.join('\n')], {
+        cwd: mkdtempSync(join(tmpdir(), 'harness-repro-')),
+        env: { PATH: process.env.PATH, [secretEnv]: env[secretEnv]! },
+      });
+      assert.match(stdout, /^HTTP\/1\.1 204/, 'the repro is accepted by a verifying receiver');
+    } finally {
+      verifier.closeAllConnections();
+      verifier.close();
+    }
+  });
+});
+
+test('dashboard mode: a deployment that never retries passes `harness run --skip load`, the retry wait overlapping the suite and reported as an assumption', {
+  timeout: 300_000,
+}, async () => {
+  await withDeployment(['no-retry-on-503'], async (_svc, env) => {
+    // The default wait (60 s), as a user has it: the wait must not follow the suite.
+    const { HARNESS_WEBHOOK_RETRY_WAIT_MS: _, ...asUser } = env;
+    const started = Date.now();
+    const { summary, exitCode } = await harnessRun(asUser, undefined, ['load']);
+    const seconds = (Date.now() - started) / 1000;
+    const c = summary.areas.contracts!;
+    assert.equal(exitCode, 0, `${c.headline} / ${summary.areas.fuzz?.headline}`);
+    assert.deepEqual(c.documentedFailures, [], c.headline);
+    assert.deepEqual(summary.areas.fuzz?.documentedFailures, [], summary.areas.fuzz?.headline);
+    const retry = c.assumptionMismatches.filter((f) => f.check === 'webhook.retried-after-5xx');
+    assert.equal(retry.length, 1, JSON.stringify(c.assumptionMismatches));
+    assert.equal(retry[0]!.provenance, 'assumed');
+    assert.match(retry[0]!.rule, /^U14/);
+    assert.match(retry[0]!.received, /^1 attempt\(s\).*; no retry observed within \d+ s$/);
+    // Measured, not asserted (timing belongs to bench/): printed for the record.
+    process.stdout.write(
+      `# harness run --skip load against a never-retrying deployment: ${seconds.toFixed(1)} s\n`,
+    );
+  });
+});
+
+/** The README's example endpoints file: the four documented events, and ticket.created only. */
+const README_ENDPOINTS = `endpoints:
+  - path: /hook/all
+    events: [ticket.created, ticket.replied, ticket.closed, customer.replied]
+    secret_env: HOOK_ALL_SECRET
+    form: both
+  - path: /hook/subset
+    events: [ticket.created]
+    secret_env: HOOK_SUBSET_SECRET
+    form: unknown
+`;
+
+test("dashboard mode, the README's endpoints file: every configured endpoint is checked for unchosen events", {
+  timeout: 300_000,
+}, async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'harness-readme-endpoints-')), 'endpoints.yaml');
+  writeFileSync(file, README_ENDPOINTS);
+  assert.ok(
+    readFileSync(new URL('../../README.md', import.meta.url), 'utf8').includes(
+      README_ENDPOINTS.replace(/^endpoints:\n/, '').split('\n')[1]!,
+    ),
+    'the file is the README example',
+  );
+  const selection = 'only the events chosen';
+  // A correct deployment passes: the test runs (not skipped) and checks both endpoints.
+  await withDeployment(
+    [],
+    async (_svc, env) => {
+      const { summary } = await harnessRun(env, selection);
+      const c = summary.areas.contracts!;
+      assert.deepEqual(c.documentedFailures, [], c.headline);
+      assert.deepEqual(c.notRun, [], 'the selection test ran');
+      const only = summary.checks.find((x) => x.name === 'webhook.only-chosen-events');
+      assert.equal(only?.passed, 2, 'checked on both configured endpoints');
+    },
+    file,
+  );
+  // Selection applied per workspace: /hook/subset gets the four documented events. The wide
+  // endpoint only ever gets what it chose, so checking one endpoint would miss it.
+  await withDeployment(
+    ['events-chosen-per-workspace'],
+    async (_svc, env) => {
+      const { summary, exitCode } = await harnessRun(env, selection);
+      assert.equal(exitCode, 1);
+      const f = summary.areas.contracts!.documentedFailures.filter(
+        (x) => x.check === 'webhook.only-chosen-events',
+      );
+      assert.equal(f.length, 1, JSON.stringify(f));
+      assert.match(f[0]!.received, /^at \/hook\/subset: unchosen events delivered: /);
+      assert.match(f[0]!.received, /ticket\.replied/);
+    },
+    file,
+  );
 });
 
 function exampleSecretsOf(env: Record<string, string>): Record<string, string> {

@@ -1,13 +1,17 @@
 /**
  * The API input fuzz fails where it must: a 5xx for a body without a requester (fault
- * missing-requester-500), printed as a minimal counterexample with the key redacted; and work
- * done behind a rejection (a proxy that lets every write through, then answers 422).
+ * missing-requester-500), printed as a minimal counterexample with the key redacted; work done
+ * behind a rejection (a proxy that lets every write through, then answers 422); a creation
+ * answered 200 (fault create-200), judged by the contract suite's own exchange.documented-status
+ * with the statuses the spec lists; and an input on which the target drops the connection, or
+ * stops answering altogether, which is a failing case with its repro, never "could not run".
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
+import { FAULTS } from '../../server/faults.ts';
 import { startService } from '../../server/start.ts';
 import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
@@ -112,6 +116,146 @@ describe('api input fuzz catches', () => {
     } finally {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await svc.close();
+    }
+  });
+});
+
+/**
+ * A proxy to a reference deployment that drops the connection on a creation whose body is not a
+ * JSON object; with `die`, it also stops listening for good, as a crashed proxy does.
+ */
+async function droppingProxy(baseUrl: string, die: boolean) {
+  const proxy: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    let object = false;
+    try {
+      const v: unknown = JSON.parse(body.toString('utf8'));
+      object = v !== null && typeof v === 'object' && !Array.isArray(v);
+    } catch {
+      object = false;
+    }
+    if (req.method === 'POST' && req.url === '/v1/tickets' && !object) {
+      req.socket.destroy();
+      if (die) {
+        proxy.close();
+        proxy.closeAllConnections();
+      }
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers.connection;
+    const up = await request(`${baseUrl}${req.url}`, {
+      method: req.method as 'GET',
+      headers: headers as Record<string, string>,
+      body: chunks.length ? body : undefined,
+    });
+    res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
+    res.end(await up.body.text());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
+
+describe('api input fuzz, one judge and a target that must always answer', () => {
+  test('create-200: judged by exchange.documented-status with the statuses of the spec, as the contract suite judges it', async () => {
+    const fault = FAULTS.find((f) => f.name === 'create-200')!;
+    const svc = await startService({ faults: [fault.name], enterprise: LIMITS });
+    try {
+      const r = await runApiInputFuzz({
+        baseUrl: svc.baseUrl,
+        apiKey: svc.credentials.workspaces.enterprise.keys.full,
+        numRuns: 30,
+        maxSeconds: 120,
+        operations: ['createTicket'],
+      });
+      const report = formatApiInputFuzz(r);
+      const [create] = r.operations;
+      const warning = create?.warnings.find((w) => w.broken.check === fault.check);
+      assert.ok(warning, `the fault's own check is reported:\n${report}`);
+      assert.equal(warning.broken.provenance, fault.provenance, 'with the check’s provenance');
+      assert.match(warning.reason, /^200 from POST \/v1\/tickets; expected one of 201\b/);
+      assert.match(warning.counterexample.transcript, /^< HTTP\/1\.1 200$/m);
+      const failure = apiInputFailures(r).find((f) => f.check === fault.check);
+      assert.equal(failure?.provenance, 'assumed', 'filed as the contract suite files it');
+      // An assumed rule is a warning: the fuzz keeps looking for documented failures.
+      assert.equal(create?.cases, 30, report);
+      assert.equal(r.passed, true, report);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test('an input on which the target drops the connection is a failing case with its repro', async () => {
+    const svc = await startService({ enterprise: LIMITS });
+    const proxy = await droppingProxy(svc.baseUrl, false);
+    try {
+      const r = await runApiInputFuzz({
+        baseUrl: proxy.url,
+        apiKey: svc.credentials.workspaces.enterprise.keys.full,
+        numRuns: 40,
+        maxSeconds: 120,
+        operations: ['createTicket', 'addMessage'],
+      });
+      const report = formatApiInputFuzz(r);
+      assert.equal(r.passed, false, report);
+      const [create, message] = r.operations;
+      assert.equal(create?.status, 'failed', report);
+      assert.equal(create?.broken?.check, 'fuzz.api-input-answered');
+      assert.match(create?.reason ?? '', /^no answer \(/);
+      assert.match(create?.counterexample?.transcript ?? '', /^< \(no response: /m);
+      assert.match(create?.counterexample?.transcript ?? '', /^> POST \/v1\/tickets HTTP\/1\.1$/m);
+      const [failure] = apiInputFailures(r);
+      assert.equal(failure?.check, 'fuzz.api-input-answered');
+      assert.equal(failure?.provenance, 'documented');
+      assert.equal(failure?.repro, create?.counterexample?.transcript);
+      assert.equal(message?.status, 'passed', 'the target still answers the other operation');
+    } finally {
+      await proxy.close();
+      await svc.close();
+    }
+  });
+
+  test('an input after which the target stops answering is the counterexample; later operations are not run, said why', async () => {
+    const svc = await startService({ enterprise: LIMITS });
+    const proxy = await droppingProxy(svc.baseUrl, true);
+    try {
+      const r = await runApiInputFuzz({
+        baseUrl: proxy.url,
+        apiKey: svc.credentials.workspaces.enterprise.keys.full,
+        numRuns: 40,
+        maxSeconds: 120,
+      });
+      const report = formatApiInputFuzz(r);
+      assert.equal(r.passed, false, report);
+      const [create, ...rest] = r.operations;
+      assert.equal(create?.status, 'failed', report);
+      assert.equal(create?.broken?.check, 'fuzz.api-input-answered');
+      assert.match(create?.reason ?? '', /the target stopped answering after it/);
+      // The input that stopped it, not a smaller one "failing" only because nothing answers.
+      assert.match(
+        create?.counterexample?.note ?? '',
+        /JSON but not an object|malformed JSON/,
+        report,
+      );
+      for (const o of rest) {
+        assert.equal(o.status, 'skipped', report);
+        assert.match(
+          o.notRun ?? '',
+          /not run: the target stopped answering after a createTicket case/,
+        );
+      }
+    } finally {
+      await proxy.close();
       await svc.close();
     }
   });

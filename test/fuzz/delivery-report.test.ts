@@ -33,9 +33,11 @@ function result(counterexampleReason?: string): DeliveryCheckResult {
         event: 'ticket.created',
         problems: [WRONG],
         transcript: '> POST /hook/prefixed HTTP/1.1',
+        repro: 'sig=$(openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" < delivery.body)',
       },
     ],
     failedDeliveries: 7,
+    assumptionMismatches: [],
     ...(counterexampleReason
       ? {
           counterexample: {

@@ -21,6 +21,8 @@ interface Hooks {
   whenMissing?: Verdict;
   /** The 401 response body. Default: empty. */
   rejectionBody?: string;
+  /** The rejection status. Default: 401. */
+  rejectionStatus?: number;
 }
 
 function strictEqual(given: string, canonical: string): boolean {
@@ -59,7 +61,7 @@ function faultyReceiver(secret: string, hooks: Hooks): Server {
         } else {
           const body = hooks.rejectionBody ?? '';
           res
-            .writeHead(401, {
+            .writeHead(hooks.rejectionStatus ?? 401, {
               'Content-Type': 'application/json',
               'Content-Length': String(Buffer.byteLength(body)),
             })
@@ -77,6 +79,8 @@ export interface ZooEntry {
   fault: string;
   /** The receiver-fuzz property that must fail against it. */
   caughtBy: string;
+  /** The cause the fuzz must name for it (a refused valid signature, proven by re-signing). */
+  cause?: RegExp;
   create: (secret: string) => Server;
 }
 
@@ -129,6 +133,7 @@ export const ZOO: readonly ZooEntry[] = [
   {
     fault: 're-serialises the JSON before the HMAC',
     caughtBy: 'non-canonical-json-authenticates',
+    cause: /re-serialising the JSON \(JSON\.parse, then JSON\.stringify/,
     create: (s) =>
       faultyReceiver(s, {
         hmacInput: (raw) => {
@@ -142,7 +147,9 @@ export const ZOO: readonly ZooEntry[] = [
   },
   {
     fault: 'decodes the body as UTF-8 before the HMAC',
+    // Harmless for every body the service sends (valid UTF-8): a warning, not a failure.
     caughtBy: 'invalid-utf8-body-authenticates',
+    cause: /decoding the body as UTF-8/,
     create: (s) =>
       faultyReceiver(s, { hmacInput: (raw) => Buffer.from(raw.toString('utf8'), 'utf8') }),
   },
@@ -166,6 +173,11 @@ export const ZOO: readonly ZooEntry[] = [
     create: (s) => faultyReceiver(s, { rejectionBody: '{"error":"invalid signature"}' }),
   },
   {
+    fault: 'answers 403 instead of 401 to a wrong signature',
+    caughtBy: 'wrong-secret-rejected',
+    create: (s) => faultyReceiver(s, { rejectionStatus: 403 }),
+  },
+  {
     fault: 'accepts a request without any signature header',
     caughtBy: 'missing-signature-rejected',
     create: (s) => faultyReceiver(s, { whenMissing: 'accept' }),
@@ -174,17 +186,20 @@ export const ZOO: readonly ZooEntry[] = [
   {
     fault: 'normalises line endings (CRLF and lone CR to LF) before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /line ending/,
     create: (s) =>
       faultyReceiver(s, { hmacInput: (raw) => latin1(raw, (t) => t.replace(/\r\n?/g, '\n')) }),
   },
   {
     fault: 'trims the body before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /trimming/,
     create: (s) => faultyReceiver(s, { hmacInput: (raw) => latin1(raw, (t) => t.trim()) }),
   },
   {
     fault: 'strips a UTF-8 byte-order mark before the HMAC',
-    caughtBy: 'careless-body-authenticates',
+    caughtBy: 'careless-invalid-body-authenticates',
+    cause: /byte-order mark/,
     create: (s) =>
       faultyReceiver(s, {
         hmacInput: (raw) =>
@@ -193,7 +208,8 @@ export const ZOO: readonly ZooEntry[] = [
   },
   {
     fault: 'hashes the body only up to its first NUL byte',
-    caughtBy: 'careless-body-authenticates',
+    caughtBy: 'careless-invalid-body-authenticates',
+    cause: /NUL byte/,
     create: (s) =>
       faultyReceiver(s, {
         hmacInput: (raw) => (raw.includes(0) ? raw.subarray(0, raw.indexOf(0)) : raw),
@@ -202,23 +218,27 @@ export const ZOO: readonly ZooEntry[] = [
   {
     fault: 'NFC-normalises the text before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /NFC/,
     create: (s) =>
       faultyReceiver(s, { hmacInput: (raw) => unicode(raw, (t) => t.normalize('NFC')) }),
   },
   {
     fault: 'NFD-normalises the text before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /NFD/,
     create: (s) =>
       faultyReceiver(s, { hmacInput: (raw) => unicode(raw, (t) => t.normalize('NFD')) }),
   },
   {
     fault: 're-serialises the JSON with sorted keys before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /sorted keys/,
     create: (s) => faultyReceiver(s, { hmacInput: (raw) => reserialised(raw, sortKeys) }),
   },
   {
     fault: 're-serialises the JSON ASCII-only before the HMAC',
     caughtBy: 'careless-body-authenticates',
+    cause: /ASCII-only/,
     create: (s) =>
       faultyReceiver(s, {
         hmacInput: (raw) =>

@@ -26,6 +26,18 @@ export const EVENT_SCHEMAS: Record<string, string> = {
   'macro.applied': 'MacroAppliedEvent',
 };
 
+/**
+ * Events whose payload the docs give (the envelope of "Payload shape"), named by the docs: their
+ * deliveries are held to webhook.payload-schema (documented). Every event's full shape, envelope
+ * and extras, is U13 (webhook.event-shape, assumed); the other events' names are U12.
+ */
+export const ENVELOPE_EVENTS: readonly string[] = [
+  'ticket.created',
+  'ticket.replied',
+  'ticket.closed',
+  'customer.replied',
+];
+
 /** How one signature header form fared on a delivery. */
 export interface SignatureJudgement {
   form: SignatureForm;
@@ -144,12 +156,13 @@ export const onlyChosenEvents = defineCheck({
   provenance: 'documented',
   rule: 'An endpoint receives only the events chosen for it.',
   kind: 'scenario',
-  run(_ex, a: { chosen: string[]; got: string[] }) {
+  /** `endpoint`: which one, in the report (a dashboard has several). */
+  run(_ex, a: { chosen: string[]; got: string[]; endpoint?: string }) {
     const extra = a.got.filter((e) => !a.chosen.includes(e));
     return extra.length === 0
       ? undefined
       : {
-          received: `unchosen events delivered: ${[...new Set(extra)].join(', ')}`,
+          received: `${a.endpoint ? `at ${a.endpoint}: ` : ''}unchosen events delivered: ${[...new Set(extra)].join(', ')}`,
           expected: `only ${a.chosen.join(', ')}`,
         };
   },
@@ -175,10 +188,15 @@ export const retriedAfter5xx = defineCheck({
   provenance: 'assumed',
   rule: 'U14: a 5xx from the receiver is retried with backoff, with the same delivery id.',
   kind: 'scenario',
-  run(_ex, a: { attempts: number; deliveryIds: string[] }) {
+  /** `waitedMs`: how long the retry was watched for, from the 503 on. */
+  run(_ex, a: { attempts: number; deliveryIds: string[]; waitedMs?: number }) {
     if (a.attempts >= 2 && new Set(a.deliveryIds).size === 1) return undefined;
+    const waited =
+      a.attempts < 2 && a.waitedMs !== undefined
+        ? `; no retry observed within ${Math.round(a.waitedMs / 1000)} s`
+        : '';
     return {
-      received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}`,
+      received: `${a.attempts} attempt(s), delivery ids ${[...new Set(a.deliveryIds)].join(', ') || '(none)'}${waited}`,
       expected: 'at least 2 attempts with one stable X-Service-Delivery id',
     };
   },
@@ -257,6 +275,14 @@ export const contentTypeJson = defineCheck({
     };
   },
 });
+
+/**
+ * The payload rules of one delivery of `event`, as the contract suite and the delivery fuzz both
+ * apply them: the documented envelope where the docs give it, the spec's full shape as assumed.
+ */
+export function payloadChecksFor(event: string) {
+  return ENVELOPE_EVENTS.includes(event) ? [payloadSchema, eventShape] : [eventShape];
+}
 
 export const WEBHOOK_CHECKS = [
   contentTypeJson,

@@ -1,0 +1,89 @@
+/**
+ * The retry check's trigger on a dashboard deployment, started by the global setup before any
+ * test: the run's shared receiver answers 503 to the first attempt of one marked ticket.created
+ * delivery, and the ticket is created at once. Waiting for the retry then overlaps the whole
+ * suite instead of following it; the retry test (webhooks.spec.ts) only judges what arrived, and
+ * waits on only when the suite was quicker than RETRY_MIN_WAIT_MS. Workers read the probe from
+ * HARNESS_RETRY_PROBE. Anything that stops the trigger (read-only, no endpoint for
+ * ticket.created, the creation refused) leaves the test to trigger and wait on its own.
+ */
+import { randomBytes } from 'node:crypto';
+import type { HarnessConfig } from '../src/config.ts';
+import type { CaptureReceiver } from '../src/webhooks/capture-receiver.ts';
+
+export const RETRY_PROBE_ENV = 'HARNESS_RETRY_PROBE';
+
+/** The shortest observation of a missing retry, from the 503 on (capped by the configured wait). */
+export const RETRY_MIN_WAIT_MS = 10_000;
+
+export interface RetryProbe {
+  marker: string;
+  ticketId: string;
+  /** Epoch ms the ticket was created (its first delivery attempt follows at once). */
+  armedAt: number;
+}
+
+/** The probe the global setup started, if any (workers). */
+export function readRetryProbe(): RetryProbe | undefined {
+  const raw = process.env[RETRY_PROBE_ENV];
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as RetryProbe;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this run can trigger early: a real deployment whose dashboard endpoints we share. */
+function canTrigger(
+  cfg: HarnessConfig,
+): cfg is HarnessConfig & { baseUrl: string; apiKey: string } {
+  return Boolean(
+    cfg.baseUrl &&
+      cfg.apiKey &&
+      cfg.webhookUrl &&
+      !cfg.adminToken &&
+      !cfg.readOnly &&
+      // One deployment per project in the dashboard detection matrix: no run-wide target.
+      !process.env.HARNESS_DASHBOARD_MATRIX &&
+      cfg.webhookEndpoints.some((e) => e.events.includes('ticket.created')),
+  );
+}
+
+/** Arms the receiver and creates the marked ticket; the probe, or undefined when not possible. */
+export async function startRetryProbe(
+  cfg: HarnessConfig,
+  rx: CaptureReceiver,
+  runId: string,
+): Promise<RetryProbe | undefined> {
+  if (!canTrigger(cfg)) return undefined;
+  const marker = `retry-${randomBytes(6).toString('hex')}`;
+  rx.failFirst({ marker, attempts: 1, status: 503 });
+  const armedAt = Date.now();
+  const res = await fetch(`${cfg.baseUrl}/v1/tickets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${cfg.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      subject: `[harness ${runId}] webhook retries ${marker}`,
+      requester: { email: 'harness@example.com', name: 'Harness' },
+      priority: 'normal',
+      tags: ['harness', `run-${runId}`],
+    }),
+    signal: AbortSignal.timeout(cfg.timeoutMs),
+  }).catch(() => undefined);
+  const id = res?.ok
+    ? ((await res.json().catch(() => undefined)) as { id?: unknown })?.id
+    : undefined;
+  if (typeof id !== 'string') return undefined;
+  return { marker, ticketId: id, armedAt };
+}
+
+/** Closes the probe's ticket (shared staging hygiene); a failure is not the run's verdict. */
+export async function closeProbeTicket(cfg: HarnessConfig, probe: RetryProbe): Promise<void> {
+  if (!canTrigger(cfg)) return;
+  await fetch(`${cfg.baseUrl}/v1/tickets/${encodeURIComponent(probe.ticketId)}/close`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${cfg.apiKey}` },
+    signal: AbortSignal.timeout(cfg.timeoutMs),
+  }).catch(() => undefined);
+}

@@ -1,0 +1,70 @@
+/**
+ * A webhook delivery as a POSIX shell repro that runs as pasted: the body exactly as received,
+ * written to a file (its bytes are what is signed), the signature computed in the shell with
+ * `openssl` from the endpoint's secret variable, and the POST to the receiver with the header
+ * form(s) the delivery carried. The service's own signature values are never printed: a
+ * delivery's repro is "signed with $SECRET_ENV", never a redacted value passed off as a key.
+ */
+import type { CapturedDelivery } from './capture-receiver.ts';
+
+const HEADERS = { prefixed: 'X-Service-Signature', plain: 'service-signature' } as const;
+
+/** `'…'` for the shell: everything literal, a `'` closed, escaped and reopened. */
+const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** `"…"` for the shell, with nothing in `s` expanded. */
+const double = (s: string) => `"${s.replace(/["\\$`]/g, '\\$&')}"`;
+
+/** Text a single-quoted `printf '%s'` carries byte for byte: valid UTF-8, no NUL. */
+function asText(raw: Uint8Array): string | undefined {
+  if (raw.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A command that writes exactly `raw` to `file`. */
+function writeBody(raw: Uint8Array, file: string): string {
+  const text = asText(raw);
+  if (text !== undefined) return `printf '%s' ${single(text)} > ${file}`;
+  // Octal escapes are POSIX printf; \x is not.
+  const octal = [...raw].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+  return `printf '${octal}' > ${file}`;
+}
+
+export interface DeliveryReproOptions {
+  /** Where the delivery was sent (the receiver URL, path included). */
+  url: string;
+  /** Name of the variable holding the endpoint's signing secret, e.g. `HOOK_ALL_SECRET`. */
+  secretEnv: string;
+  /** What the service sent wrong, in a comment (never a signature value). */
+  note?: string;
+}
+
+/** The shell lines that replay `d` signed as documented with `$secretEnv`. */
+export function deliveryRepro(d: CapturedDelivery, o: DeliveryReproOptions): string {
+  const lower = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const forms = (['prefixed', 'plain'] as const).filter(
+    (f) => lower[HEADERS[f].toLowerCase()] !== undefined,
+  );
+  const sent = forms.length > 0 ? forms : (['prefixed', 'plain'] as const);
+  const contentType = lower['content-type'] ?? 'application/json';
+  const lines = [
+    `# the delivery as received, signed with $${o.secretEnv} (the endpoint's secret; set it first)`,
+    ...(o.note ? [`# the service sent: ${o.note.replace(/\n/g, ' ')}`] : []),
+    writeBody(d.raw, 'delivery.body'),
+    `sig=$(openssl dgst -sha256 -hmac "$${o.secretEnv}" < delivery.body | sed 's/^.*= //')`,
+    [
+      'curl -i -X POST',
+      `-H ${double(`Content-Type: ${contentType}`)}`,
+      ...sent.map((f) =>
+        f === 'prefixed' ? `-H "${HEADERS[f]}: sha256=$sig"` : `-H "${HEADERS[f]}: $sig"`,
+      ),
+      '--data-binary @delivery.body',
+      double(o.url),
+    ].join(' '),
+  ];
+  return lines.join('\n');
+}
