@@ -41,6 +41,8 @@ export interface RunOptions {
   detect?: boolean;
   /** Show the Playwright child's output and the verdict table. Default true. */
   verbose?: boolean;
+  /** Print each contract test's check tags on the console (the report files always have them). */
+  tags?: boolean;
 }
 
 export async function runAll(
@@ -82,6 +84,7 @@ export async function runAll(
       timeoutMs: opts.contractsTimeoutMs,
       grep: opts.grep,
       verbose: opts.verbose !== false,
+      tags: opts.tags ?? false,
     });
     areas.contracts = c.area;
     tests = c.tests;
