@@ -1,0 +1,111 @@
+/**
+ * The contract suite's console reporter (playwright.config.ts): one short line per test — mark,
+ * number, file:line › title, duration — and, under a failed test, what failed. Each test's check
+ * tags (`@ticket.sla-present …`, ~250 characters on some tests) stay in the report files (HTML,
+ * JUnit, JSON); HARNESS_CONSOLE_TAGS=1 (`harness run --tags`) puts them back on the console.
+ * At the end: the counts and where this run's report files are.
+ */
+import { basename, relative } from 'node:path';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestResult,
+} from '@playwright/test/reporter';
+
+const MARKS: Record<TestResult['status'], string> = {
+  passed: '✓',
+  failed: '✘',
+  timedOut: '✘',
+  skipped: '-',
+  interrupted: '!',
+};
+
+/** Lines of a failure's message shown under its test; the rest is in the HTML report. */
+const ERROR_LINES = 12;
+
+export default class ConsoleReporter implements Reporter {
+  private n = 0;
+  private total = 0;
+  private multiProject = false;
+  private started = Date.now();
+  private outDir = '';
+  private readonly counts = { passed: 0, failed: 0, skipped: 0, interrupted: 0 };
+  private readonly failed: string[] = [];
+  private readonly tags = process.env.HARNESS_CONSOLE_TAGS === '1';
+
+  constructor(options: { outDir?: string } = {}) {
+    this.outDir = options.outDir ?? '';
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.total = suite.allTests().length;
+    this.multiProject = config.projects.length > 1;
+    this.started = Date.now();
+    const workers = config.workers;
+    process.stdout.write(
+      `\nRunning ${this.total} test${this.total === 1 ? '' : 's'} using ${workers} worker${workers === 1 ? '' : 's'}\n\n`,
+    );
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.n++;
+    const status = result.status;
+    if (status === 'passed') this.counts.passed++;
+    else if (status === 'skipped') this.counts.skipped++;
+    else if (status === 'interrupted') this.counts.interrupted++;
+    else this.counts.failed++;
+    const title = this.title(test);
+    const reason =
+      status === 'skipped'
+        ? test.annotations.find((a) => a.type === 'skip')?.description
+        : undefined;
+    const tags = this.tags && test.tags.length ? ` ${test.tags.join(' ')}` : '';
+    const n = String(this.n).padStart(String(this.total).length);
+    process.stdout.write(
+      `  ${MARKS[status]} ${n} ${title}${tags}${reason ? ` — ${reason}` : ''} (${result.duration} ms)\n`,
+    );
+    if (status === 'failed' || status === 'timedOut') {
+      this.failed.push(title);
+      const message = (result.error?.message ?? result.errors[0]?.message ?? status)
+        .split('\n')
+        .slice(0, ERROR_LINES);
+      for (const line of message) process.stdout.write(`      ${line}\n`);
+    }
+  }
+
+  onEnd(result: FullResult): void {
+    const c = this.counts;
+    const parts = [
+      `${c.passed} passed`,
+      ...(c.failed ? [`${c.failed} failed`] : []),
+      ...(c.skipped ? [`${c.skipped} skipped`] : []),
+      ...(c.interrupted ? [`${c.interrupted} interrupted`] : []),
+    ];
+    process.stdout.write(
+      `\n  ${parts.join(', ')} (${((Date.now() - this.started) / 1000).toFixed(1)} s)${result.status === 'timedout' ? ' — time limit reached' : ''}\n`,
+    );
+    for (const t of this.failed) process.stdout.write(`  ✘ ${t}\n`);
+    if (this.outDir && !process.env.HARNESS_PLAYWRIGHT_CHILD)
+      process.stdout.write(
+        `\nreports of this run: ${relative(process.cwd(), this.outDir) || '.'}/ (playwright-html/index.html, junit-contracts.xml, playwright.json)\n` +
+          'the one-page report with load, fuzz and compatibility: npm start (reports/latest/)\n',
+      );
+  }
+
+  /** `auth.spec.ts:59 › describe › title`, the project first when there are several. */
+  private title(test: TestCase): string {
+    const path = test.titlePath().filter(Boolean);
+    // titlePath: '', project, file, ...describes, title.
+    const project = this.multiProject ? `[${test.parent.project()?.name}] ` : '';
+    const titles = path.slice(path.indexOf(basename(test.location.file)) + 1);
+    const where = `${basename(test.location.file)}:${test.location.line}`;
+    return `${project}${where} › ${(titles.length ? titles : [test.title]).join(' › ')}`;
+  }
+}
