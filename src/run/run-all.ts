@@ -128,8 +128,11 @@ export async function runAll(
     areas,
     tests,
     limits,
-    // A skipped suite observed nothing to compare; a --grep run observed only part of it.
-    baseline: skip.has('contracts') ? undefined : { partial: Boolean(opts.grep) },
+    // A skipped suite observed nothing to compare; a --grep run observed only part of it; a run
+    // without the load area measured no plan limits.
+    baseline: skip.has('contracts')
+      ? undefined
+      : { partial: Boolean(opts.grep), limits: !skip.has('load') },
   });
   if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
   return { summary, exitCode, files };

@@ -19,7 +19,7 @@ if (!K6) console.log(`# ${NO_K6}`);
 
 const PHASE = '(S0|S1|S5|S2|S2b|D1|S3|S4|S6)';
 const LIVE = new RegExp(
-  `^load \\d+ s · team ${PHASE} (\\d+)/(\\d+) sent, (\\d+) 2xx, (\\d+) 429, (burst ≈ \\d+|estimating)`,
+  `^load \\d+ s · team ${PHASE}(?: \\(idle\\))? (\\d+)/(\\d+) sent, (\\d+) 2xx, (\\d+) 429, (burst ≈ \\d+|estimating)`,
 );
 const DONE =
   /^load \d+ s · team done (\d+)\/(\d+) sent, (\d+) 2xx, (\d+) 429, burst ≈ [\d.]+, rate ≈ [\d.]+\/min$/;
