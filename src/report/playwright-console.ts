@@ -12,6 +12,7 @@ import type {
   Reporter,
   Suite,
   TestCase,
+  TestError,
   TestResult,
 } from '@playwright/test/reporter';
 
@@ -48,7 +49,7 @@ export default class ConsoleReporter implements Reporter {
     this.total = suite.allTests().length;
     this.multiProject = config.projects.length > 1;
     this.started = Date.now();
-    const workers = config.workers;
+    const workers = Math.max(1, Math.min(config.workers, this.total));
     process.stdout.write(
       `\nRunning ${this.total} test${this.total === 1 ? '' : 's'} using ${workers} worker${workers === 1 ? '' : 's'}\n\n`,
     );
@@ -80,6 +81,25 @@ export default class ConsoleReporter implements Reporter {
     }
   }
 
+  /** Errors outside any test (global setup, a spec that does not load): always shown. */
+  onError(error: TestError): void {
+    const text = error.message ?? error.value ?? String(error);
+    const lines = text
+      .split('\n')
+      .slice(0, ERROR_LINES * 2)
+      .join('\n');
+    process.stderr.write(`\n${/^\w*Error\b/.test(lines) ? '' : 'Error: '}${lines}\n`);
+  }
+
+  /** What a test prints goes through, marked with its test. */
+  onStdOut(chunk: string | Buffer, test?: TestCase): void {
+    process.stdout.write(test ? `[${test.title}] ${String(chunk)}` : chunk);
+  }
+
+  onStdErr(chunk: string | Buffer, test?: TestCase): void {
+    process.stderr.write(test ? `[${test.title}] ${String(chunk)}` : chunk);
+  }
+
   onEnd(result: FullResult): void {
     const c = this.counts;
     const parts = [
@@ -92,9 +112,11 @@ export default class ConsoleReporter implements Reporter {
       `\n  ${parts.join(', ')} (${((Date.now() - this.started) / 1000).toFixed(1)} s)${result.status === 'timedout' ? ' — time limit reached' : ''}\n`,
     );
     for (const t of this.failed) process.stdout.write(`  ✘ ${t}\n`);
+    const rel = relative(process.cwd(), this.outDir);
+    const where = !rel ? '.' : rel.startsWith('..') ? this.outDir : rel;
     if (this.outDir && !process.env.HARNESS_PLAYWRIGHT_CHILD)
       process.stdout.write(
-        `\nreports of this run: ${relative(process.cwd(), this.outDir) || '.'}/ (playwright-html/index.html, junit-contracts.xml, playwright.json)\n` +
+        `\nreports of this run: ${where}/ (playwright-html/index.html, junit-contracts.xml, playwright.json)\n` +
           'the one-page report with load, fuzz and compatibility: npm start (reports/latest/)\n',
       );
   }
