@@ -131,7 +131,7 @@ function flagOf(name: string, o: OptionSpec): string {
   return o.short ? `-${o.short}, ${long}` : long;
 }
 
-/** Two columns: the left padded to the widest entry (at most 26), long help wrapped under it. */
+/** Two columns: the left padded to the widest entry (at most 30), long help wrapped under it. */
 function table(rows: [string, string][]): string[] {
   const width = Math.min(30, Math.max(...rows.map(([l]) => l.length)));
   const lines: string[] = [];
@@ -164,7 +164,7 @@ function wrap(text: string, width: number): string[] {
 function optionRows(spec: CommandSpec): [string, string][] {
   return Object.entries({ ...spec.options, help: HELP }).map(([name, o]) => [
     flagOf(name, o),
-    `${o.help}${o.default !== undefined && o.default !== false && !(Array.isArray(o.default) && o.default.length === 0) ? ` (default ${String(o.default)})` : ''}`,
+    `${o.help}${typeof o.default === 'string' ? ` (default ${o.default})` : ''}`,
   ]);
 }
 
