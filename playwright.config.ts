@@ -1,6 +1,9 @@
 /**
  * The contract suite. `npx playwright test` runs it against HARNESS_BASE_URL, or — unset —
- * against an embedded reference deployment per worker. Reports go to reports/latest/.
+ * against an embedded reference deployment per worker. Its files go to HARNESS_OUT_DIR (set by
+ * `harness run`: reports/latest/), else to reports/playwright/, emptied at the start of each run
+ * (src/report/playwright-output.ts). The console shows one short line per test; check tags are
+ * in the HTML, JUnit and JSON reports (HARNESS_CONSOLE_TAGS=1 shows them on the console too).
  *
  * HARNESS_FAULT_MATRIX=1 adds one project per contract/webhook fault of the catalogue (the
  * detection self-test); each runs only the tests tagged with the fault's check.
@@ -8,8 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { FAULTS } from './server/faults.ts';
+import { playwrightOutDir } from './src/report/playwright-output.ts';
 
-const out = process.env.HARNESS_OUT_DIR ?? 'reports/latest';
+const out = playwrightOutDir();
+// The workers (and contracts/fixtures.ts's raw files) write where the reporters do.
+process.env.HARNESS_OUT_DIR = out;
 const matrix = process.env.HARNESS_FAULT_MATRIX === '1';
 // Dashboard-mode detection (src/run/detection-dashboard.ts): one project per fault, each against
 // its own separately started deployment, all sharing the run's one capture receiver by path.
@@ -25,7 +31,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export default defineConfig<object, { faults: string[]; targetEnv: Record<string, string> }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
-  globalSetup: './contracts/global-setup.ts',
+  globalSetup: ['./src/report/playwright-output.ts', './contracts/global-setup.ts'],
   fullyParallel: true,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
   timeout: 30_000,
@@ -33,8 +39,7 @@ export default defineConfig<object, { faults: string[]; targetEnv: Record<string
   retries: 0,
   outputDir: `${out}/test-results`,
   reporter: [
-    // Under `harness run`: one line per test, no stacks (src/report/playwright-progress.ts).
-    process.env.HARNESS_RUN_ID ? ['./src/report/playwright-progress.ts'] : ['list'],
+    ['./src/report/playwright-console.ts', { outDir: out }],
     ['html', { outputFolder: `${out}/playwright-html`, open: 'never' }],
     ['junit', { outputFile: `${out}/junit-contracts.xml` }],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? `${out}/playwright.json` }],

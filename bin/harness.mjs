@@ -1,7 +1,16 @@
-#!/usr/bin/env node
+#!/bin/sh
+//usr/bin/env true; exec node -- "$0" "$@"
+// ↑ Run by sh first, then by node: Node 20 reads `--env-file FILE` anywhere on its own command
+// line, even after the script, and exits 9 with "node: FILE: not found" before any of our code
+// runs. Behind `--` it does not look, so `harness run --env-file FILE` reaches the harness, which
+// reads the file itself (and refuses a missing one in its own words, exit 2). To sh the second
+// line runs `/usr/bin/env true`, then node; to node it is a comment. npm scripts call
+// `node bin/harness.mjs -- <command>` for the same reason.
+//
 // `harness` on PATH (npx harness …): load the TypeScript CLI through tsx's loader. `diff-spec`
 // runs in CI on every spec change, so it skips tsx (≈0.5 s of start-up): it runs a plain-JS build
 // of its own sources, rebuilt with esbuild whenever one of them changed.
+if (process.argv[2] === '--') process.argv.splice(2, 1);
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'diff-spec' && !process.env.HARNESS_NO_PRECOMPILE) {
   const { loadCompiled } = await import('./compiled-command.mjs');

@@ -34,18 +34,19 @@ test.describe('missing and invalid keys', () => {
           key: null,
           body: { subject: 'no key', requester: { email: 'nokey@example.com' } },
         });
-    probe('U17', 'missing key status', read.status ?? null);
+    probe('U17', 'missing-key-status', read.status ?? null);
     // Scheme and parameter names only: the redactor masks a raw `Bearer realm=…` value.
     const challenge = read.response?.headers['www-authenticate'];
     probe(
       'U17',
-      'missing key WWW-Authenticate (scheme, parameter names)',
+      'missing-key-challenge',
       challenge === undefined
         ? null
         : {
             scheme: challenge.split(/\s+/)[0],
             params: [...challenge.matchAll(/([a-z_]+)=/gi)].map((m) => m[1]),
           },
+      'WWW-Authenticate without a key (scheme, parameter names)',
     );
     for (const ex of [read, write]) {
       verdict.check('auth.missing-key-rejected', ex);
@@ -79,7 +80,7 @@ test.describe('missing and invalid keys', () => {
       key: null,
       headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` },
     });
-    probe('U18', 'invalid key status', read.status ?? null);
+    probe('U18', 'invalid-key-status', read.status ?? null);
     for (const ex of [read, write]) {
       verdict.check('auth.invalid-key-rejected', ex);
       verdict.check('auth.invalid-key-401', ex);
@@ -174,7 +175,7 @@ test.describe('read-only key', () => {
       skipIfReadOnly(target, test.skip);
       const { path, body } = await writeSample(op, api, tag);
       const ex = await api.send(op.method, path, { key: target.keys.readOnly, body });
-      probe('U19', `read-only write status (${op.operationId})`, ex.status ?? null);
+      probe('U19', `readonly-write-status:${op.operationId}`, ex.status ?? null);
       verdict.check('auth.readonly-forbidden', ex, { operation: op.operationId });
       verdict.check('auth.readonly-403', ex, { operation: op.operationId });
       need(ex.response, 'the target answered').toBeDefined();

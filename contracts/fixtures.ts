@@ -113,10 +113,19 @@ type TestFixtures = {
   exchanges: Exchange[];
   verdict: Verdict;
   needs: (...creds: Credential[]) => void;
-  probe: (gap: string, name: string, value: unknown) => void;
+  /**
+   * Records an observed gap value for snapshot.json under a stable id (`kebab-case`, optionally
+   * `:parameter`, e.g. `payload-keys:ticket.created`); `harness compare` matches probes by id, so
+   * the optional label can be reworded freely. An id ending in `-ms` is a timing: compared with
+   * the baseline as a range.
+   */
+  probe: (gap: string, id: string, value: unknown, label?: string) => void;
   /** Subject prefix and tags that mark every object the harness creates (shared staging). */
   tag: { subject: (s: string) => string; tags: string[] };
 };
+
+/** A probe's stable id: what `harness compare` matches on (its label is only for people). */
+const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
 
 function appendJsonl(file: string, rows: unknown[]): void {
   if (rows.length === 0) return;
@@ -400,9 +409,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   probe: async ({}, use, testInfo) => {
-    await use((gap, name, value) => {
+    await use((gap, id, value, label) => {
+      if (!PROBE_ID.test(id))
+        throw new Error(
+          `probe id '${id}' is not kebab-case[:parameter]; wording goes in the label`,
+        );
       appendJsonl(`probes-${testInfo.parallelIndex}.jsonl`, [
-        { gap, name, value, test: testInfo.title },
+        { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
       ]);
     });
   },

@@ -121,13 +121,13 @@ export async function unsubscribe(target: Target, sub: Subscription): Promise<vo
 /** Records the cross-cutting gaps a test happened to observe (call from `test.afterEach`). */
 export function observeCrossCutting(
   exchanges: Exchange[],
-  probe: (gap: string, name: string, value: unknown) => void,
+  probe: (gap: string, id: string, value: unknown) => void,
 ): void {
   for (const ex of exchanges) {
     const r = ex.response;
     if (!r) continue;
     if (r.status === 429) {
-      probe('U22', 'rate limited answer', {
+      probe('U22', 'rate-limited-answer', {
         status: 429,
         retryAfter: r.headers['retry-after'] ?? null,
         remaining: r.headers['x-ratelimit-remaining'] ?? null,
@@ -136,7 +136,7 @@ export function observeCrossCutting(
     const dep = r.headers.deprecation;
     const sunset = r.headers.sunset;
     if (dep !== undefined || sunset !== undefined) {
-      probe('U27', 'deprecation headers seen', {
+      probe('U27', 'deprecation-headers-seen', {
         operation: ex.operation
           ? `${ex.operation.method} ${ex.operation.template}`
           : ex.request.url,

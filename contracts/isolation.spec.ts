@@ -32,9 +32,9 @@ test.describe('workspace isolation', () => {
     const b = api.withKey(target.keys.otherWorkspace);
     const foreign = await b.send('GET', `/v1/tickets/${encodeURIComponent(idOf(mine))}`);
     const unknown = await b.send('GET', `/v1/tickets/${unknownId()}`);
-    probe('U21', 'foreign ticket status', foreign.status ?? null);
-    probe('U21', 'unknown ticket status', unknown.status ?? null);
-    probe('U21', 'foreign and unknown identical', foreign.status === unknown.status);
+    probe('U21', 'foreign-ticket-status', foreign.status ?? null);
+    probe('U21', 'unknown-ticket-status', unknown.status ?? null);
+    probe('U21', 'foreign-same-as-unknown', foreign.status === unknown.status);
     verdict.check('isolation.get-other-workspace', foreign, {
       ticket: (mine.json ?? {}) as Record<string, unknown>,
     });

@@ -18,7 +18,7 @@ test.describe('resources (U10)', () => {
   }, async ({ api, verdict, probe }) => {
     for (const p of ['/v1/contacts', '/v1/macros', '/v1/rules', '/v1/reports/summary']) {
       const ex = await api.send('GET', p);
-      probe('U10', `GET ${p} status`, ex.status ?? null);
+      probe('U10', `get-status:${p}`, ex.status ?? null);
       verdict.check('resources.status-code', ex, { expected: [200], what: `GET ${p}` });
     }
     need(verdict.results.length, 'four resource calls were checked').toBe(4);
@@ -33,7 +33,7 @@ test.describe('resources (U10)', () => {
     const created = await api.call('post', '/v1/contacts', { body: sent });
     verdict.check('resources.status-code', created, { expected: [201], what: 'POST /v1/contacts' });
     verdict.check('resources.contact-echoed', created, { sent });
-    probe('U10', 'contact Location header', created.response?.headers.location ?? null);
+    probe('U10', 'contact-location-header', created.response?.headers.location ?? null);
     const id = idOf(created);
 
     const got = await api.call('get', '/v1/contacts/{contact_id}', { params: { contact_id: id } });

@@ -28,8 +28,8 @@ test.describe('create ticket', () => {
         tags: tag.tags,
       },
     });
-    probe('U5', 'create status', ex.status);
-    probe('U5', 'Location header', ex.response?.headers.location !== undefined);
+    probe('U5', 'create-status', ex.status);
+    probe('U5', 'create-location-header', ex.response?.headers.location !== undefined);
     verdict.check('tickets.status-code', ex, { expected: [201], what: 'POST /v1/tickets' });
     verdict.check('ticket.created-status-open', ex);
     verdict.check('ticket.timestamps-utc', ex);
@@ -51,11 +51,12 @@ test.describe('create ticket', () => {
       e.json?.sla
         ? (Date.parse(e.json.sla.first_response_due) - Date.parse(e.json.created_at)) / 3.6e6
         : null;
-    probe('SLA', 'first response target hours (high, normal, low)', [
-      hours(high),
-      hours(normal),
-      hours(low),
-    ]);
+    probe(
+      'SLA',
+      'first-response-hours',
+      [hours(high), hours(normal), hours(low)],
+      'first response target hours (high, normal, low)',
+    );
     verdict.check('ticket.sla-by-priority', undefined, { high, normal, low });
     verdict.check('ticket.sla-priority-order', undefined, { high, normal, low });
     need(high.status).toBeDefined();
@@ -70,15 +71,15 @@ test.describe('create ticket', () => {
     const none = await api.call('post', '/v1/tickets', {
       body: { subject: tag.subject('no priority'), requester },
     });
-    probe('U2', 'default priority', none.json?.priority ?? null);
+    probe('U2', 'default-priority', none.json?.priority ?? null);
     const emailOnly = await api.send('POST', '/v1/tickets', {
       body: { subject: tag.subject('email only'), requester: { email: 'e@example.com' } },
     });
     const nameOnly = await api.send('POST', '/v1/tickets', {
       body: { subject: tag.subject('name only'), requester: { name: 'Nameless' } },
     });
-    probe('U3', 'email-only requester status', emailOnly.status);
-    probe('U3', 'name-only requester status', nameOnly.status);
+    probe('U3', 'email-only-requester-status', emailOnly.status);
+    probe('U3', 'name-only-requester-status', nameOnly.status);
     verdict.check('tickets.status-code', emailOnly, {
       expected: [201],
       what: 'creation with an email-only requester',

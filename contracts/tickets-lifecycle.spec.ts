@@ -59,10 +59,15 @@ test.describe('ticket lifecycle', () => {
     const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
     verdict.check('ticket.sla-present', up);
     verdict.check('ticket.sla-recomputed', up);
-    probe('SLA', 'due before and after low → high', [
-      (created.json as any)?.sla?.first_response_due ?? null,
-      up.json?.sla?.first_response_due ?? null,
-    ]);
+    probe(
+      'SLA',
+      'due-before-after-raise',
+      [
+        (created.json as any)?.sla?.first_response_due ?? null,
+        up.json?.sla?.first_response_due ?? null,
+      ],
+      'first response due before and after low → high',
+    );
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
@@ -154,7 +159,7 @@ test.describe('ticket lifecycle', () => {
     });
     const closed = await api.send('POST', path(id, '/close'));
     note(closed);
-    probe('U1', 'statuses seen', [...seen].sort());
+    probe('U1', 'statuses-seen', [...seen].sort());
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 });

@@ -29,23 +29,23 @@ test.describe('list tickets', () => {
     const j = first.json as unknown;
     probe(
       'U4',
-      'envelope keys',
+      'envelope-keys',
       j && typeof j === 'object' && !Array.isArray(j)
         ? Object.keys(j).sort()
         : Array.isArray(j)
           ? 'bare array'
           : null,
     );
-    probe('U4', 'Link header on the first page', first.response?.headers.link ?? null);
+    probe('U4', 'first-page-link-header', first.response?.headers.link ?? null);
     const page = j as Page | undefined;
-    if (page?.has_more) probe('U4', 'default page size', page.data?.length ?? null);
+    if (page?.has_more) probe('U4', 'default-page-size', page.data?.length ?? null);
 
     const max = await api.send('GET', '/v1/tickets', { query: { limit: 100 } });
     const over = await api.send('GET', '/v1/tickets', { query: { limit: 101 } });
-    probe('U4', 'limit=100 status', max.status ?? null);
-    probe('U4', 'limit=101 status', over.status ?? null);
-    probe('U4', 'max page size', over.status === 200 ? '>100' : max.status === 200 ? 100 : '<100');
-    probe('U26', 'page size limit', over.status === 200 ? '>100' : 100);
+    probe('U4', 'limit-100-status', max.status ?? null);
+    probe('U4', 'limit-101-status', over.status ?? null);
+    probe('U4', 'max-page-size', over.status === 200 ? '>100' : max.status === 200 ? 100 : '<100');
+    probe('U26', 'page-size-limit', over.status === 200 ? '>100' : 100);
     verdict.check('tickets.status-code', max, { expected: [200], what: 'limit=100' });
     verdict.check('tickets.list-envelope', max);
     verdict.check('validation.status-422', over, { what: 'limit=101' });
@@ -78,7 +78,7 @@ test.describe('list tickets', () => {
     }
     if (last) verdict.check('tickets.list-envelope', last);
     verdict.check('tickets.pagination-walk', last, { seen, mustContain: mine, pages });
-    probe('U4', 'pages larger than the limit asked for (limit=2)', oversized);
+    probe('U4', 'oversized-pages', oversized, 'pages larger than the limit asked for (limit=2)');
   });
 
   test('filters by status and priority', {

@@ -55,7 +55,7 @@ test.describe('transport', () => {
     const seen = exchanges
       .map((e) => e.response?.headers)
       .filter((h) => h?.deprecation !== undefined || h?.sunset !== undefined);
-    probe('U27', 'Deprecation/Sunset headers on the read operations', seen.length ? seen : null);
+    probe('U27', 'read-deprecation-headers', seen.length ? seen : null);
     need(exchanges.length, 'every read operation was called').toBeGreaterThan(2);
   });
 

@@ -109,14 +109,10 @@ test.describe('creation input validation', () => {
       verdict.check('validation.problem-body', ex);
       if (c.field) verdict.check('validation.error-field-named', ex, { field: c.field });
       if (c.name === 'subject missing') {
-        probe('U20', 'validation failure status', ex.status ?? null);
+        probe('U20', 'validation-failure-status', ex.status ?? null);
         const j = ex.json as unknown;
-        probe(
-          'U16',
-          'problem body keys (422)',
-          j && typeof j === 'object' ? Object.keys(j).sort() : null,
-        );
-        probe('U16', 'problem Content-Type', ex.response?.headers['content-type'] ?? null);
+        probe('U16', 'problem-keys-422', j && typeof j === 'object' ? Object.keys(j).sort() : null);
+        probe('U16', 'problem-content-type', ex.response?.headers['content-type'] ?? null);
       }
       need(ex.response, 'the target answered').toBeDefined();
     });
@@ -129,13 +125,9 @@ test.describe('creation input validation', () => {
       // A Buffer: Playwright re-encodes a non-JSON *string* sent as application/json.
       raw: Buffer.from('{"subject": "half a body",'),
     });
-    probe('U20', 'malformed JSON status', ex.status ?? null);
+    probe('U20', 'malformed-json-status', ex.status ?? null);
     const j = ex.json as unknown;
-    probe(
-      'U16',
-      'problem body keys (400)',
-      j && typeof j === 'object' ? Object.keys(j).sort() : null,
-    );
+    probe('U16', 'problem-keys-400', j && typeof j === 'object' ? Object.keys(j).sort() : null);
     verdict.check('validation.invalid-rejected', ex, { what: 'a malformed JSON body' });
     verdict.check('validation.malformed-400', ex, { what: 'a malformed JSON body' });
     verdict.check('validation.problem-body', ex);
@@ -149,7 +141,7 @@ test.describe('creation input validation', () => {
       raw: Buffer.from('subject=hello&requester=ada@example.com'),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    probe('U20', 'non-JSON media type status', ex.status ?? null);
+    probe('U20', 'non-json-media-type-status', ex.status ?? null);
     verdict.check('validation.invalid-rejected', ex, { what: 'a form-encoded body' });
     verdict.check('tickets.status-code', ex, { expected: [415], what: 'a form-encoded body' });
     verdict.check('validation.problem-body', ex);
@@ -170,8 +162,8 @@ test.describe('creation input validation', () => {
       Buffer.from(json.slice(0, -1) + ' '.repeat(size - json.length) + '}');
     const under = await api.send('POST', '/v1/tickets', { raw: padded(MiB - 1024) });
     const over = await api.send('POST', '/v1/tickets', { raw: padded(MiB + 1024) });
-    probe('U26', 'body of 1 MiB - 1 KiB status', under.status ?? under.error ?? null);
-    probe('U26', 'body of 1 MiB + 1 KiB status', over.status ?? over.error ?? null);
+    probe('U26', 'body-under-1mib-status', under.status ?? under.error ?? null);
+    probe('U26', 'body-over-1mib-status', over.status ?? over.error ?? null);
     verdict.check('tickets.status-code', under, {
       expected: [201],
       what: 'a valid body of 1 MiB - 1 KiB',
@@ -190,8 +182,8 @@ test.describe('creation input validation', () => {
     const long = await api.send('POST', '/v1/tickets', {
       body: { subject: 'a'.repeat(256), requester },
     });
-    probe('U26', 'subject of 255 chars status', ok.status ?? null);
-    probe('U26', 'subject of 256 chars status', long.status ?? null);
+    probe('U26', 'subject-255-status', ok.status ?? null);
+    probe('U26', 'subject-256-status', long.status ?? null);
     verdict.check('tickets.status-code', ok, { expected: [201], what: 'a 255-character subject' });
     verdict.check('validation.status-422', long, { what: 'a 256-character subject' });
     verdict.check('validation.problem-body', long);
@@ -233,7 +225,7 @@ test.describe('unknown ticket', () => {
     ];
     probe(
       'U21',
-      'unknown ticket statuses (get, patch, close, message)',
+      'unknown-ticket-statuses',
       calls.map((c) => c.status ?? null),
     );
     for (const ex of calls) {

@@ -136,7 +136,7 @@ test.describe('webhook events', () => {
         );
         const mine = all.filter((d) => ticketIdOf(d) === id);
         const got = mine.map((d) => eventOf(d) ?? '(no event)');
-        probe(documented ? 'U13' : 'U12', `${event}: events delivered for its trigger`, got);
+        probe(documented ? 'U13' : 'U12', `events-delivered:${event}`, got);
         verdict.check(documented ? 'webhook.event-delivered' : 'webhook.event-named', undefined, {
           event,
           got,
@@ -145,8 +145,8 @@ test.describe('webhook events', () => {
         for (const d of mine.filter((x) => eventOf(x) === event)) {
           const ex = deliveryExchange(d, target.receiverUrl, sub);
           const payload = deliveryJson(d);
-          probe('U13', `${event}: payload keys`, payload ? Object.keys(payload).sort() : null);
-          probe('U15', `${event}: signature headers seen`, headerForms(d));
+          probe('U13', `payload-keys:${event}`, payload ? Object.keys(payload).sort() : null);
+          probe('U15', `signature-headers:${event}`, headerForms(d));
           verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
           verdict.check('webhook.content-type', ex);
           if (documented) verdict.check('webhook.payload-schema', ex, { event, payload });
@@ -234,7 +234,7 @@ test.describe('webhook signatures', () => {
         const mine = all.filter((d) => ticketIdOf(d) === id);
         probe(
           'U15',
-          `headers seen on a '${form}' endpoint`,
+          `endpoint-signature-headers:${form}`,
           mine.length ? headerForms(mine[0]!) : null,
         );
         verdict.check('webhook.event-delivered', undefined, {
@@ -364,13 +364,16 @@ test.describe('webhook delivery rules', () => {
       const deliveryIds = mine.map((d) => d.headers['x-service-delivery'] ?? '');
       probe(
         'U14',
-        'attempts for 503, then 204',
+        'retry-answers',
         mine.map((d) => d.answered),
+        'answers the receiver gave, attempt by attempt (503 to the first)',
       );
+      // A timing (id ending in -ms): compared with the baseline as a range, not as a value.
       probe(
         'U14',
-        'retry spacing ms (100 ms base on the embedded deployment)',
+        'retry-spacing-ms',
         mine.slice(1).map((d, i) => d.receivedAt - mine[i]!.receivedAt),
+        'ms between attempts (100 ms base with jitter on the embedded deployment)',
       );
       verdict.check('webhook.retried-after-5xx', undefined, {
         attempts: mine.length,

@@ -10,29 +10,82 @@
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type CommandSpec, parseCommand, UsageError } from '../src/cli/command-spec.ts';
 import { isLoopbackHost } from '../src/config.ts';
 import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
 import { writeCredentialsFiles } from './credentials-file.ts';
 import { FAULTS } from './faults.ts';
 import { startService } from './start.ts';
 
-export async function serve(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string', default: '8080' },
-      host: { type: 'string', default: '127.0.0.1' },
-      fault: { type: 'string', multiple: true, default: [] },
-      'time-scale': { type: 'string', default: '1' },
-      'list-faults': { type: 'boolean', default: false },
-      'no-admin': { type: 'boolean', default: false },
-      'webhook-endpoints': { type: 'string' },
-      'webhook-url': { type: 'string' },
-      'webhook-retry-delays': { type: 'string' },
+/** The command line of `npm run serve` / `harness serve` (src/cli/command-spec.ts). */
+export const spec = {
+  name: 'serve',
+  summary:
+    'The reference deployment on loopback until Ctrl-C: every operation of the spec, the three plans, rotatable keys, signed webhooks; prints its base URL and the path of a 0600 credentials file (never a key).',
+  about: [
+    'Dashboard mode, as a real deployment: --no-admin --webhook-endpoints FILE seeds the endpoints',
+    'of FILE under --webhook-url and serves no /admin; the credentials env file then holds the',
+    'webhook variables too, so `npm start -- --env-file FILE` needs nothing else.',
+  ],
+  options: {
+    port: { type: 'string', arg: 'N', default: '8080', help: 'port (0: any free one)' },
+    host: {
+      type: 'string',
+      arg: 'HOST',
+      default: '127.0.0.1',
+      help: 'loopback interface: 127.0.0.1, ::1 or localhost',
     },
-    strict: true,
-  });
+    fault: {
+      type: 'string',
+      arg: 'a,b',
+      multiple: true,
+      help: 'faults to switch on (repeatable; --list-faults shows the catalogue)',
+    },
+    'time-scale': {
+      type: 'string',
+      arg: 'N',
+      default: '1',
+      help: 'the deployment’s clock runs N× real time',
+    },
+    'list-faults': { type: 'boolean', help: 'print the fault catalogue and exit' },
+    'no-admin': { type: 'boolean', help: 'dashboard mode: no /admin surface' },
+    'webhook-endpoints': {
+      type: 'string',
+      arg: 'FILE',
+      help: 'endpoints to seed (the HARNESS_WEBHOOK_ENDPOINTS format)',
+    },
+    'webhook-url': {
+      type: 'string',
+      arg: 'URL',
+      help: 'where seeded endpoints deliver (default HARNESS_WEBHOOK_URL, else http://127.0.0.1:8099)',
+    },
+    'webhook-retry-delays': {
+      type: 'string',
+      arg: 'MS,MS,…',
+      help: 'this deployment’s own webhook retry schedule, e.g. 100,200,400',
+    },
+  },
+  env: ['HARNESS_WEBHOOK_URL'],
+  examples: [
+    'npm run serve',
+    'npm run serve -- --fault burst-201 --port 0',
+    'npm run serve -- --no-admin --webhook-endpoints examples/webhook-endpoints.yaml',
+    'npm run serve -- --list-faults',
+  ],
+  exit0: 'stopped with Ctrl-C (or --list-faults printed)',
+  exit1: 'not used: a deployment that cannot start is exit 2',
+} as const satisfies CommandSpec;
+
+export async function serve(argv: string[]): Promise<number> {
+  const parsed = parseCommand(spec, argv);
+  if (!parsed) return 0;
+  const values = {
+    ...parsed.values,
+    port: parsed.values.port ?? '8080',
+    host: parsed.values.host ?? '127.0.0.1',
+    fault: parsed.values.fault ?? [],
+    'time-scale': parsed.values['time-scale'] ?? '1',
+  };
   if (values['list-faults']) {
     for (const f of FAULTS) console.log(`${f.name.padEnd(34)} ${f.area.padEnd(9)} ${f.does}`);
     return 0;
@@ -121,6 +174,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     (code) => process.exit(code),
     (err: Error) => {
       console.error(`serve: ${err.message}`);
+      if (err instanceof UsageError) console.error(`\n${err.usage}`);
       process.exit(2);
     },
   );

@@ -97,7 +97,14 @@ export function readEnvFile(path: string): Record<string, string> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ConfigError(`cannot read --env-file ${path}: ${(e as Error).message}`);
+    const code = (e as { code?: string }).code;
+    throw new ConfigError(
+      code === 'ENOENT'
+        ? `--env-file ${path}: no such file`
+        : code === 'EISDIR'
+          ? `--env-file ${path}: is a directory, not a file`
+          : `cannot read --env-file ${path}: ${(e as Error).message}`,
+    );
   }
   return parseEnvFile(text, path);
 }

@@ -14,3 +14,4 @@ export * from './stats.ts';
 export * from './verdicts.ts';
 export * from './aggregate-samples.ts';
 export * from './merge-segments.ts';
+export * from './live-progress.ts';

@@ -3,8 +3,10 @@
  * diff path loads neither tsx, Playwright nor the server.
  */
 import { run } from './commands/diff-spec.ts';
+import { leanYoungGeneration } from './lean-heap.ts';
 import { runCommand } from './run-command.ts';
 
 export function main(argv: string[]): Promise<void> {
+  leanYoungGeneration();
   return runCommand('diff-spec', async () => ({ run }), argv);
 }

@@ -1,9 +1,22 @@
-/** The flags shared by the findings reports (diff-spec, compare): --format and --fail-on. */
+/** The flags shared by the findings reports (diff-spec, compare): --format, --out and --fail-on. */
+import type { OptionSpec } from './command-spec.ts';
+
 export type ReportFormat = 'md' | 'json' | 'junit';
 export type FailOn = 'ERR' | 'WARN' | 'INFO';
 
 const FORMATS: readonly ReportFormat[] = ['md', 'json', 'junit'];
 const LEVELS: readonly FailOn[] = ['ERR', 'WARN', 'INFO'];
+
+export const FINDINGS_OPTIONS = {
+  format: { type: 'string', arg: 'md|json|junit', default: 'md', help: 'report format' },
+  out: { type: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+  'fail-on': {
+    type: 'string',
+    arg: 'ERR|WARN|INFO',
+    default: 'ERR',
+    help: 'the lowest level of finding that makes the exit status 1',
+  },
+} as const satisfies Record<string, OptionSpec>;
 
 export function reportFlags(values: { format?: string; 'fail-on'?: string }): {
   format: ReportFormat;

@@ -1,36 +1,37 @@
 /**
- * Observed gap values (the U-table probes) compared: probes run on one side only, and values
- * that changed beyond run-to-run noise (volatile text, timing jitter).
+ * Observed gap values (the U-table probes) compared, probe by probe under its stable id (a label
+ * is for people: rewording it changes nothing): probes run on one side only, and values that
+ * changed beyond run-to-run noise (volatile text, timing jitter).
  */
 import { canonical } from './canonical.ts';
 import { byText, union } from './order.ts';
 import type { Findings } from './rules.ts';
+
+type Gaps = Record<string, Record<string, unknown>>;
+type Labels = Record<string, Record<string, string>>;
 
 const gapOrder = (a: string, b: string) => {
   const n = (s: string) => (/^U\d+$/.test(s) ? Number(s.slice(1)) : Number.POSITIVE_INFINITY);
   return n(a) - n(b) || a.localeCompare(b);
 };
 
-export function compareGaps(
-  out: Findings,
-  a: Record<string, Record<string, unknown>>,
-  b: Record<string, Record<string, unknown>>,
-): void {
+export function compareGaps(out: Findings, a: Gaps, b: Gaps, labels: Labels = {}): void {
   for (const gap of union(a, b).sort(gapOrder)) {
     const x = a[gap] ?? {};
     const y = b[gap] ?? {};
     for (const probe of union(x, y).sort(byText)) {
       const where = { gap, probe };
+      const name = `${gap} “${labels[gap]?.[probe] ?? probe}”`;
       if (!(probe in y)) {
-        out.add('gap-not-observed', `${gap} “${probe}” was not probed in this run`, where, {
+        out.add('gap-not-observed', `${name} was not probed in this run`, where, {
           baseline: x[probe],
         });
       } else if (!(probe in x)) {
-        out.add('gap-probe-added', `${gap} “${probe}” is probed now`, where, { current: y[probe] });
+        out.add('gap-probe-added', `${name} is probed now`, where, { current: y[probe] });
       } else if (!sameProbeValue(probe, x[probe], y[probe])) {
         out.add(
           'gap-value-changed',
-          `${gap} “${probe}” was ${canonical(x[probe])}, is ${canonical(y[probe])}`,
+          `${name} was ${canonical(x[probe])}, is ${canonical(y[probe])}`,
           where,
           { baseline: x[probe], current: y[probe] },
         );
@@ -39,18 +40,44 @@ export function compareGaps(
   }
 }
 
-/** A probe that names a duration unit records timings, which jitter from run to run. */
-const TIMING = /\b(ms|milliseconds?|seconds?|spacing|latency|duration|delay)\b/i;
+/** A probe whose id ends in `-ms` records timings (contracts/fixtures.ts `probe`). */
+export const isTiming = (probe: string): boolean => /-ms(:|$)/.test(probe);
 
-/** Timings agree within ±50 % (and ±50 ms); their order of magnitude is the behaviour. */
-function closeTiming(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number')
-    return Math.abs(a - b) <= Math.max(50, 0.5 * Math.max(Math.abs(a), Math.abs(b)));
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((v, i) => closeTiming(v, b[i]));
-  return canonical(a) === canonical(b);
+/**
+ * How far a timing may move and still be the same behaviour: from a third of the baseline's
+ * smallest to three times its largest plus 200 ms (a busy machine only ever makes things later).
+ * Jitter and a loaded CI runner stay inside; a change of order of magnitude (a 100 ms backoff
+ * become 1 s, or no backoff at all) does not.
+ */
+export const TIMING_TOLERANCE = { factor: 3, slackMs: 200 };
+
+/** Every number in a timing value (a number, a list, a `{varies: […]}` of either). */
+function numbers(v: unknown): number[] | undefined {
+  if (typeof v === 'number') return [v];
+  if (Array.isArray(v)) {
+    const all = v.map(numbers);
+    return all.every((n) => n !== undefined) ? all.flat() : undefined;
+  }
+  if (v && typeof v === 'object' && Array.isArray((v as { varies?: unknown }).varies))
+    return numbers((v as { varies: unknown[] }).varies);
+  return undefined;
+}
+
+/**
+ * Timings compare as ranges: every current value must fall in the baseline's range widened by
+ * the tolerance. How many there are (one retry or two) is another probe's business.
+ */
+export function timingInRange(baseline: unknown, current: unknown): boolean {
+  const base = numbers(baseline);
+  const cur = numbers(current);
+  if (!base || !cur || base.length === 0 || cur.length === 0)
+    return canonical(baseline) === canonical(current);
+  const { factor, slackMs } = TIMING_TOLERANCE;
+  const lo = Math.min(...base) / factor;
+  const hi = Math.max(...base) * factor + slackMs;
+  return cur.every((v) => v >= lo && v <= hi);
 }
 
 function sameProbeValue(probe: string, a: unknown, b: unknown): boolean {
-  return TIMING.test(probe) ? closeTiming(a, b) : canonical(a) === canonical(b);
+  return isTiming(probe) ? timingInRange(a, b) : canonical(a) === canonical(b);
 }

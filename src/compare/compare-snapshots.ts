@@ -27,7 +27,13 @@ export function compareSnapshots(
     current.operations ?? {},
     opts.partial ?? false,
   );
-  compareGaps(out, baseline.gaps ?? {}, current.gaps ?? {});
-  compareLimits(out, baseline.limits ?? [], current.limits ?? [], opts);
+  // Labels are display only: the current run's wording first.
+  const labels: Record<string, Record<string, string>> = {};
+  for (const s of [baseline, current])
+    for (const [gap, l] of Object.entries(s.gapLabels ?? {}))
+      labels[gap] = { ...labels[gap], ...l };
+  compareGaps(out, baseline.gaps ?? {}, current.gaps ?? {}, labels);
+  // A run that did not measure plan limits (--skip load) has nothing to compare them with.
+  if (opts.limits !== false) compareLimits(out, baseline.limits ?? [], current.limits ?? [], opts);
   return out.list;
 }

@@ -23,7 +23,7 @@ export function asSnapshot(doc: unknown, name = 'snapshot'): BehaviourSnapshot {
     throw new Error(`${name} is not a behaviour snapshot (schema must be '${SNAPSHOT_SCHEMA}')`);
   if (d.version !== SNAPSHOT_VERSION)
     throw new Error(
-      `${name} is snapshot version ${String(d.version)}; this harness reads version ${SNAPSHOT_VERSION}`,
+      `${name} is snapshot version ${String(d.version)}; this harness reads version ${SNAPSHOT_VERSION}${d.version === 1 ? ' (probes by stable id, not label): take a new baseline, docs/usage.md "Refreshing the baseline"' : ''}`,
     );
   if (!d.operations || typeof d.operations !== 'object')
     throw new Error(`${name} has no operations object`);

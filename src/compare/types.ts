@@ -48,4 +48,9 @@ export interface CompareOptions {
    * Headers, fields and values of what it did see are compared as usual. Default false.
    */
   partial?: boolean;
+  /**
+   * False: the current run did not measure plan limits at all (`--skip load`), so they are not
+   * compared (no `limit-not-measured` for each plan). Default true.
+   */
+  limits?: boolean;
 }

@@ -22,6 +22,7 @@ export function diffSpecs(
     visited: new Set(),
     memo: new Map(),
     trials: new Map(),
+    running: new Set(),
     ...(options.levels ? { levels: options.levels } : {}),
   };
   diffItems(root, 'paths');

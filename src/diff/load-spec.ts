@@ -30,8 +30,32 @@ export function loadSpecText(source: string, cwd = process.cwd()): string {
 export const parseSpec = (text: string, source: string): SpecDoc =>
   parseDoc(text, source) as SpecDoc;
 
-/** Reads and parses a spec, then resolves every `$ref` (see `bundleRefs`). */
+/**
+ * A document `diff-spec` can compare: an `openapi: 3.x` mapping. Anything else (a YAML file that
+ * happens to parse, a Swagger 2.0 file) is refused: diffing it would report every path of the
+ * other side as removed or added, a report that looks real and is not.
+ */
+export function assertOpenApi(doc: SpecDoc, source: string): void {
+  const version = (doc as Record<string, unknown>).openapi;
+  if (typeof version === 'string' && /^3\.\d+(\.\d+)?/.test(version)) return;
+  const swagger = (doc as Record<string, unknown>).swagger;
+  if (swagger !== undefined)
+    throw new Error(
+      `'${source}' is Swagger ${String(swagger)}, not OpenAPI 3.x: convert it first (e.g. with swagger2openapi)`,
+    );
+  const keys = Object.keys(doc).slice(0, 5);
+  throw new Error(
+    version === undefined
+      ? `'${source}' is not an OpenAPI document: no \`openapi\` version field (top-level keys: ${keys.join(', ') || 'none'})`
+      : `'${source}' is not an OpenAPI 3.x document: \`openapi\` is ${JSON.stringify(version)}`,
+  );
+}
+
+/** Reads and parses a spec, refuses a non-OpenAPI one, then resolves every `$ref` (see `bundleRefs`). */
 export function loadSpec(source: string, cwd?: string): SpecDoc {
   const read = (s: string) => parseSpec(loadSpecText(s, cwd), s);
-  return bundleRefs(read(source), source, read, existsSync);
+  const doc = read(source);
+  // Only the document itself: the files its `$ref`s point into are fragments, not documents.
+  assertOpenApi(doc, source);
+  return bundleRefs(doc, source, read, existsSync);
 }

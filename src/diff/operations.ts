@@ -47,16 +47,27 @@ export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
     const base: Ctx = { ...root, where: label(nk ?? ok) };
     if (nk === undefined) {
       const e = enter(base, oraw, oPtr, undefined, undefined);
+      const item = obj(e.o!.node);
+      const ops = METHODS.filter((m) => item[m] !== undefined).map((m) => {
+        const r = enter(base, item[m], join(e.o!.ptr, m), undefined, undefined);
+        return obj(r.o!.node);
+      });
       // A path with no operations was never callable: removing it breaks nobody.
-      const callable = METHODS.some((m) => obj(e.o!.node)[m] !== undefined);
-      emit(
-        base,
-        callable ? `${noun}-removed` : `${noun}-without-operations-removed`,
-        callable ? 'ERR' : 'INFO',
-        `${label(ok)} removed`,
-        oPtr,
-        join('', section),
-      );
+      if (ops.length === 0) {
+        const rule = `${noun}-without-operations-removed`;
+        emit(base, rule, 'INFO', `${label(ok)} removed`, oPtr, join('', section));
+        continue;
+      }
+      // The same sunset rule as one operation's removal: a path is as removable as the least
+      // removable operation on it.
+      const sunsets = ops.map((op) => sunsetOf(op));
+      const sunset = sunsets.every((x) => x === 'passed')
+        ? 'passed'
+        : sunsets.every((x) => x !== undefined)
+          ? 'ahead'
+          : undefined;
+      const r = removal(`${noun}-removed`, sunset);
+      emit(base, r.rule, r.level, `${label(ok)} removed${r.why}`, oPtr, join('', section));
       continue;
     }
     const e = enter(base, oraw, oPtr, nItems[nk], join('', section, nk));
@@ -88,17 +99,9 @@ function diffMethod(ctx: Ctx, webhook: boolean, label: Label, o: Item, n: Item, 
   const nOpPtr = join(n.itemPtr, m);
   if (nop === undefined) {
     const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
-    const sunset = sunsetOf(obj(r.o!.node));
     const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
-    const when = sunset === 'passed' ? 'after' : 'before';
-    emit(
-      opCtx,
-      sunset ? `${id}-${when}-sunset` : id,
-      sunset === 'passed' ? 'INFO' : 'ERR',
-      `${label(o.path, m)} removed${sunset ? ` ${when} its announced sunset` : ''}`,
-      oOpPtr,
-      n.itemPtr,
-    );
+    const rm = removal(id, sunsetOf(obj(r.o!.node)));
+    emit(opCtx, rm.rule, rm.level, `${label(o.path, m)} removed${rm.why}`, oOpPtr, n.itemPtr);
     return;
   }
   if (oop === undefined) {
@@ -136,6 +139,24 @@ function sunsetOf(op: Obj, now = Date.now()): 'passed' | 'ahead' | undefined {
   const t = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(t)) return undefined;
   return t <= now ? 'passed' : 'ahead';
+}
+
+/**
+ * The one sunset rule, for an operation and for a whole path (or webhook) alike: removed after
+ * its announced sunset is INFO (`<id>-after-sunset`), before it ERR (`<id>-before-sunset`), and
+ * without a deprecation date the plain ERR `<id>`.
+ */
+function removal(
+  id: string,
+  sunset: 'passed' | 'ahead' | undefined,
+): { rule: string; level: 'ERR' | 'INFO'; why: string } {
+  if (!sunset) return { rule: id, level: 'ERR', why: '' };
+  const when = sunset === 'passed' ? 'after' : 'before';
+  return {
+    rule: `${id}-${when}-sunset`,
+    level: sunset === 'passed' ? 'INFO' : 'ERR',
+    why: ` ${when} its announced sunset`,
+  };
 }
 
 function diffOperation(ctx: Ctx, webhook: boolean, o: OpSite, n: OpSite): void {

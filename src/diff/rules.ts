@@ -332,7 +332,21 @@ export const RULE_FAMILIES: RuleFamily[] = [
   // Whole operations, security, our extensions.
   ...(
     [
-      ['path-removed', 'ERR', 'path with operations removed'],
+      [
+        'path-removed',
+        'ERR',
+        'path with operations removed (some not deprecated, or with no `x-sunset` date)',
+      ],
+      [
+        'path-removed-before-sunset',
+        'ERR',
+        'path removed, every operation deprecated with an `x-sunset` date, some still ahead',
+      ],
+      [
+        'path-removed-after-sunset',
+        'INFO',
+        'path removed after the `x-sunset` date of every operation on it, as announced',
+      ],
       [
         'path-without-operations-removed',
         'INFO',
@@ -362,6 +376,16 @@ export const RULE_FAMILIES: RuleFamily[] = [
       ['operation-undeprecated', 'INFO', 'operation no longer `deprecated`'],
       ['operation-added', 'INFO', 'operation added'],
       ['webhook-removed', 'ERR', 'webhook removed'],
+      [
+        'webhook-removed-before-sunset',
+        'ERR',
+        'webhook removed, every operation deprecated with an `x-sunset` date, some still ahead',
+      ],
+      [
+        'webhook-removed-after-sunset',
+        'INFO',
+        'webhook removed after the `x-sunset` date of every operation on it',
+      ],
       ['webhook-without-operations-removed', 'INFO', 'webhook with no operations removed'],
       ['webhook-added', 'INFO', 'webhook added'],
       ['webhook-operation-removed', 'ERR', 'webhook operation removed'],

@@ -67,6 +67,8 @@ export interface Ctx {
   memo?: Map<string, Finding[]>;
   /** ERR counts of trial comparisons (branch coverage), by pair and place. */
   trials?: Map<string, number>;
+  /** Trials under way (shared by every nested context): a trial met again inside itself. */
+  running?: Set<string>;
 }
 
 export interface Resolved {

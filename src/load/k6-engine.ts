@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import {
+  type LiveProgress,
   type LoadResult,
   type PlanName,
   type PlanOverrides,
@@ -20,6 +21,7 @@ import {
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
 import { redact } from '../redact.ts';
+import { freePort, pollK6Progress } from './k6-progress.ts';
 
 const executable = (p: string): boolean => {
   try {
@@ -88,6 +90,10 @@ export interface K6PlanOptions {
   signal?: AbortSignal;
   /** k6's own console output goes here (the CLI: stderr, beside the progress); default none. */
   progress?: NodeJS.WritableStream | null;
+  /** Requests the plan's schedule sends (the progress line's denominator). */
+  planned?: number;
+  /** Called once k6 starts with a reader of its live progress (from k6's REST API). */
+  onProgress?: (read: () => LiveProgress | undefined) => void;
 }
 
 /**
@@ -145,9 +151,14 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   if (o.schedule?.underRateS) env.UNDER_RATE_S = String(o.schedule.underRateS);
   if (o.schedule?.idleS) env.IDLE_S = o.schedule.idleS.join(',');
   if (o.schedule?.maxRealRate) env.MAX_REAL_RATE = String(o.schedule.maxRealRate);
+  // k6's REST API on a port of its own: the live counters of this plan (k6-progress.ts).
+  const port = await freePort();
+  const live = pollK6Progress(port, o.plan, o.planned ?? 0);
+  o.onProgress?.(live.current);
   try {
     const code = await new Promise<number>((resolve, reject) => {
-      const child = spawn(o.k6, ['run', '--quiet', o.script], {
+      const args = ['run', '--quiet', '--address', `127.0.0.1:${port}`, o.script];
+      const child = spawn(o.k6, args, {
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -198,6 +209,7 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
     }
     return result;
   } finally {
+    live.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

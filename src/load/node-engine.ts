@@ -5,6 +5,8 @@
  */
 import {
   buildSchedule,
+  type LiveProgress,
+  liveProgress,
   type LoadResult,
   type PlanLimits,
   type PlanOverrides,
@@ -15,11 +17,12 @@ import {
   type Sample,
   type Schedule,
   type ScheduleOptions,
+  tallySamples,
 } from '../../load/lib/index.ts';
 import { judgeNodeRun } from './node-result.ts';
 import { performance, waitUntil } from './pacer.ts';
 import { runPacedPhases } from './paced-phases.ts';
-import { PlanSender, type Progress, type SenderOptions } from './plan-sender.ts';
+import { PlanSender, type SenderOptions } from './plan-sender.ts';
 
 /** Longest Retry-After (server seconds) the S6 retry probe waits out. */
 const MAX_RETRY_WAIT_S = 120;
@@ -27,7 +30,8 @@ const MAX_RETRY_WAIT_S = 120;
 export interface NodePlanOptions extends SenderOptions {
   enterprise?: PlanOverrides;
   schedule?: ScheduleOptions;
-  onProgress?: (p: Progress) => void;
+  /** Called once at the start with a reader of the live progress (phase, counts, estimates). */
+  onProgress?: (read: () => LiveProgress) => void;
 }
 
 export interface NodePlanRun {
@@ -40,12 +44,19 @@ export interface NodePlanRun {
 export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
   const startedAt = new Date().toISOString();
   const sender = new PlanSender(o);
+  o.onProgress?.(() =>
+    liveProgress(
+      o.plan,
+      sender.progress.planned,
+      tallySamples(sender.samples),
+      sender.progress.phase,
+    ),
+  );
   try {
     const { limits, schedule } = await probeAndPlan(sender, o);
     await sender.warmUp();
     const lagsMs = await runPacedPhases(sender, schedule, o.signal);
     await retryProbe(sender, schedule, o);
-    o.onProgress?.(sender.progress);
     const result = judgeNodeRun(
       sender,
       { limits, schedule, lagsMs },

@@ -46,6 +46,8 @@ async function runPhase(
   for (let i = 0; i < phase.count; i++) {
     const due = start + phase.startMs + (i * 1000) / phase.ratePerRealS;
     const now = performance.now();
+    // The idle periods before S3 and S4 are long: the progress line says what it waits for.
+    if (i === 0 && due - now > 1000) sender.progress.phase = `${phase.name} (idle)`;
     if (due > now) {
       await waitUntil(due, signal);
       burstSinceYield = 0;

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   buildSchedule,
+  type LiveProgress,
   type LoadResult,
   type PlanName,
   type PlanOverrides,
   type ProbeHint,
+  progressText,
+  resultProgress,
   resolvePlan,
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
@@ -20,7 +23,6 @@ import { redact, redactValue, registerSecret } from '../redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
 import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
 import { runPlanNode } from './node-engine.ts';
-import type { Progress } from './plan-sender.ts';
 import { RequestBudget } from './request-budget.ts';
 import { assertSafeTarget } from './target-guard.ts';
 
@@ -45,8 +47,14 @@ export interface LoadOptions {
   enterprise?: PlanOverrides;
   /** Report directory; null writes nothing. Default `reports/latest`. */
   outDir?: string | null;
-  /** Progress line on this stream (stderr in the CLI). Default none. */
-  progress?: NodeJS.WriteStream | null;
+  /**
+   * Progress on this stream (stderr in the CLI): phase, requests sent, 2xx, 429 and the running
+   * estimate of each plan — one live line on a TTY, plain lines every `progressEveryMs`
+   * otherwise (CI logs), and each plan's final state at the end. Default none.
+   */
+  progress?: NodeJS.WriteStream | NodeJS.WritableStream | null;
+  /** How often plain progress lines are written when the stream is no TTY. Default 5000. */
+  progressEveryMs?: number;
   /** Schedule overrides (tests shorten phases). */
   schedule?: ScheduleOptions;
 }
@@ -56,9 +64,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
   const run = prepareRun(o);
   const timer = setTimeout(() => run.abort.abort(), run.maxSeconds * 1000);
-  // k6 reports no progress to us (it shows its own): the ticker then says what runs.
   const ticker = o.progress
-    ? startTicker(o.progress, run.progress, run.k6 ? `k6 running ${o.plans.join(', ')}` : '')
+    ? startTicker(
+        o.progress,
+        run.progress,
+        `${run.k6 ? 'k6' : 'node'} starting ${o.plans.join(', ')}`,
+        o.progressEveryMs ?? 5000,
+      )
     : undefined;
   try {
     const settled = await Promise.allSettled(
@@ -74,14 +86,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failure) throw failure.reason;
     const clean = settled.map((s) => redactValue((s as PromiseFulfilledResult<LoadResult>).value));
+    // The final line of each plan: its real counts (k6's last live reading may be seconds old).
+    for (const r of clean) run.progress.set(r.plan, () => resultProgress(r));
     if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
     return clean;
   } finally {
     clearTimeout(timer);
-    if (ticker) {
-      clearInterval(ticker);
-      o.progress?.write('\n');
-    }
+    ticker?.stop();
   }
 }
 
@@ -112,7 +123,7 @@ function prepareRun(o: LoadOptions) {
   const k6 = engine === 'node' ? undefined : findK6({ shared: engine === 'k6' })?.path;
   if (engine === 'k6' && !k6)
     throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
-  const progress = new Map<PlanName, Progress>();
+  const progress = new Map<PlanName, () => LiveProgress | undefined>();
   return { o, url, timeScale, maxSeconds, budget, k6, abort: new AbortController(), progress };
 }
 
@@ -139,7 +150,7 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
       signal: abort.signal,
       ...(o.enterprise ? { enterprise: o.enterprise } : {}),
       ...(o.schedule ? { schedule: o.schedule } : {}),
-      onProgress: (p) => run.progress.set(plan, p),
+      onProgress: (read) => run.progress.set(plan, read),
     }).then((node) => node.result);
   // k6 sends exactly the planned requests (fixed iterations): reserved up front,
   // like the Node driver's, so the budget bounds both engines alike.
@@ -150,7 +161,8 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
     budget.take();
     probe = await probeEnterprise(baseUrl, keys[0]!, o.enterprise, timeScale, abort.signal);
   }
-  budget.reserve(scheduleOf(o, plan, timeScale, probe).totalRequests, `plan ${plan}`);
+  const planned = scheduleOf(o, plan, timeScale, probe).totalRequests;
+  budget.reserve(planned, `plan ${plan}`);
   o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
   return runPlanK6({
     k6,
@@ -162,6 +174,8 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
     script: join(root, 'load', 'plan-limits.ts'),
     signal: abort.signal,
     progress: o.progress ?? null,
+    planned,
+    onProgress: (read) => run.progress.set(plan, read),
     ...(o.enterprise ? { enterprise: o.enterprise } : {}),
     enterpriseProbe: probe,
     ...(o.schedule ? { schedule: o.schedule } : {}),
@@ -176,26 +190,45 @@ function writeReports(results: readonly LoadResult[], dir: string): void {
   }
 }
 
-function startTicker(out: NodeJS.WriteStream, progress: Map<PlanName, Progress>, idle: string) {
+/**
+ * The progress of every plan: on a TTY one line rewritten four times a second, else plain lines
+ * every `everyMs` (one per plan); at the end each plan's final state, so a short run shows it too.
+ */
+function startTicker(
+  out: NodeJS.WriteStream | NodeJS.WritableStream,
+  progress: Map<PlanName, () => LiveProgress | undefined>,
+  idle: string,
+  everyMs: number,
+) {
   const t0 = Date.now();
-  let last = 0;
-  return setInterval(() => {
-    const line =
-      [...progress.values()]
-        .map(
-          (p) => `${p.plan} ${p.phase} ${p.sent}/${p.planned} sent, ${p.ok} ok, ${p.rejected}×429`,
-        )
-        .join(' · ') || idle;
-    const text = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · ${line}`;
-    if (out.isTTY)
-      out.write(
-        `\r${text.slice(0, (out.columns ?? 120) - 1).padEnd(Math.min(out.columns ?? 120, 160) - 1)}`,
-      );
-    else if (Date.now() - last >= 5000) {
+  const tty = 'isTTY' in out && out.isTTY === true;
+  const columns = ('columns' in out ? out.columns : undefined) ?? 120;
+  const lines = () => {
+    const elapsed = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · `;
+    const plans = [...progress.values()].flatMap((read) => {
+      const p = read();
+      return p ? [progressText(p)] : [];
+    });
+    return { elapsed, plans: plans.length ? plans : [idle] };
+  };
+  let last = Date.now();
+  const tick = setInterval(() => {
+    const { elapsed, plans } = lines();
+    if (tty)
+      out.write(`\r${`${elapsed}${plans.join(' │ ')}`.slice(0, columns - 1).padEnd(columns - 1)}`);
+    else if (Date.now() - last >= everyMs) {
       last = Date.now();
-      out.write(`${text}\n`);
+      for (const p of plans) out.write(`${elapsed}${p}\n`);
     }
   }, 250);
+  return {
+    stop: () => {
+      clearInterval(tick);
+      const { elapsed, plans } = lines();
+      if (tty) out.write('\n');
+      for (const p of plans) out.write(`${elapsed}${p}\n`);
+    },
+  };
 }
 
 /** One line per plan for summaries (npm start, CLI). */

@@ -9,7 +9,10 @@ import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 
 export interface ProbeRow {
   gap: string;
-  name: string;
+  /** Stable id of the probe within its gap (what comparisons match on). */
+  id: string;
+  /** What people read; may be reworded without changing the comparison. */
+  label?: string;
   value: unknown;
   test: string;
 }

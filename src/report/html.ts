@@ -11,6 +11,7 @@ import { whereText } from '../compare/location.ts';
 import { valueText } from '../findings/report.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
 import { redact } from '../redact.ts';
+import { loadGaps } from './load-gaps.ts';
 import type { BehaviourSnapshot } from './snapshot.ts';
 import type { Summary } from './summary.ts';
 
@@ -93,20 +94,25 @@ export function renderHtml(
     a.notRun.map((n) => ({ area, ...n })),
   );
 
+  const loadResults = (s.areas.load?.details as LoadResult[] | undefined) ?? [];
+  // What the load area measured fills the rate-limit gaps beside what the contract probes saw.
+  const fromLoad = loadGaps(Array.isArray(loadResults) ? loadResults : []);
   const extraGaps = Object.keys(snap?.gaps ?? {}).filter((g) => !(g in GAP_ASSUMPTIONS));
   const gapRows = [...Object.keys(GAP_ASSUMPTIONS), ...extraGaps]
     .map((gap) => {
-      const obs = snap?.gaps[gap] ?? operationGap(gap, snap);
-      const observed = obs
-        ? Object.entries(obs)
-            .map(([k, v]) => `<div>${esc(k)}: <code>${esc(JSON.stringify(v))}</code></div>`)
-            .join('')
+      const labels = snap?.gapLabels?.[gap] ?? {};
+      const probed = snap?.gaps[gap] ?? operationGap(gap, snap);
+      const rows = [
+        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, JSON.stringify(v)]),
+        ...Object.entries(fromLoad[gap] ?? {}),
+      ];
+      const observed = rows.length
+        ? rows.map(([k, v]) => `<div>${esc(k)}: <code>${esc(v)}</code></div>`).join('')
         : '<small>not observed in this run</small>';
       return `<tr><td>${esc(gap)}</td><td>${esc(GAP_ASSUMPTIONS[gap] ?? '—')}</td><td>${observed}</td></tr>`;
     })
     .join('\n');
 
-  const loadResults = (s.areas.load?.details as LoadResult[] | undefined) ?? [];
   const charts =
     Array.isArray(loadResults) && loadResults.length
       ? `<div class="charts">${loadResults.map((r) => safeChart(r)).join('\n')}</div>

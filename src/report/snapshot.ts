@@ -7,7 +7,8 @@ import type { ExchangeRow, ProbeRow } from './collect.ts';
 import { type Shape, mergeShapes, shapeOf } from './shape.ts';
 
 export const SNAPSHOT_SCHEMA = 'harness/behaviour-snapshot';
-export const SNAPSHOT_VERSION = 1;
+/** 2: gap probes keyed by stable id, their labels in `gapLabels` (1 keyed them by label). */
+export const SNAPSHOT_VERSION = 2;
 
 /** Headers whose presence varies per request and says nothing about the contract. */
 const VOLATILE = new Set([
@@ -42,7 +43,10 @@ export interface BehaviourSnapshot {
   takenAt: string;
   target: string;
   operations: Record<string, OperationObservation>;
+  /** gap → probe id → observed value. */
   gaps: Record<string, Record<string, unknown>>;
+  /** gap → probe id → the probe's label, for the probes that have one (display only). */
+  gapLabels?: Record<string, Record<string, string>>;
   limits: PlanLimitObservation[];
 }
 
@@ -76,17 +80,19 @@ export function buildSnapshot(
     }
   }
   const gaps: Record<string, Record<string, unknown>> = {};
+  const labels: Record<string, Record<string, string>> = {};
   for (const p of probes) {
     gaps[p.gap] ??= {};
     const g = gaps[p.gap]!;
-    const prev = g[p.name];
-    if (prev === undefined) g[p.name] = p.value;
+    if (p.label) labels[p.gap] = { ...labels[p.gap], [p.id]: p.label };
+    const prev = g[p.id];
+    if (prev === undefined) g[p.id] = p.value;
     else if (JSON.stringify(prev) !== JSON.stringify(p.value)) {
       const all = Array.isArray((prev as { varies?: unknown[] })?.varies)
         ? (prev as { varies: unknown[] }).varies
         : [prev];
       if (!all.some((v) => JSON.stringify(v) === JSON.stringify(p.value))) all.push(p.value);
-      g[p.name] = { varies: all };
+      g[p.id] = { varies: all };
     }
   }
   const sortKeys = <T>(o: Record<string, T>) =>
@@ -98,6 +104,13 @@ export function buildSnapshot(
     target,
     operations: sortKeys(operations),
     gaps: sortKeys(Object.fromEntries(Object.entries(gaps).map(([k, v]) => [k, sortKeys(v)]))),
+    ...(Object.keys(labels).length
+      ? {
+          gapLabels: sortKeys(
+            Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, sortKeys(v)])),
+          ),
+        }
+      : {}),
     limits,
   };
 }

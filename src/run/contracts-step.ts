@@ -42,7 +42,8 @@ export function runContracts(
       [`${root}node_modules/@playwright/test/cli.js`, 'test', ...extraArgs],
       {
         cwd: root,
-        env,
+        // The suite writes into the harness's report directory, which the harness empties itself.
+        env: { ...env, HARNESS_PLAYWRIGHT_CHILD: '1' },
         stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
       },
     );
@@ -87,6 +88,8 @@ export interface ContractsStepOptions {
   limitName?: string;
   grep?: string;
   verbose: boolean;
+  /** Check tags on every console line of the suite (src/report/playwright-console.ts). */
+  tags?: boolean;
 }
 
 export interface ContractsStep {
@@ -108,6 +111,7 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
       HARNESS_RUN_ID: o.runId,
       PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
       FORCE_COLOR: '0',
+      ...(o.tags ? { HARNESS_CONSOLE_TAGS: '1' } : {}),
     },
     timeoutMs,
     o.grep ? ['--grep', o.grep] : [],

@@ -59,6 +59,8 @@ export interface RunOptions {
   detect?: boolean;
   /** Show the Playwright child's output and the verdict table. Default true. */
   verbose?: boolean;
+  /** Print each contract test's check tags on the console (the report files always have them). */
+  tags?: boolean;
 }
 
 export interface RunResult {
@@ -101,8 +103,10 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       unusable: r.unusable,
       requests: r.requests,
       // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
-      // observed only part of it.
-      baseline: r.complete ? { partial: Boolean(opts.grep) } : undefined,
+      // observed only part of it; a run whose load area measured nothing compares no plan limits.
+      baseline: r.complete
+        ? { partial: Boolean(opts.grep), limits: r.limits.length > 0 }
+        : undefined,
     });
     if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
     return { summary, exitCode, files, outOfTime: r.outOfTime };
@@ -221,6 +225,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       limitName: left < (opts.contractsTimeoutMs ?? 600_000) ? clock.limitName : undefined,
       grep: opts.grep,
       verbose: opts.verbose !== false,
+      tags: opts.tags ?? false,
     });
     run.tests = c.tests;
     run.results = c.results;

@@ -47,7 +47,7 @@ export interface ReportInput {
   /** Requests the run sent to the API, per area (src/run/request-count.ts). */
   requests?: RequestCount;
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
-  baseline?: { partial: boolean };
+  baseline?: { partial: boolean; limits?: boolean };
 }
 
 export function writeReports(r: ReportInput): {
@@ -67,7 +67,7 @@ export function writeReports(r: ReportInput): {
   // Observed changes against the committed baseline. In a --grep run a status not seen is no
   // evidence of removal: `partial`.
   const compared = r.baseline
-    ? compareWithBaseline(redactValue(snapshot), cfg.baseline, { partial: r.baseline.partial })
+    ? compareWithBaseline(redactValue(snapshot), cfg.baseline, r.baseline)
     : undefined;
   const compatibility =
     compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;

@@ -76,20 +76,59 @@ describe('compareSnapshots: noise is not behaviour', () => {
     const a = snap({
       gaps: {
         SLA: { due: ['2026-11-23T09:55:31.461Z', '2026-11-22T10:55:31.461Z'] },
-        U10: { 'contact Location header': '/v1/contacts/ctc_nE_S3RZRli7A' },
-        U14: { 'retry spacing ms': [96, 191] },
+        U10: { 'contact-location-header': '/v1/contacts/ctc_nE_S3RZRli7A' },
+        U14: { 'retry-spacing-ms': [96, 191] },
         U1: { seen: { varies: ['open', 'closed'] } },
       },
     });
     const b = snap({
       gaps: {
         SLA: { due: ['2027-01-02T03:04:05.000Z', '2027-01-01T04:04:05.000Z'] },
-        U10: { 'contact Location header': '/v1/contacts/ctc_Q9xY_k2LmPZt' },
-        U14: { 'retry spacing ms': [82, 170] },
+        U10: { 'contact-location-header': '/v1/contacts/ctc_Q9xY_k2LmPZt' },
+        U14: { 'retry-spacing-ms': [82, 170] },
         U1: { seen: { varies: ['closed', 'open'] } },
       },
     });
     assert.deepEqual(compareSnapshots(a, b), []);
+  });
+
+  test('a timing is a range: two retries then one, each within jitter, is no change', () => {
+    // The issue-16 case: `U14 retry spacing [117,184] → [107]` was WARN on a clean run.
+    const a = snap({ gaps: { U14: { 'retry-spacing-ms': [117, 184] } } });
+    for (const now of [[107], [92], [250], [540], { varies: [[88], [131]] }])
+      assert.deepEqual(
+        compareSnapshots(a, snap({ gaps: { U14: { 'retry-spacing-ms': now } } })),
+        [],
+        JSON.stringify(now),
+      );
+    // An order of magnitude away is a change of behaviour, whichever way.
+    for (const now of [[1000], [117, 1200], [20]])
+      assert.deepEqual(
+        rules(compareSnapshots(a, snap({ gaps: { U14: { 'retry-spacing-ms': now } } }))),
+        ['WARN gap-value-changed'],
+        JSON.stringify(now),
+      );
+  });
+
+  test('a probe’s label is not a behaviour: reworded, the same id compares equal', () => {
+    const labelled = (label: string): BehaviourSnapshot => ({
+      ...snap({ gaps: { U14: { 'retry-answers': [503, 204] } } }),
+      gapLabels: { U14: { 'retry-answers': label } },
+    });
+    assert.deepEqual(
+      compareSnapshots(
+        labelled('attempts for 503, 503, 204'),
+        labelled('attempts for 503, then 204'),
+      ),
+      [],
+    );
+    // A finding names the probe by its label, the pointer by its id.
+    const [changed] = compareSnapshots(labelled('answers'), {
+      ...labelled('answers, attempt by attempt'),
+      gaps: { U14: { 'retry-answers': [503, 503, 204] } },
+    });
+    assert.equal(changed?.pointer.probe, 'retry-answers');
+    assert.match(changed?.message ?? '', /^U14 “answers, attempt by attempt” was \[503,204\]/);
   });
 
   test('keys of a map of counts come and go with the data', () => {
@@ -246,16 +285,16 @@ describe('compareSnapshots: gaps and plan limits', () => {
     const found = compareSnapshots(
       snap({
         gaps: {
-          U5: { 'create status': 201, 'Location header': true },
+          U5: { 'create-status': 201, 'create-location-header': true },
           U23: { reset: '2026-01-01T00:00:00Z' },
-          U14: { 'retry spacing ms': [100, 200] },
+          U14: { 'retry-spacing-ms': [100, 200] },
         },
       }),
       snap({
         gaps: {
-          U5: { 'create status': 200, extra: 1 },
+          U5: { 'create-status': 200, extra: 1 },
           U23: { reset: '2026-01-01T00:00:00' },
-          U14: { 'retry spacing ms': [1000, 2000] },
+          U14: { 'retry-spacing-ms': [1000, 2000] },
         },
       }),
     );
@@ -268,7 +307,7 @@ describe('compareSnapshots: gaps and plan limits', () => {
     ]);
     assert.deepEqual(
       found.find((f) => f.rule === 'gap-value-changed')?.pointer,
-      { gap: 'U5', probe: 'create status' },
+      { gap: 'U5', probe: 'create-status' },
       'U-table order: U5 before U14 and U23',
     );
   });
@@ -323,6 +362,11 @@ describe('compareSnapshots: gaps and plan limits', () => {
       rules(compareSnapshots(snap({ limits: [team] }), snap())),
       ['INFO limit-not-measured'],
       'a contracts-only run measures no limits',
+    );
+    assert.deepEqual(
+      compareSnapshots(snap({ limits: [team] }), snap(), { limits: false }),
+      [],
+      'a run that skipped the load area (limits: false) does not compare them',
     );
   });
 });

@@ -109,6 +109,26 @@ describe('harness diff-spec', () => {
     assert.match(fast.stdout, /response-success-status-removed/);
   });
 
+  test('a file that is not an OpenAPI document is refused: exit 2, one line naming it', () => {
+    const bin = new URL('../../bin/harness.mjs', import.meta.url).pathname;
+    const hello = join(tmp, 'hello.yaml');
+    writeFileSync(hello, 'hello: world\n');
+    const swagger = join(tmp, 'swagger.yaml');
+    writeFileSync(swagger, "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n");
+    const good = fx('path-removed', 'old');
+    for (const [args, message] of [
+      [[good, hello], /'[^']*hello\.yaml' is not an OpenAPI document: no `openapi` version field/],
+      [[hello, good], /hello\.yaml' is not an OpenAPI document/],
+      [[good, swagger], /is Swagger 2\.0, not OpenAPI 3\.x/],
+    ] as const) {
+      const r = spawnSync(process.execPath, [bin, 'diff-spec', ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 2, r.stderr);
+      assert.equal(r.stdout, '', 'no report for a refused input');
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+
   test('reads REF:path from git', () => {
     const repo = join(tmp, 'repo');
     mkdirSync(join(repo, 'spec'), { recursive: true });

@@ -1,41 +1,45 @@
 /**
- * `harness compare BASELINE CURRENT [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO]
- *   [--partial]`
- *
- * BASELINE and CURRENT are `snapshot.json` files written by `harness run` (or report directories
- * holding one). Prints (or writes) what the current deployment does differently — statuses,
- * headers, content types, body shapes, gap values, plan limits — and exits 1 when a finding at
- * or above `--fail-on` (default ERR) exists, 0 otherwise. `--partial`: CURRENT ran only part of
- * the suite (`--grep`), so a status it did not see is reported as not observed, not removed.
+ * `harness compare BASELINE CURRENT`: what the current deployment does differently from the
+ * baseline's — statuses, headers, content types, body shapes, gap values, plan limits.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { reportFlags } from '../report-flags.ts';
 import { compareSnapshots, failing, loadSnapshot, render } from '../../compare/index.ts';
+import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
+import { FINDINGS_OPTIONS, reportFlags } from '../report-flags.ts';
+
+export const spec = {
+  name: 'compare',
+  args: 'BASELINE CURRENT',
+  summary:
+    'Diff of two behaviour snapshots: statuses, headers, content types, body shapes, gap values and plan limits the current deployment shows differently.',
+  about: [
+    'BASELINE, CURRENT: snapshot.json files written by harness run (or the report directories',
+    'holding one), e.g. reports/baselines/reference.snapshot.json and reports/latest.',
+  ],
+  options: {
+    ...FINDINGS_OPTIONS,
+    partial: {
+      type: 'boolean',
+      help: 'CURRENT ran only part of the suite (--grep): a status it did not see is "not observed", not removed',
+    },
+  },
+  env: ['HARNESS_DEBUG'],
+  examples: [
+    'npx harness compare reports/baselines/reference.snapshot.json reports/latest',
+    'npx harness compare old/snapshot.json new/snapshot.json --format junit --fail-on WARN',
+  ],
+  exit1: 'a finding at or above --fail-on (default ERR)',
+} as const satisfies CommandSpec;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      format: { type: 'string', default: 'md' },
-      out: { type: 'string' },
-      'fail-on': { type: 'string', default: 'ERR' },
-      partial: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'usage: harness compare BASELINE CURRENT [--format md|json|junit] [--out FILE] [--fail-on ERR|WARN|INFO] [--partial]\n' +
-        '  BASELINE/CURRENT: snapshot.json files from harness run (or their report directories),\n' +
-        '  e.g. harness compare reports/baselines/reference.snapshot.json reports/latest\n' +
-        '  --partial: CURRENT ran part of the suite; statuses it did not see are not removals\n',
-    );
-    return 0;
-  }
+  const parsed = parseCommand(spec, argv);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length !== 2)
-    throw new Error('expected two snapshots: harness compare BASELINE CURRENT');
+    throw new UsageError(
+      'expected two snapshots: harness compare BASELINE CURRENT',
+      usageText(spec),
+    );
   const { format, failOn } = reportFlags(values);
   const [baseSrc, curSrc] = positionals as [string, string];
   const findings = compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {

@@ -1,17 +1,71 @@
 /**
- * `harness load --plan team|growth|enterprise|all [--engine node|k6] [--base-url URL]
- *   [--time-scale N] [--budget N] [--max-seconds N] [--allow-insecure-remote]`
- *
- * Keys: HARNESS_TEAM_KEYS, HARNESS_GROWTH_KEYS, HARNESS_ENTERPRISE_KEYS (comma-separated; the
- * second key of the same workspace enables the scope phase). Base URL: --base-url or
- * HARNESS_BASE_URL; without one the embedded reference deployment is started on loopback.
- * Enterprise numbers: HARNESS_ENTERPRISE_RATE / HARNESS_ENTERPRISE_BURST, else the headers.
+ * `harness load`: the plan-limit load checks. Keys come from HARNESS_TEAM_KEYS,
+ * HARNESS_GROWTH_KEYS, HARNESS_ENTERPRISE_KEYS (comma-separated; the second key of the same
+ * workspace enables the scope phase); the base URL from --base-url or HARNESS_BASE_URL, else the
+ * embedded reference deployment is started on loopback. Enterprise numbers:
+ * HARNESS_ENTERPRISE_RATE / HARNESS_ENTERPRISE_BURST, else the headers.
  */
-import { parseArgs } from 'node:util';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../../load/lib/index.ts';
 import { type EngineChoice, runLoad, summaryLine } from '../../load/run-load.ts';
 import { loadConfig } from '../../config.ts';
 import { resolveTarget } from '../../target/resolve-target.ts';
+import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../env-file.ts';
+
+export const spec = {
+  name: 'load',
+  summary:
+    'Plan-limit load checks in real time: burst B̂ and rate r̂ with their uncertainty, the limiter algorithm, the unit of X-RateLimit-Reset, the key scope and Retry-After, judged against the documented plan limits. A progress line shows phase, requests, 2xx, 429 and the current estimate.',
+  about: ['Results: reports/latest/load-<plan>.json and .svg, one summary line per plan.'],
+  options: {
+    plan: {
+      type: 'string',
+      arg: 'team|growth|enterprise|all',
+      default: 'all',
+      help: 'the plans to run (all: those with keys; on the embedded deployment Team and Growth)',
+    },
+    engine: {
+      type: 'string',
+      arg: 'auto|node|k6',
+      default: 'auto',
+      help: 'auto: k6 when K6_BIN or PATH has one, else the Node driver; k6 also finds ../shared/bin/k6',
+    },
+    'base-url': {
+      type: 'string',
+      arg: 'URL',
+      help: 'target (default HARNESS_BASE_URL, else embedded)',
+    },
+    'time-scale': {
+      type: 'string',
+      arg: 'N',
+      help: 'the embedded deployment’s clock runs N× real time, the schedule N× shorter (default 1)',
+    },
+    budget: { type: 'string', arg: 'N', help: 'most requests all plans may send (default 10000)' },
+    'max-seconds': { type: 'string', arg: 'N', help: 'wall-clock limit of the run (default 180)' },
+    'allow-insecure-remote': {
+      type: 'boolean',
+      help: 'allow plain HTTP to a non-loopback host',
+    },
+    'env-file': ENV_FILE_OPTION,
+  },
+  env: [
+    'HARNESS_BASE_URL',
+    'HARNESS_TEAM_KEYS',
+    'HARNESS_GROWTH_KEYS',
+    'HARNESS_ENTERPRISE_KEYS',
+    'HARNESS_ENTERPRISE_RATE',
+    'HARNESS_ENTERPRISE_BURST',
+    'K6_BIN',
+  ],
+  examples: [
+    'npm run load -- --plan team                       # embedded deployment, ≈ 95 s',
+    'npm run load -- --plan all --engine k6            # Team and Growth under k6',
+    'npm run load -- --plan team --time-scale 10       # embedded clock 10× faster',
+    'HARNESS_BASE_URL=https://staging.example.com HARNESS_TEAM_KEYS=k1,k2 npx harness load --plan team',
+  ],
+  exit0: 'every verdict of every plan passed',
+  exit1: 'a plan-limit verdict failed (the summary line names it) or the run was cut short',
+} as const satisfies CommandSpec;
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
@@ -22,30 +76,16 @@ function num(name: string, v: string | undefined): number | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      plan: { type: 'string', default: 'all' },
-      engine: { type: 'string', default: 'auto' },
-      'base-url': { type: 'string' },
-      'time-scale': { type: 'string' },
-      budget: { type: 'string' },
-      'max-seconds': { type: 'string' },
-      'allow-insecure-remote': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(
-      'usage: harness load --plan team|growth|enterprise|all [--engine auto|node|k6] [--base-url URL]\n' +
-        '       [--time-scale N] [--budget N] [--max-seconds N] [--allow-insecure-remote]\n',
-    );
-    return 0;
-  }
+  const parsed = parseCommand(spec, argv);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  applyEnvFile(values['env-file']);
   const engine = values.engine as EngineChoice;
   if (!['auto', 'node', 'k6'].includes(engine))
-    throw new Error(`--engine must be auto, node or k6, got '${values.engine}'`);
+    throw new UsageError(
+      `--engine must be auto, node or k6, got '${values.engine}'`,
+      usageText(spec),
+    );
   const planArg = values.plan ?? 'all';
   const timeScale = num('time-scale', values['time-scale']) ?? 1;
   const common = {
@@ -58,7 +98,10 @@ export async function run(argv: string[]): Promise<number> {
   };
 
   if (planArg !== 'all' && !isPlanName(planArg))
-    throw new Error(`--plan must be team, growth, enterprise or all, got '${planArg}'`);
+    throw new UsageError(
+      `--plan must be team, growth, enterprise or all, got '${planArg}'`,
+      usageText(spec),
+    );
   // Keys come from HARNESS_<PLAN>_KEYS; the embedded deployment runs Team and Growth by default,
   // with its clock at the same scale as the schedule.
   const cfg = loadConfig(

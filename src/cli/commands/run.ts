@@ -1,58 +1,106 @@
 /**
- * `harness run` — what `npm start` does. Options:
- *   --env-file FILE   read HARNESS_* variables from FILE (the environment wins on conflicts)
- *   --fault a,b       faults of the embedded reference deployment (see `npm run serve -- --list-faults`)
- *   --strict          an assumption mismatch fails the gate too
- *   --detect          also run the detection matrix (each fault vs its named check, ≈ 1 min)
- *   --skip AREA       contracts | load | fuzz (repeatable)
- *   --out DIR         report directory (default reports/latest)
- *   --grep PATTERN    only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)
- *   --max-seconds N   time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running
- *                     then stops, the others are marked error, every report is written (exit 2
- *                     unless a documented rule already failed)
- *
- * Exit status: 0 pass, 1 a documented rule failed, 2 could not run (target unusable, an area
- * that could not run to its end, misuse).
+ * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
+ * checks and the fuzzing against one target, then the reports and the verdict table.
  */
-import { parseArgs } from 'node:util';
-import { readEnvFile } from '../../config.ts';
-import { positiveNumber } from '../positive-number.ts';
 import { type Area, runAll } from '../../run/run-all.ts';
+import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../env-file.ts';
+import { positiveNumber } from '../positive-number.ts';
 
 const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
 
-export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'env-file': { type: 'string' },
-      fault: { type: 'string', multiple: true, default: [] },
-      strict: { type: 'boolean', default: false },
-      detect: { type: 'boolean', default: false },
-      skip: { type: 'string', multiple: true, default: [] },
-      out: { type: 'string' },
-      'max-seconds': { type: 'string' },
-      grep: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+export const spec = {
+  name: 'run',
+  summary:
+    'The whole job against one target: contract suite, probes, plan-limit load checks (≈ 95 s) and webhook fuzzing, then reports/latest/ and the verdict table (npm start).',
+  options: {
+    'env-file': ENV_FILE_OPTION,
+    fault: {
+      type: 'string',
+      arg: 'a,b',
+      multiple: true,
+      help: 'faults of the embedded reference deployment (npm run serve -- --list-faults)',
     },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'usage: harness run [--env-file FILE] [--fault a,b] [--strict] [--detect] [--skip contracts|load|fuzz] [--out DIR] [--grep PATTERN] [--max-seconds N]\n' +
-        '  --grep PATTERN   only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)\n' +
-        '  --max-seconds N  time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then\n' +
-        '                   stops, the rest are marked error, every report is still written\n' +
-        'exit status: 0 pass, 1 a documented rule failed, 2 could not run (target unusable, an area cut short)\n',
-    );
-    return 0;
-  }
-  if (values['env-file']) {
-    for (const [k, v] of Object.entries(readEnvFile(values['env-file']))) process.env[k] ??= v;
-  }
-  const skip = values.skip.flatMap((s) => s.split(',')) as Area[];
+    strict: { type: 'boolean', help: 'an assumption mismatch fails the gate too' },
+    detect: {
+      type: 'boolean',
+      help: 'also the detection matrix: each fault of the catalogue vs its named check (≈ 1 min)',
+    },
+    skip: {
+      type: 'string',
+      arg: 'AREA',
+      multiple: true,
+      help: 'contracts | load | fuzz (repeatable, or comma-separated)',
+    },
+    out: { type: 'string', arg: 'DIR', help: 'report directory (default reports/latest)' },
+    grep: {
+      type: 'string',
+      arg: 'PATTERN',
+      help: 'only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)',
+    },
+    'max-seconds': {
+      type: 'string',
+      arg: 'N',
+      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then stops, the others are marked error, every report is still written',
+    },
+    tags: {
+      type: 'boolean',
+      help: 'show each contract test’s check tags on the console (always in the report files)',
+    },
+  },
+  env: [
+    'HARNESS_BASE_URL',
+    'HARNESS_API_KEY',
+    'HARNESS_READONLY_KEY',
+    'HARNESS_OTHER_WORKSPACE_KEY',
+    'HARNESS_TEAM_KEYS',
+    'HARNESS_GROWTH_KEYS',
+    'HARNESS_ENTERPRISE_KEYS',
+    'HARNESS_WEBHOOK_URL',
+    'HARNESS_WEBHOOK_LISTEN',
+    'HARNESS_WEBHOOK_ENDPOINTS',
+    'HARNESS_WEBHOOK_SECRET',
+    'HARNESS_WEBHOOK_TLS_CERT',
+    'HARNESS_WEBHOOK_TLS_KEY',
+    'HARNESS_WEBHOOK_RETRY_WAIT_MS',
+    'HARNESS_ADMIN_TOKEN',
+    'HARNESS_FAULTS',
+    'HARNESS_STRICT',
+    'HARNESS_READ_ONLY',
+    'HARNESS_ALLOW_INSECURE',
+    'HARNESS_TIMEOUT_MS',
+    'HARNESS_BASELINE',
+    'HARNESS_COMPAT_FAIL_ON',
+    'HARNESS_RUN_MAX_SECONDS',
+    'HARNESS_WORKERS',
+    'K6_BIN',
+    'FC_SEED',
+  ],
+  examples: [
+    'npm start                                  # embedded reference deployment, everything',
+    'npm start -- --skip load                   # contracts + fuzz only (≈ 15 s)',
+    'npm start -- --fault create-status-new     # a fault on: exit 1, naming the check',
+    'npm start -- --env-file staging.env        # HARNESS_* variables from a file',
+    'HARNESS_BASE_URL=https://staging.example.com HARNESS_API_KEY=… npx harness run',
+  ],
+  exit0: 'every documented rule held (assumption mismatches are reported, not fatal)',
+  exit1:
+    'a documented rule failed (with --strict also an assumption; with HARNESS_COMPAT_FAIL_ON a behaviour change at or above it)',
+} as const satisfies CommandSpec;
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseCommand(spec, argv);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  applyEnvFile(values['env-file']);
+  const skip = (values.skip ?? []).flatMap((s) => s.split(',')) as Area[];
   const bad = skip.filter((s) => !AREAS.includes(s));
-  if (bad.length) throw new Error(`--skip takes ${AREAS.join(', ')}; got ${bad.join(', ')}`);
-  const faults = values.fault.flatMap((f) => f.split(',')).filter(Boolean);
+  if (bad.length)
+    throw new UsageError(
+      `--skip takes ${AREAS.join(', ')}; got ${bad.join(', ')}`,
+      usageText(spec),
+    );
+  const faults = (values.fault ?? []).flatMap((f) => f.split(',')).filter(Boolean);
   if (faults.length) {
     const { FaultSet } = await import('../../../server/faults.ts');
     new FaultSet(faults); // unknown names fail here, with the list of known ones
@@ -65,8 +113,9 @@ export async function run(argv: string[]): Promise<number> {
     outDir: values.out,
     skip,
     faults,
-    strict: values.strict,
-    detect: values.detect,
+    strict: values.strict ?? false,
+    detect: values.detect ?? false,
+    tags: values.tags ?? false,
     maxSeconds,
     grep: values.grep,
   });

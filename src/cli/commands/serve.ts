@@ -1,5 +1,8 @@
 /** `harness serve`: the reference deployment on loopback (same as `npm run serve`). */
-export async function run(argv: string[]): Promise<number> {
-  const { serve } = await import('../../../server/serve.ts');
+import { serve, spec } from '../../../server/serve.ts';
+
+export { spec };
+
+export function run(argv: string[]): Promise<number> {
   return serve(argv);
 }

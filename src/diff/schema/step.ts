@@ -58,14 +58,28 @@ export function compare(st: Step, pair: Pair, name = st.name): void {
   st.diff(st.ctx, st.side, ...pair, name);
 }
 
-/** ERR findings comparing a nested pair would raise, counted on a scratch sink (nothing is reported). */
+/**
+ * ERR findings comparing a nested pair would raise, counted on a scratch sink (nothing is
+ * reported). A trial starts with a fresh cycle guard, so a self-referential `oneOf`
+ * (`A: {oneOf: [$ref A]}`) would start the same trial inside itself for ever: a trial already
+ * running is taken to fit (0) — the coinductive reading of a recursive schema, where a cycle
+ * adds no constraint of its own; the outer trial still counts everything else it finds.
+ */
 export function trialErrs(st: Step, side: Side, pair: Pair): number {
   const { ctx } = st;
   const key = `${side.prefix}|${side.polarity}|${ctx.param ? 1 : 0}|${pair[1]}|${pair[3]}`;
   const known = ctx.trials?.get(key);
   if (known !== undefined) return known;
+  ctx.running ??= new Set();
+  const running = ctx.running;
+  if (running.has(key)) return 0;
+  running.add(key);
   const sink = new Sink();
-  st.diff({ ...ctx, sink, visited: new Set(), levels: undefined }, side, ...pair, '');
+  try {
+    st.diff({ ...ctx, sink, visited: new Set(), levels: undefined }, side, ...pair, '');
+  } finally {
+    running.delete(key);
+  }
   let errs = 0;
   for (const f of sink.byKey.values()) if (f.level === 'ERR') errs++;
   ctx.trials?.set(key, errs);

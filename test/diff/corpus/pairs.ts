@@ -69,6 +69,12 @@ const EXTRA: [string, string][] = [
   ['operation_id_added_base.yaml', 'operation_id_removed_base.yaml'],
 ];
 
+/**
+ * Pairs from the corpus' data folder outside `checker/` (paths relative to `checkerDir()`):
+ * oasdiff's recursive-schema cases, whose reverse once recursed without end (issue 16).
+ */
+const OUTSIDE: [string, string][] = [['../circular1.yaml', '../circular3.yaml']];
+
 export interface Direction {
   /** Stable id: `base-file → revision-file` (file names without `.yaml`). */
   id: string;
@@ -86,7 +92,9 @@ export function directions(files: string[] = readdirSync(checkerDir())): Directi
     if (have.has(r)) pairs.push([f, r]);
   }
   for (const [a, b] of EXTRA) if (have.has(a) && have.has(b)) pairs.push([a, b]);
-  const strip = (f: string) => f.replace(/\.yaml$/, '');
+  const there = (f: string) => existsSync(join(checkerDir(), f));
+  for (const [a, b] of OUTSIDE) if (there(a) && there(b)) pairs.push([a, b]);
+  const strip = (f: string) => f.replace(/\.yaml$/, '').replace(/^\.\.\//, '');
   const out: Direction[] = [];
   for (const [a, b] of pairs) {
     out.push({ id: `${strip(a)} → ${strip(b)}`, old: a, new: b });

@@ -1,0 +1,125 @@
+/**
+ * The progress of a plan-limit run while it runs, the same for both engines: per phase what was
+ * sent, accepted (2xx) and rejected (429), and a running estimate — the burst once S1 hit its
+ * first 429 (accepts of S1, refill not yet corrected), the rate from the accepts of S2 over their
+ * time span. The Node driver tallies its samples; the k6 engine reads the same counters from k6's
+ * REST API (src/load/k6-progress.ts). The final, corrected numbers are the estimators' (B̂, r̂).
+ */
+import type { PlanName } from './plans.ts';
+import type { LoadResult } from './result.ts';
+import type { Sample } from './sample.ts';
+import { PHASE_NAMES, type PhaseName } from './schedule.ts';
+
+export interface PhaseTally {
+  sent: number;
+  ok: number;
+  rej: number;
+  /** Server seconds of the first and last accept (for the running rate). */
+  firstOkS?: number;
+  lastOkS?: number;
+}
+
+export type Tally = Partial<Record<PhaseName, PhaseTally>>;
+
+export interface LiveProgress {
+  plan: PlanName;
+  /** The phase running now (the last one that sent anything). */
+  phase: string;
+  sent: number;
+  ok: number;
+  rejected: number;
+  planned: number;
+  /** Accepts of S1 once it met a 429: the burst before the refill correction. */
+  burst?: number;
+  /** Accepts of S2 per minute of server time, from the first accept to the last. */
+  ratePerMin?: number;
+}
+
+/** The Node driver's samples as a tally. */
+export function tallySamples(samples: readonly Sample[]): Tally {
+  const t: Tally = {};
+  for (const s of samples) {
+    t[s.phase] ??= { sent: 0, ok: 0, rej: 0 };
+    const p = t[s.phase]!;
+    p.sent++;
+    if (s.status === 429) p.rej++;
+    else if (s.status >= 200 && s.status < 400) {
+      p.ok++;
+      const at = (s.sentS + s.recvS) / 2;
+      p.firstOkS = Math.min(p.firstOkS ?? at, at);
+      p.lastOkS = Math.max(p.lastOkS ?? at, at);
+    }
+  }
+  return t;
+}
+
+/** Totals, the running phase and the running estimates of one plan. */
+export function liveProgress(
+  plan: PlanName,
+  planned: number,
+  tally: Tally,
+  phase?: string,
+): LiveProgress {
+  let sent = 0;
+  let ok = 0;
+  let rejected = 0;
+  let last: PhaseName | undefined;
+  for (const name of PHASE_NAMES) {
+    const p = tally[name];
+    if (!p) continue;
+    sent += p.sent;
+    ok += p.ok;
+    rejected += p.rej;
+    if (p.sent > 0) last = name;
+  }
+  const s1 = tally.S1;
+  const s2 = tally.S2;
+  const span = s2 && s2.firstOkS !== undefined && s2.lastOkS !== undefined;
+  const rate =
+    span && s2.ok >= 3 && s2.lastOkS! > s2.firstOkS!
+      ? ((s2.ok - 1) / (s2.lastOkS! - s2.firstOkS!)) * 60
+      : undefined;
+  return {
+    plan,
+    phase: phase ?? last ?? 'S0',
+    sent,
+    ok,
+    rejected,
+    planned,
+    ...(s1 && s1.rej > 0 ? { burst: s1.ok } : {}),
+    ...(rate !== undefined ? { ratePerMin: rate } : {}),
+  };
+}
+
+/** A finished run as its last progress: its counts, and the estimators' B̂ and r̂. */
+export function resultProgress(r: LoadResult): LiveProgress {
+  const sum = (f: (p: LoadResult['phases'][number]) => number) =>
+    r.phases.reduce((n, p) => n + f(p), 0);
+  const burst = r.estimates.burst?.value;
+  const rate = r.estimates.rate.perMin;
+  return {
+    plan: r.plan,
+    phase: 'done',
+    sent: r.requests.sent,
+    ok: sum((p) => p.accepted),
+    rejected: sum((p) => p.rejected),
+    planned: r.requests.planned,
+    ...(burst != null ? { burst: Math.round(burst * 10) / 10 } : {}),
+    ...(Number.isFinite(rate) ? { ratePerMin: rate } : {}),
+  };
+}
+
+/** `team S2 412/791 sent, 298 2xx, 114 429, burst ≈ 201, rate ≈ 120.4/min` */
+export function progressText(p: LiveProgress): string {
+  if (p.sent === 0 && p.phase !== 'done') return `${p.plan} starting (${p.planned || '?'} planned)`;
+  const estimate = [
+    ...(p.burst !== undefined ? [`burst ≈ ${p.burst}`] : []),
+    ...(p.ratePerMin !== undefined ? [`rate ≈ ${p.ratePerMin.toFixed(1)}/min`] : []),
+  ];
+  return [
+    `${p.plan} ${p.phase} ${p.sent}/${p.planned || '?'} sent`,
+    `${p.ok} 2xx`,
+    `${p.rejected} 429`,
+    ...(estimate.length ? estimate : ['estimating']),
+  ].join(', ');
+}

@@ -1,0 +1,48 @@
+/**
+ * Every environment variable a command reads, with one line of meaning: the help of each command
+ * lists the ones it reads from here (`command-spec.ts`). src/config.ts validates them.
+ */
+export const ENV_VARS = {
+  HARNESS_BASE_URL:
+    'target deployment, e.g. https://staging.example.com; unset: the embedded reference deployment',
+  HARNESS_API_KEY: 'full-access key of workspace A (required with a base URL)',
+  HARNESS_READONLY_KEY: 'read-only key of workspace A (scope checks)',
+  HARNESS_OTHER_WORKSPACE_KEY: 'key of a second workspace (isolation checks)',
+  HARNESS_TEAM_KEYS:
+    'comma-separated keys of one Team workspace (load; two keys add the scope phase)',
+  HARNESS_GROWTH_KEYS: 'comma-separated keys of one Growth workspace (load)',
+  HARNESS_ENTERPRISE_KEYS: 'comma-separated keys of one Enterprise workspace (load)',
+  HARNESS_ENTERPRISE_RATE: 'Enterprise requests per minute (else read from the headers)',
+  HARNESS_ENTERPRISE_BURST: 'Enterprise burst (else read from the headers)',
+  HARNESS_WEBHOOK_URL: 'public base URL under which the deployment reaches the capture receiver',
+  HARNESS_WEBHOOK_LISTEN: 'host:port the capture receiver binds (default 127.0.0.1:0)',
+  HARNESS_WEBHOOK_ENDPOINTS: 'YAML/JSON file of the webhook endpoints set up in the dashboard',
+  HARNESS_WEBHOOK_SECRET:
+    'without an endpoints file: the secret of the one endpoint at HARNESS_WEBHOOK_URL',
+  HARNESS_WEBHOOK_TLS_CERT:
+    'PEM certificate: the receiver speaks HTTPS (with HARNESS_WEBHOOK_TLS_KEY)',
+  HARNESS_WEBHOOK_TLS_KEY: 'PEM key of that certificate',
+  HARNESS_WEBHOOK_RETRY_WAIT_MS:
+    'how long to wait for the retry after the receiver’s 503 (default 60000)',
+  HARNESS_ADMIN_TOKEN:
+    'admin surface of a reference deployment (rotation, clock control, subscriptions)',
+  HARNESS_FAULTS: 'faults of the embedded deployment, comma-separated',
+  HARNESS_STRICT: '1: an assumption mismatch fails the gate too',
+  HARNESS_READ_ONLY: '1: only checks that write nothing (production)',
+  HARNESS_ALLOW_INSECURE:
+    '1: allow plain HTTP to a non-loopback host, and on https:// skip certificate verification (a private CA: prefer NODE_EXTRA_CA_CERTS)',
+  HARNESS_TIMEOUT_MS: 'per-request timeout (default 10000)',
+  HARNESS_RUN_MAX_SECONDS:
+    'time limit of the whole run (harness run --max-seconds): the running area stops, every report is written',
+  HARNESS_BASELINE:
+    'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
+  HARNESS_COMPAT_FAIL_ON:
+    'ERR, WARN or INFO: a behaviour change at or above it fails the gate (default: reported only)',
+  HARNESS_WORKERS: 'Playwright workers of the contract suite (default 2)',
+  HARNESS_DEBUG: 'set: print the stack of an error that stops the command',
+  HARNESS_NO_PRECOMPILE: 'set: run diff-spec through tsx instead of its cached plain-JS build',
+  K6_BIN: 'the k6 binary (else k6 on PATH; else the Node engine)',
+  FC_SEED: 'fast-check seed (fixed by default; printed on failure)',
+} as const;
+
+export type EnvVar = keyof typeof ENV_VARS;
