@@ -10,15 +10,19 @@ import type { Credentials } from './seed.ts';
 export function credentialsEnv(
   baseUrl: string,
   c: Credentials,
-  /** Dashboard mode: no admin token; the webhook variables (and endpoint secrets) instead. */
-  extra?: { admin: boolean; lines: string[] },
+  /**
+   * Dashboard mode: no admin token; the webhook variables (and endpoint secrets) instead.
+   * `apiPlan`: the workspace whose keys are HARNESS_API_KEY / HARNESS_READONLY_KEY (default team).
+   */
+  extra?: { admin: boolean; lines: string[]; apiPlan?: 'team' | 'growth' },
 ): string {
   const w = c.workspaces;
+  const a = w[extra?.apiPlan ?? 'team'];
   const lines = [
     `HARNESS_BASE_URL=${baseUrl}`,
     ...(extra?.admin === false ? [] : [`HARNESS_ADMIN_TOKEN=${c.adminToken}`]),
-    `HARNESS_API_KEY=${w.team.keys.full}`,
-    `HARNESS_READONLY_KEY=${w.team.keys.readOnly}`,
+    `HARNESS_API_KEY=${a.keys.full}`,
+    `HARNESS_READONLY_KEY=${a.keys.readOnly}`,
     `HARNESS_OTHER_WORKSPACE_KEY=${w.other.keys.full}`,
     `HARNESS_TEAM_KEYS=${w.team.keys.full},${w.team.keys.full2}`,
     `HARNESS_GROWTH_KEYS=${w.growth.keys.full},${w.growth.keys.full2}`,
@@ -31,7 +35,7 @@ export function credentialsEnv(
 export function writeCredentialsFiles(
   baseUrl: string,
   c: Credentials,
-  extra?: { admin: boolean; lines: string[] },
+  extra?: { admin: boolean; lines: string[]; apiPlan?: 'team' | 'growth' },
 ): { json: string; env: string } {
   const dir = mkdtempSync(join(tmpdir(), 'support-ticketing-'));
   const json = join(dir, 'credentials.json');

@@ -64,6 +64,12 @@ export const spec = {
       arg: 'MS,MS,…',
       help: 'this deployment’s own webhook retry schedule, e.g. 100,200,400',
     },
+    'api-plan': {
+      type: 'string',
+      arg: 'team|growth',
+      default: 'team',
+      help: 'plan of the workspace whose keys the credentials file gives as HARNESS_API_KEY / HARNESS_READONLY_KEY (and where --webhook-endpoints are seeded)',
+    },
   },
   env: ['HARNESS_WEBHOOK_URL'],
   examples: [
@@ -71,6 +77,7 @@ export const spec = {
     'npm run serve -- --fault burst-201 --port 0',
     'npm run serve -- --no-admin --webhook-endpoints examples/webhook-endpoints.yaml',
     'npm run serve -- --list-faults',
+    'npm run serve -- --api-plan growth   # the gate’s keys on Growth (600/min, burst 1000)',
   ],
   exit0: 'stopped with Ctrl-C (or --list-faults printed)',
   exit1: 'not used: a deployment that cannot start is exit 2',
@@ -108,6 +115,9 @@ export async function serve(argv: string[]): Promise<number> {
         `--webhook-retry-delays must be comma-separated positive ms, got '${values['webhook-retry-delays']}'`,
       );
   }
+  const apiPlan = parsed.values['api-plan'] ?? 'team';
+  if (apiPlan !== 'team' && apiPlan !== 'growth')
+    throw new Error(`--api-plan must be team or growth, got '${apiPlan}'`);
   const endpointsFile = values['webhook-endpoints'];
   // The receiver's fixed loopback address the README's local walk-through uses.
   const webhookUrl =
@@ -127,7 +137,7 @@ export async function serve(argv: string[]): Promise<number> {
     const seeded = seedDashboardEndpoints(svc.ctx.dispatcher, {
       file: endpointsFile,
       publicUrl: webhookUrl,
-      workspaceId: svc.credentials.workspaces.team.id,
+      workspaceId: svc.credentials.workspaces[apiPlan].id,
       env: process.env,
     });
     envLines.push(
@@ -138,7 +148,11 @@ export async function serve(argv: string[]): Promise<number> {
     );
     console.log(`Webhook endpoints from ${endpointsFile}: ${seeded.count}, under ${webhookUrl}`);
   }
-  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials, { admin, lines: envLines });
+  const files = writeCredentialsFiles(svc.baseUrl, svc.credentials, {
+    admin,
+    lines: envLines,
+    apiPlan,
+  });
   console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
   console.log(`Seeded credentials (mode 0600): ${files.json}`);
   console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);

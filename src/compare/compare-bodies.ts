@@ -128,10 +128,10 @@ function compareTypes(
       where,
       values,
     );
-  // In a map of counts, whether a key shows is data, not behaviour.
+  // In a map of counts, whether a key shows is data, not behaviour. A field the baseline saw
+  // missing at times and this run always saw is absence of evidence, not a change: which tickets
+  // a list returns depends on what the suite's parallel tests created just before it.
   if (!inCounts && !optA && optB)
     out.add('response-field-became-optional', `${name} is sometimes missing now`, where, values);
-  else if (!inCounts && optA && !optB)
-    out.add('response-field-became-required', `${name} is always sent now`, where, values);
   return true;
 }

@@ -47,10 +47,6 @@ export const RULES = {
     level: 'WARN',
     what: 'a response field that was always sent is sometimes missing',
   },
-  'response-field-became-required': {
-    level: 'INFO',
-    what: 'a response field that was sometimes missing is always sent',
-  },
   'gap-value-changed': { level: 'WARN', what: 'an observed gap value (U-table) changed' },
   'gap-not-observed': { level: 'INFO', what: 'a gap probe of the baseline did not run' },
   'gap-probe-added': { level: 'INFO', what: 'a gap probe ran that the baseline did not have' },

@@ -278,6 +278,16 @@ describe('compareSnapshots: one finding per change, at its level', () => {
     );
     assert.deepEqual(rules(found), ['INFO response-field-not-observed']);
   });
+
+  test('a field seen missing at times before and always sent now is no change (absence of evidence)', () => {
+    const body = (s: BehaviourSnapshot['operations'][string]['statuses'][string]['shape']) =>
+      snap({ operations: { [op]: { '201': { ...status(undefined), shape: s } } } });
+    const before = body({ object: { id: 'string', name: 'string|undefined' } });
+    const now = body({ object: { id: 'string', name: 'string' } });
+    assert.deepEqual(rules(compareSnapshots(before, now)), []);
+    // The other way round is a change a client can trip over.
+    assert.deepEqual(rules(compareSnapshots(now, before)), ['WARN response-field-became-optional']);
+  });
 });
 
 describe('compareSnapshots: gaps and plan limits', () => {
