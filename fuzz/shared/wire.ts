@@ -50,12 +50,33 @@ export function createClient(url: URL, timeoutMs: number) {
     : new HttpAgent({ keepAlive: true, maxSockets: 4 });
   const doRequest = https ? httpsRequest : httpRequest;
 
+  /**
+   * A connection the peer closed while it sat idle in the pool can take the next request and
+   * reset it before any answer (the keep-alive race Node's docs describe under
+   * `request.reusedSocket`). That says nothing about the request, so it is sent once more on a
+   * fresh connection; a peer that resets that one too has really dropped it.
+   */
+  const fresh = https ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
+
   /** Sends `req` to `path` (default: the client URL's own path and query). */
-  function send(req: WireRequest, path = url.pathname + url.search): Promise<WireOutcome> {
+  async function send(req: WireRequest, path = url.pathname + url.search): Promise<WireOutcome> {
+    const first = await sendOn(agent, req, path);
+    if (!('stale' in first)) return first;
+    // A fresh connection is never a reused one, so it cannot come back stale.
+    const again = await sendOn(fresh, req, path);
+    return 'stale' in again ? { error: 'connection reset' } : again;
+  }
+
+  function sendOn(
+    via: HttpAgent,
+    req: WireRequest,
+    path: string,
+  ): Promise<WireOutcome | { stale: true }> {
     return new Promise((resolve) => {
       let settled = false;
       let deadline: NodeJS.Timeout | undefined;
-      const done = (o: WireOutcome) => {
+      let answered = false;
+      const done = (o: WireOutcome | { stale: true }) => {
         clearTimeout(deadline);
         if (!settled) {
           settled = true;
@@ -63,7 +84,7 @@ export function createClient(url: URL, timeoutMs: number) {
         }
       };
       const out = doRequest({
-        agent,
+        agent: via,
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port,
@@ -80,8 +101,13 @@ export function createClient(url: URL, timeoutMs: number) {
       out.on('timeout', () => {
         out.destroy(new Error(`no response within ${timeoutMs} ms`));
       });
-      out.on('error', (err) => done({ error: err.message }));
+      out.on('error', (err: NodeJS.ErrnoException) => {
+        const race =
+          out.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        done(race ? { stale: true } : { error: err.message });
+      });
       out.on('response', (res: IncomingMessage) => {
+        answered = true;
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
         res.on('error', (err) => done({ error: err.message }));
@@ -115,7 +141,13 @@ export function createClient(url: URL, timeoutMs: number) {
     });
   }
 
-  return { send, close: () => agent.destroy() };
+  return {
+    send,
+    close: () => {
+      agent.destroy();
+      fresh.destroy();
+    },
+  };
 }
 
 /** Header value by name, case-insensitive; `undefined` if absent, joined with ", " if repeated. */

@@ -144,7 +144,8 @@ export function renderConsole(s: Summary, outDir: string): string {
     `reports: ${outDir}/`,
     `  index.html, summary.json, snapshot.json, junit.xml${s.tests.total ? ', playwright-html/' : ''}`,
   );
-  lines.push(...wrap(verdictLine(s), WIDTH), '');
+  // One line, never wrapped: CI logs and scripts read the verdict from it.
+  lines.push(verdictLine(s), '');
   return redact(lines.join('\n'));
 }
 
