@@ -2,16 +2,23 @@
  * The run's output directory: emptied at the start of each run — only when the harness made it —
  * and every file written into it redacted.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redact } from '../redact.ts';
 
 const MARKER = '.harness-output';
 
-/** Empties the output directory, refusing to delete one the harness did not create. */
+/**
+ * Empties the output directory, refusing to delete one the harness did not create — unless it is
+ * empty (a fresh `mktemp -d`), where there is nothing to lose.
+ */
 export function prepareOut(out: string): void {
   if (existsSync(out)) {
-    if (!existsSync(join(out, MARKER)) && !out.endsWith(join('reports', 'latest'))) {
+    const ours =
+      existsSync(join(out, MARKER)) ||
+      out.endsWith(join('reports', 'latest')) ||
+      readdirSync(out).length === 0;
+    if (!ours) {
       throw new Error(`refusing to clear ${out}: not a harness output directory (no ${MARKER})`);
     }
     rmSync(out, { recursive: true, force: true });
