@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { redact, registerSecret } from '../src/redact.ts';
+import { redact, registerSecret } from '../core/redact.ts';
 import { startService } from '../server/start.ts';
 
 /** The part of autocannon's (untyped) API this bench uses. */

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { redact } from '../src/redact.ts';
+import { redact } from '../core/redact.ts';
 import { runAll } from '../src/run/run-all.ts';
 
 const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });

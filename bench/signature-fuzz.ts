@@ -17,7 +17,7 @@ import {
 } from '../fuzz/arbitraries/signature-mutation-arb.ts';
 import { fuzzSeed } from '../fuzz/shared/seed.ts';
 import { runReceiverFuzz } from '../fuzz/receiver/index.ts';
-import { SIGNATURE_FORMS, signatureValue, verifySignature } from '../src/signature/index.ts';
+import { SIGNATURE_FORMS, signatureValue, verifySignature } from '../core/signature/index.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '2000' }, cases: { type: 'string', default: '40' } },

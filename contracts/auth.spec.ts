@@ -4,10 +4,10 @@
  * (enumerated from `x-scope: write`) and allowed every read; a rotated key stops working.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiClient } from '../src/client/api-client.ts';
-import { BOGUS_KEY_PREFIX, registerSecret } from '../src/redact.ts';
-import { fullKey } from '../src/target/resolve-target.ts';
-import { type OperationSpec, operations } from '../src/spec/operations.ts';
+import type { ApiClient } from '../core/http/api-client.ts';
+import { BOGUS_KEY_PREFIX, registerSecret } from '../core/redact.ts';
+import { fullKey } from '../core/target/resolve-target.ts';
+import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import { type Tag, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';

@@ -4,7 +4,7 @@
  *                       reference deployment started for this worker (with HARNESS_FAULTS / the
  *                       project's `faults` option), plus the capture receiver for webhooks
  *   api       (test)    typed, recording client with the full-access key of workspace A, paced
- *                       by the key's rate budget (src/client/rate-budget.ts); a 429 it cannot
+ *                       by the key's rate budget (core/http/rate-budget.ts); a 429 it cannot
  *                       wait out ends the test as not run, "inconclusive", never as a failure
  *   history   (worker)  what this worker's clients received, for the rate-limit sequence checks
  *   verdict   (test)    named checks; at the end every exchange gets the suite-wide checks (and
@@ -18,17 +18,17 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import type { RunningService } from '../server/start.ts';
-import { checks } from '../src/checks/index.ts';
-import type { Exchange } from '../src/checks/types.ts';
-import { Verdict } from '../src/checks/verdict.ts';
-import { ApiClient } from '../src/client/api-client.ts';
-import { rateTrace } from '../src/checks/catalogue/rate-limit-values.ts';
-import { configureRateBudgets, processRateStats, rateBudget } from '../src/client/rate-budget.ts';
-import { loggableExchange } from '../src/client/exchange-log.ts';
+import { checks } from '../core/checks/index.ts';
+import type { Exchange } from '../core/checks/types.ts';
+import { Verdict } from '../core/checks/verdict.ts';
+import { ApiClient } from '../core/http/api-client.ts';
+import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
+import { configureRateBudgets, processRateStats, rateBudget } from '../core/http/rate-budget.ts';
+import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from '../src/client/transport-pulse.ts';
-import { type HarnessConfig, loadConfig } from '../src/config.ts';
-import { redactValue, registerSecret } from '../src/redact.ts';
-import type { AdminClient } from '../src/target/admin-client.ts';
+import { type HarnessConfig, loadConfig } from '../core/config.ts';
+import { redactValue, registerSecret } from '../core/redact.ts';
+import type { AdminClient } from '../core/target/admin-client.ts';
 import {
   fullKey,
   type Credential,
@@ -36,10 +36,10 @@ import {
   type ResolvedTarget,
   resolveTarget,
   type TargetKeys,
-} from '../src/target/resolve-target.ts';
-import { CaptureReceiver, type CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
-import type { DashboardEndpoint, EndpointForm } from '../src/webhooks/endpoints-file.ts';
-import { type ReceiverView, localView, remoteView } from '../src/webhooks/shared-receiver.ts';
+} from '../core/target/resolve-target.ts';
+import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
+import type { DashboardEndpoint, EndpointForm } from '../core/webhooks/endpoints-file.ts';
+import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
 import { FAILED_BY_CHECKS } from '../src/report/annotations.ts';
 
 export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
@@ -69,7 +69,7 @@ export interface Target {
   baseUrl: string;
   /** Keys of the target: the configured ones, or the embedded deployment's seeded ones. */
   keys: TargetKeys;
-  /** The target as resolved once for this worker (src/target/resolve-target.ts). */
+  /** The target as resolved once for this worker (core/target/resolve-target.ts). */
   resolved: ResolvedTarget;
   embedded?: RunningService;
   /** The run's capture receiver (this worker's own, or the run's shared one). */

@@ -1,14 +1,14 @@
 /**
  * Starts the run's one capture receiver when the deployment reaches it at a user-given public URL
- * (HARNESS_WEBHOOK_URL): every worker shares it through its control API (src/webhooks/
+ * (HARNESS_WEBHOOK_URL): every worker shares it through its control API (core/webhooks/
  * shared-receiver.ts), because a dashboard-configured endpoint points at one fixed address.
  * Then triggers the retry check's delivery (retry-probe.ts), so the wait for its retry overlaps
  * the suite. Playwright hands the variables set here to the workers.
  */
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../src/config.ts';
-import { CaptureReceiver } from '../src/webhooks/capture-receiver.ts';
-import { startControl } from '../src/webhooks/shared-receiver.ts';
+import { loadConfig } from '../core/config.ts';
+import { CaptureReceiver } from '../core/webhooks/capture-receiver.ts';
+import { startControl } from '../core/webhooks/shared-receiver.ts';
 import { closeProbeTicket, RETRY_PROBE_ENV, startRetryProbe } from './retry-probe.ts';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {

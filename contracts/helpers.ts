@@ -3,10 +3,10 @@
  * webhook delivery into an Exchange the checks understand, and the cross-cutting probes every
  * test feeds (U22 429s, U27 deprecation headers) from its own exchanges.
  */
-import type { Exchange } from '../src/checks/types.ts';
-import type { ApiClient, TypedExchange } from '../src/client/api-client.ts';
-import { type CapturedDelivery, deliveryJson } from '../src/webhooks/capture-receiver.ts';
-import { deliveryRepro } from '../src/webhooks/delivery-repro.ts';
+import type { Exchange } from '../core/checks/types.ts';
+import type { ApiClient, TypedExchange } from '../core/http/api-client.ts';
+import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
+import { deliveryRepro } from '../core/webhooks/delivery-repro.ts';
 import type { Subscription, Target } from './fixtures.ts';
 
 export const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };

@@ -3,7 +3,7 @@
  * A's ticket exactly the answer it gets for an unknown ticket, on reads and writes alike, and never
  * sees it in a list, a filtered list or any page of a pagination walk.
  */
-import type { Exchange } from '../src/checks/types.ts';
+import type { Exchange } from '../core/checks/types.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * The values of the X-RateLimit headers (src/checks/catalogue/rate-limit-values.ts). Every
+ * The values of the X-RateLimit headers (core/checks/catalogue/rate-limit-values.ts). Every
  * exchange of the suite gets those checks at the end of its test; this test makes sure one key's
  * quick run of requests is among them — enough answers within a second or two that a Remaining
  * that does not fall, or grants beyond a Remaining of 0, show against the most refill the Limit

@@ -8,8 +8,8 @@
  * ticket.created, the creation refused) leaves the test to trigger and wait on its own.
  */
 import { randomBytes } from 'node:crypto';
-import type { HarnessConfig } from '../src/config.ts';
-import type { CaptureReceiver } from '../src/webhooks/capture-receiver.ts';
+import type { HarnessConfig } from '../core/config.ts';
+import type { CaptureReceiver } from '../core/webhooks/capture-receiver.ts';
 
 export const RETRY_PROBE_ENV = 'HARNESS_RETRY_PROBE';
 

@@ -3,7 +3,7 @@
  * the status and priority filters, and the query parameters' validation. Other tests create
  * tickets at the same time, so every assertion is about containment of this test's tickets.
  */
-import type { Exchange } from '../src/checks/types.ts';
+import type { Exchange } from '../core/checks/types.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';

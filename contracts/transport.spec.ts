@@ -5,7 +5,7 @@
  * The suite-wide exchange checks run on every exchange of every test; this file makes sure each
  * read operation and an error answer are among them.
  */
-import { operations } from '../src/spec/operations.ts';
+import { operations } from '../core/spec/operations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import { createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';

@@ -6,12 +6,12 @@
  * tests run in parallel.
  */
 import { randomBytes } from 'node:crypto';
-import { ENVELOPE_EVENTS } from '../src/checks/catalogue/webhooks.ts';
-import type { ApiClient } from '../src/client/api-client.ts';
-import { SIGNATURE_HEADER } from '../src/signature/index.ts';
-import type { CapturedDelivery } from '../src/webhooks/capture-receiver.ts';
-import { deliveryJson } from '../src/webhooks/capture-receiver.ts';
-import { TRIGGERABLE_EVENTS } from '../src/webhooks/endpoints-file.ts';
+import { ENVELOPE_EVENTS } from '../core/checks/catalogue/webhooks.ts';
+import type { ApiClient } from '../core/http/api-client.ts';
+import { SIGNATURE_HEADER } from '../core/signature/index.ts';
+import type { CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
+import { deliveryJson } from '../core/webhooks/capture-receiver.ts';
+import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
 import type { Subscription, Target } from './fixtures.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';

@@ -1,8 +1,8 @@
 /** `npm run spec:generate`: writes spec/schemas/*.json and spec/generated/api.d.ts from the spec. */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateSchemaFiles, generateTypes } from '../src/spec/generate.ts';
-import { GENERATED_TYPES_PATH, SCHEMAS_DIR } from '../src/spec/load-spec.ts';
+import { generateSchemaFiles, generateTypes } from '../core/spec/generate.ts';
+import { GENERATED_TYPES_PATH, SCHEMAS_DIR } from '../core/spec/load-spec.ts';
 
 mkdirSync(SCHEMAS_DIR, { recursive: true });
 const files = generateSchemaFiles();

@@ -1,12 +1,12 @@
 /**
  * Dashboard mode of the reference deployment: the webhook endpoints a user would click together
  * in the service's dashboard, seeded from the harness's own endpoints file format
- * (src/webhooks/endpoints-file.ts), on the workspace whose key the credentials file gives as
+ * (core/webhooks/endpoints-file.ts), on the workspace whose key the credentials file gives as
  * HARNESS_API_KEY. A secret_env variable that is not set gets a fresh secret, written (never
  * printed) to the credentials env file so the harness can read it.
  */
 import { randomBytes } from 'node:crypto';
-import { readEndpointsFile } from '../src/webhooks/endpoints-file.ts';
+import { readEndpointsFile } from '../core/webhooks/endpoints-file.ts';
 import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export function seedDashboardEndpoints(

@@ -3,10 +3,10 @@
  * rule it breaks and the harness check that must catch it. `--fault a,b` (serve / npm start) and
  * `startService({ faults })` turn them on. The harness's detection self-tests run every entry.
  *
- * `check` names a contract or webhook check of src/checks (area `contracts` / `webhooks`) or a
+ * `check` names a contract or webhook check of core/checks (area `contracts` / `webhooks`) or a
  * load verdict id of load/lib/verdicts.ts (area `limits`); a test fails when one does not exist.
  */
-import type { CheckName } from '../src/checks/all.ts';
+import type { CheckName } from '../core/checks/all.ts';
 
 export type FaultArea = 'contracts' | 'limits' | 'webhooks';
 

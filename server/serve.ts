@@ -10,14 +10,14 @@
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
 import { resolve } from 'node:path';
-import { type CommandSpec, parseCommand, UsageError } from '../src/cli/command-spec.ts';
-import { isLoopbackHost } from '../src/config.ts';
+import { type CommandSpec, parseCommand, UsageError } from '../core/cli/command-spec.ts';
+import { isLoopbackHost } from '../core/config.ts';
 import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
 import { writeCredentialsFiles } from './credentials-file.ts';
 import { FAULTS } from './faults.ts';
 import { startService } from './start.ts';
 
-/** The command line of `npm run serve` / `harness serve` (src/cli/command-spec.ts). */
+/** The command line of `npm run serve` / `harness serve` (core/cli/command-spec.ts). */
 export const spec = {
   name: 'serve',
   summary:

@@ -5,7 +5,7 @@
  *
  * Run: `WEBHOOK_SECRET=... PORT=8080 npx tsx examples/receiver/receiver.ts`
  *
- * Behaviour (the same strict policy as `src/signature/README.md`):
+ * Behaviour (the same strict policy as `core/signature/README.md`):
  * - POST only (405 otherwise); the body is read as raw bytes, at most `maxBodyBytes` (413 beyond);
  * - `X-Service-Signature: sha256=<hex>` and/or `service-signature: <hex>`, lowercase hex
  *   HMAC-SHA256 of the raw body; every signature header present must match exactly and at least

@@ -22,7 +22,7 @@
 import fc from 'fast-check';
 import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
 import { fuzzSeed } from '../shared/seed.ts';
-import { redact, registerSecret } from '../../src/redact.ts';
+import { redact, registerSecret } from '../../core/redact.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
 import { checkExchange } from '../shared/check-exchange.ts';
 import { renderExchange } from '../shared/transcript.ts';

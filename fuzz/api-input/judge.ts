@@ -8,8 +8,8 @@
  * stored-message checks' rules. A request that gets no answer at all breaks the first rule.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { checks } from '../../src/checks/index.ts';
-import type { Exchange } from '../../src/checks/types.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { Exchange } from '../../core/checks/types.ts';
 import type { ApiInputOperation } from './operations.ts';
 import { API_INPUT_RULES, type CaseProblem, catalogueRule, problem } from './rules.ts';
 

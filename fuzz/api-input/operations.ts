@@ -1,11 +1,11 @@
 /**
  * The write operations the API input fuzz sends bodies to, read from the spec (never copied by
  * hand): for each, its method and path, the request schema and the media types its request body
- * lists, and the spec's own operation (src/spec/operations.ts) that the registered checks judge
+ * lists, and the spec's own operation (core/spec/operations.ts) that the registered checks judge
  * the answer by — statuses, response schemas and all.
  */
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { type OperationSpec, operations } from '../../src/spec/operations.ts';
+import { loadSpec } from '../../core/spec/load-spec.ts';
+import { type OperationSpec, operations } from '../../core/spec/operations.ts';
 
 export type ApiInputOperation = 'createTicket' | 'updateTicket' | 'addMessage';
 

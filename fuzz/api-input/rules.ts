@@ -5,10 +5,10 @@
  * failure under the same check either way. The input fuzz's own rules (an answer at all, nothing
  * half done, exactly one ticket per accepted creation) are named here.
  */
-import { checks } from '../../src/checks/index.ts';
-import type { CheckName } from '../../src/checks/all.ts';
-import type { Failure } from '../../src/checks/types.ts';
-import type { Provenance } from '../../src/spec/operations.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { CheckName } from '../../core/checks/all.ts';
+import type { Failure } from '../../core/checks/types.ts';
+import type { Provenance } from '../../core/spec/operations.ts';
 
 export interface BrokenRule {
   check: string;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonSchema, Resolve } from '../arbitraries/schema-arb.ts';
-import { kebab, SCHEMA_ID_BASE, SCHEMAS_DIR } from '../../src/spec/load-spec.ts';
+import { kebab, SCHEMA_ID_BASE, SCHEMAS_DIR } from '../../core/spec/load-spec.ts';
 
 const cache = new Map<string, JsonSchema>();
 

@@ -5,7 +5,7 @@
  * than the schema is counted here, not failed.
  */
 import type { BodyCase } from '../arbitraries/api-body-arb.ts';
-import { validate } from '../../src/schemas/registry.ts';
+import { validate } from '../../core/schemas/registry.ts';
 import type { HttpExchange } from '../shared/http.ts';
 import { acceptsMediaType, type InputOperation } from './operations.ts';
 

@@ -2,7 +2,7 @@
  * The workspace as the API input fuzz observes it: its ticket count (the summary report, else a
  * walk of the list), a ticket as GET reads it, and fresh target tickets for updates and messages.
  */
-import { redact } from '../../src/redact.ts';
+import { redact } from '../../core/redact.ts';
 import type { Http, HttpExchange } from '../shared/http.ts';
 
 type Get = (path: string) => Promise<HttpExchange>;

@@ -5,7 +5,11 @@
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { SIGNATURE_PREFIX, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
+import {
+  SIGNATURE_PREFIX,
+  type SignatureForm,
+  signatureValue,
+} from '../../core/signature/index.ts';
 
 export type SignatureMutation =
   | { kind: 'flip-bit'; bit: number }
@@ -161,7 +165,7 @@ export function applySignatureMutation(
   }
 }
 
-/** The canonical value signed for `ctx` (by src/signature) and what `mutation` makes of it. */
+/** The canonical value signed for `ctx` (by core/signature) and what `mutation` makes of it. */
 export function spoilCanonical(mutation: SignatureMutation, ctx: MutationContext) {
   const canonical = signatureValue(ctx.form, ctx.secret, ctx.body);
   return { canonical, value: applySignatureMutation(canonical, mutation, ctx) };

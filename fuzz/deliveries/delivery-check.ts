@@ -15,8 +15,8 @@
  * judged again as a whole, so nothing that arrived late or belonged to a shrink step is missed.
  */
 import fc from 'fast-check';
-import { registerSecret } from '../../src/redact.ts';
-import { CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
+import { registerSecret } from '../../core/redact.ts';
+import { CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';
 import { type TicketContent, ticketContentArb } from '../arbitraries/ticket-content-arb.ts';
 import { createHttp, RateBudgetExhausted } from '../shared/http.ts';
 import { fuzzSeed } from '../shared/seed.ts';

@@ -1,9 +1,9 @@
 /**
- * How the embedded reference deployment is started as a fuzz target (src/target/resolve-target.ts
+ * How the embedded reference deployment is started as a fuzz target (core/target/resolve-target.ts
  * starts it): short webhook retries, and an Enterprise workspace whose limits never get in the
  * way — the fuzz measures input handling and signatures, not rate limits.
  */
-import type { EmbeddedOptions } from '../../src/target/resolve-target.ts';
+import type { EmbeddedOptions } from '../../core/target/resolve-target.ts';
 
 export const FUZZ_DEPLOYMENT: EmbeddedOptions = {
   workspace: 'enterprise',

@@ -4,9 +4,9 @@
  * and removed again, and named in failures.
  */
 import { randomBytes } from 'node:crypto';
-import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
-import { registerSecret } from '../../src/redact.ts';
-import type { AdminAnswer, AdminClient } from '../../src/target/admin-client.ts';
+import { EVENT_SCHEMAS } from '../../core/checks/catalogue/webhooks.ts';
+import { registerSecret } from '../../core/redact.ts';
+import type { AdminAnswer, AdminClient } from '../../core/target/admin-client.ts';
 import type { ConfiguredEndpoint } from './types.ts';
 import type { EndpointForm } from './verify-delivery.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The delivery check's result in the run report's one failure shape (src/checks/types.ts), filed
+ * The delivery check's result in the run report's one failure shape (core/checks/types.ts), filed
  * under the catalogue check each delivery broke, with that check's provenance and rule: a failing
  * run is one documented failure (webhook.signature-valid, webhook.payload-schema,
  * webhook.content-type …, or webhook.event-delivered when deliveries never came), and each
@@ -7,8 +7,8 @@
  * webhook.signature-form for U15) is a warning. Repros: the delivery's transcript, then shell
  * lines replaying it signed with the endpoint's secret variable.
  */
-import { checks } from '../../src/checks/index.ts';
-import type { Failure } from '../../src/checks/types.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { Failure } from '../../core/checks/types.ts';
 import type { DeliveryCheckResult } from './types.ts';
 
 /** The minimal case's reason and, when it is another failure, what the wrong deliveries show. */

@@ -2,7 +2,7 @@
  * Which endpoint a captured delivery was sent to, by path, and its verdict under that endpoint's
  * form and secret, judged once however often the scenario and the tally ask.
  */
-import type { CapturedDelivery, CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
+import type { CapturedDelivery, CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';
 import type { Endpoint } from './endpoints.ts';
 import { type DeliveryVerdict, verifyDelivery } from './verify-delivery.ts';
 

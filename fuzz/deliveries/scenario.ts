@@ -3,12 +3,12 @@
  * reply and an agent reply, close it, wait until every endpoint got the documented events it is
  * subscribed to, and judge those deliveries. HOSTILE_EXAMPLE is the hand-made worst case.
  */
-import { redactValue } from '../../src/redact.ts';
-import type { AdminClient } from '../../src/target/admin-client.ts';
-import type { CaptureReceiver } from '../../src/webhooks/capture-receiver.ts';
+import { redactValue } from '../../core/redact.ts';
+import type { AdminClient } from '../../core/target/admin-client.ts';
+import type { CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';
 import type { TicketContent } from '../arbitraries/ticket-content-arb.ts';
 import type { Http, HttpExchange } from '../shared/http.ts';
-import { deliveryRepro } from '../../src/webhooks/delivery-repro.ts';
+import { deliveryRepro } from '../../core/webhooks/delivery-repro.ts';
 import { renderDelivery, renderExchange } from '../shared/transcript.ts';
 import { type Endpoint, endpointName, REGISTERED_SECRET_ENV } from './endpoints.ts';
 import type { DeliveryRouter } from './routing.ts';

@@ -2,9 +2,9 @@
  * The tally of every delivery captured during the run, whichever scenario (or shrink step) caused
  * it: per endpoint, per event, per header form verified or rejected, and the failing deliveries.
  */
-import type { SignatureForm } from '../../src/signature/index.ts';
-import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
-import { deliveryRepro } from '../../src/webhooks/delivery-repro.ts';
+import type { SignatureForm } from '../../core/signature/index.ts';
+import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
+import { deliveryRepro } from '../../core/webhooks/delivery-repro.ts';
 import { renderDelivery } from '../shared/transcript.ts';
 import { type Endpoint, REGISTERED_SECRET_ENV } from './endpoints.ts';
 import type { DeliveryRouter } from './routing.ts';

@@ -1,8 +1,8 @@
 /**
  * The delivery check's options and its result, JSON-serialisable as the run report stores it.
  */
-import type { SignatureForm } from '../../src/signature/index.ts';
-import type { AdminClient } from '../../src/target/admin-client.ts';
+import type { SignatureForm } from '../../core/signature/index.ts';
+import type { AdminClient } from '../../core/target/admin-client.ts';
 import type { EndpointForm } from './verify-delivery.ts';
 
 /** Options of `runDeliveryCheck` (delivery-check.ts). */
@@ -12,7 +12,7 @@ export interface DeliveryCheckOptions {
   /** A full-access API key of the workspace the endpoints are registered for. */
   apiKey: string;
   /**
-   * The deployment's admin surface (src/target/admin-client.ts), to register endpoints and
+   * The deployment's admin surface (core/target/admin-client.ts), to register endpoints and
    * flush deliveries. Not needed with `endpoints`.
    */
   admin?: AdminClient;
@@ -46,7 +46,7 @@ export interface DeliveryCheckOptions {
   receiverTls?: { key: string; cert: string };
 }
 
-/** An endpoint configured in a dashboard (src/webhooks/endpoints-file.ts, secret attached). */
+/** An endpoint configured in a dashboard (core/webhooks/endpoints-file.ts, secret attached). */
 export interface ConfiguredEndpoint {
   /** Path under the receiver's public URL. */
   path: string;

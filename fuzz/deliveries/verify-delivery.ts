@@ -15,16 +15,16 @@ import {
   payloadChecksFor,
   signatureForm,
   signatureValid,
-} from '../../src/checks/catalogue/webhooks.ts';
-import type { Check, Exchange } from '../../src/checks/types.ts';
-import type { Provenance } from '../../src/spec/operations.ts';
+} from '../../core/checks/catalogue/webhooks.ts';
+import type { Check, Exchange } from '../../core/checks/types.ts';
+import type { Provenance } from '../../core/spec/operations.ts';
 import {
   diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   type SignatureForm,
-} from '../../src/signature/index.ts';
-import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+} from '../../core/signature/index.ts';
+import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 
 export { diagnoseSignature };
 

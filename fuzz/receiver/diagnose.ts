@@ -8,7 +8,11 @@
  * signed over its raw bytes and accepted when signed over the rewrite's. Candidates the witnesses
  * do not separate are named together, as what this body cannot tell apart.
  */
-import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
+import {
+  SIGNATURE_HEADER,
+  type SignatureForm,
+  signatureValue,
+} from '../../core/signature/index.ts';
 import type { WireOutcome, WireRequest } from '../shared/wire.ts';
 
 export interface BodyRewrite {

@@ -1,11 +1,11 @@
 /**
- * The receiver fuzz's results in the run report's one failure shape (src/checks/types.ts): every
+ * The receiver fuzz's results in the run report's one failure shape (core/checks/types.ts): every
  * failed property is a failure named `fuzz.<property>` with the property's provenance (an assumed
  * one carries its reason in the rule, and is a warning unless the run is strict), its cause when
  * re-signed requests proved one, and its counterexample as the repro; a property the time budget
  * cut short is listed as not run.
  */
-import type { Failure } from '../../src/checks/types.ts';
+import type { Failure } from '../../core/checks/types.ts';
 import type { ReceiverFuzzResult } from './run-receiver-fuzz.ts';
 
 export function receiverFailures(r: ReceiverFuzzResult): Failure[] {

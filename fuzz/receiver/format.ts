@@ -1,4 +1,4 @@
-import { redact } from '../../src/redact.ts';
+import { redact } from '../../core/redact.ts';
 import { counts, type PropertyResult, type ReceiverFuzzResult } from './run-receiver-fuzz.ts';
 
 /** `FAIL` for a failure that fails the run, `warn` for an assumed one that does not. */

@@ -4,7 +4,7 @@
  *
  * Status expectations follow the docs (service docs, "Signature"): a valid signature over the raw
  * body is accepted (2xx); a mismatch is answered 401 with an empty body. The strict policy for
- * non-canonical values is the one in src/signature/README.md.
+ * non-canonical values is the one in core/signature/README.md.
  *
  * Every property has a provenance, as the contract checks do. `documented`: what the docs say a
  * receiver must do with what the service sends (JSON, UTF-8, `Content-Type: application/json`,
@@ -43,8 +43,12 @@ import {
   wireSignatureMutationArb,
   wrongSecretArb,
 } from '../arbitraries/signature-mutation-arb.ts';
-import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
-import type { Provenance } from '../../src/spec/operations.ts';
+import {
+  SIGNATURE_HEADER,
+  type SignatureForm,
+  signatureValue,
+} from '../../core/signature/index.ts';
+import type { Provenance } from '../../core/spec/operations.ts';
 import { responseHeader, type WireOutcome, type WireRequest } from '../shared/wire.ts';
 
 /** What a property knows about the run. */
@@ -446,7 +450,7 @@ export const RECEIVER_PROPERTIES: readonly ReceiverProperty[] = [
     name: 'duplicated-header-conflict-rejected',
     rule: 'the signature header sent twice, once valid and once not, gets 401',
     provenance: 'assumed',
-    why: 'the docs give one value per header; what a receiver does with two conflicting values is a policy (the strict one of src/signature/README.md), and the service sends each header once',
+    why: 'the docs give one value per header; what a receiver does with two conflicting values is a policy (the strict one of core/signature/README.md), and the service sends each header once',
     scope: 'each-form',
     cases: (ctx) =>
       fc
@@ -531,7 +535,7 @@ export const RECEIVER_PROPERTIES: readonly ReceiverProperty[] = [
     name: 'conflicting-forms-rejected',
     rule: 'a request carrying both headers where one is valid and the other is not gets 401',
     provenance: 'assumed',
-    why: 'the docs describe each form alone; whether one valid header may carry a contradicting other one is a policy (the strict one of src/signature/README.md)',
+    why: 'the docs describe each form alone; whether one valid header may carry a contradicting other one is a policy (the strict one of core/signature/README.md)',
     scope: 'all-forms',
     cases: (ctx) =>
       fc

@@ -10,10 +10,10 @@
  */
 import fc from 'fast-check';
 import { fuzzSeed } from '../shared/seed.ts';
-import { redact, registerSecret } from '../../src/redact.ts';
-import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
-import type { Provenance } from '../../src/spec/operations.ts';
-import { createPacer } from '../../src/load/pacer.ts';
+import { redact, registerSecret } from '../../core/redact.ts';
+import { SIGNATURE_FORMS, type SignatureForm } from '../../core/signature/index.ts';
+import type { Provenance } from '../../core/spec/operations.ts';
+import { createPacer } from '../../core/http/pacer.ts';
 import { diagnoseRefusal } from './diagnose.ts';
 import {
   expectsAuthentication,

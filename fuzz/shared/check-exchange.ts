@@ -1,9 +1,9 @@
 /**
- * A fuzzer's exchange as the checks' Exchange (src/checks/types.ts), so the registered checks
+ * A fuzzer's exchange as the checks' Exchange (core/checks/types.ts), so the registered checks
  * judge what a fuzzer sent exactly as they judge the contract suite's requests.
  */
-import type { Exchange } from '../../src/checks/types.ts';
-import type { OperationSpec } from '../../src/spec/operations.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import type { OperationSpec } from '../../core/spec/operations.ts';
 import type { HttpExchange } from './http.ts';
 
 export function checkExchange(

@@ -2,12 +2,12 @@
  * The small API client of the delivery check and the API input fuzz, over the fuzzers' one HTTP
  * layer (`wire.ts`, one keep-alive pool per run): raw bodies (so malformed JSON can be sent),
  * every exchange kept as data for transcripts, and every request paced by the key's rate budget
- * (src/client/rate-budget.ts, shared with the contract suite's client): a 429 is waited out
+ * (core/http/rate-budget.ts, shared with the contract suite's client): a 429 is waited out
  * (bounded) so a rate limit is never mistaken for the behaviour under test, and once the budget
  * is spent `send` throws RateBudgetExhausted — for this request and every later one, at once —
  * so the fuzzer reports the run as inconclusive instead of judging answers it did not get.
  */
-import { RateBudgetExhausted, rateBudget } from '../../src/client/rate-budget.ts';
+import { RateBudgetExhausted, rateBudget } from '../../core/http/rate-budget.ts';
 import { createClient } from './wire.ts';
 
 export interface HttpRequest {

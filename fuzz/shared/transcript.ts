@@ -3,9 +3,13 @@
  * bodies as text or hex, and every registered secret (plus `extraSecrets`) and signature-shaped
  * value redacted. API exchanges, captured deliveries and raw receiver exchanges all go through it.
  */
-import { redact } from '../../src/redact.ts';
-import { SIGNATURE_HEADER, type SignatureForm, signatureValue } from '../../src/signature/index.ts';
-import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+import { redact } from '../../core/redact.ts';
+import {
+  SIGNATURE_HEADER,
+  type SignatureForm,
+  signatureValue,
+} from '../../core/signature/index.ts';
+import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 import type { HttpExchange } from './http.ts';
 import { maskSignedMaterial } from './mask-signed.ts';
 import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';

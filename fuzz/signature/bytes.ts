@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signatureValue, verifySignature } from '../../src/signature/index.ts';
+import { signatureValue, verifySignature } from '../../core/signature/index.ts';
 import {
   bodyArb,
   bomBodyArb,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHmac, webcrypto } from 'node:crypto';
 import { verify as octokitVerify, sign as octokitSign } from '@octokit/webhooks-methods';
 import fc from 'fast-check';
-import { signatureHex, signatureValue, verifySignature } from '../../src/signature/index.ts';
+import { signatureHex, signatureValue, verifySignature } from '../../core/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import { secretArb, stringSecretArb } from '../arbitraries/secret-arb.ts';
 import {

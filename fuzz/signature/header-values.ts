@@ -6,7 +6,7 @@ import {
   type SignatureForm,
   verifyRequest,
   verifySignature,
-} from '../../src/signature/index.ts';
+} from '../../core/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import {
   anyHeaderValueArb,

@@ -1,8 +1,8 @@
 /**
- * The fast-check properties of the signature module (src/signature), both header forms each:
+ * The fast-check properties of the signature module (core/signature), both header forms each:
  * run by `harness fuzz verifier` and by their test in test/fuzz/.
  */
-import { SIGNATURE_FORMS, type SignatureForm } from '../../src/signature/index.ts';
+import { SIGNATURE_FORMS, type SignatureForm } from '../../core/signature/index.ts';
 import { RULES as bytes } from './bytes.ts';
 import { RULES as differential } from './differential.ts';
 import { RULES as headerValues } from './header-values.ts';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { SignatureForm } from '../../src/signature/index.ts';
+import type { SignatureForm } from '../../core/signature/index.ts';
 
 /**
- * The canonical header value computed independently of `src/signature` (straight from
+ * The canonical header value computed independently of `core/signature` (straight from
  * `node:crypto`), so properties do not check the module against itself.
  */
 export function oracleValue(

@@ -1,4 +1,4 @@
-/** Properties: the documented strict policy for non-canonical input (src/signature/README.md). */
+/** Properties: the documented strict policy for non-canonical input (core/signature/README.md). */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
@@ -7,7 +7,7 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../../src/signature/index.ts';
+} from '../../core/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import { secretArb } from '../arbitraries/secret-arb.ts';
 import {

@@ -1,4 +1,4 @@
-import type { SignatureForm } from '../../src/signature/index.ts';
+import type { SignatureForm } from '../../core/signature/index.ts';
 
 /** One documented rule of the signature module, checked once per header form; throws when broken. */
 export interface SignatureRule {

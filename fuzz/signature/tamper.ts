@@ -1,7 +1,7 @@
 /** Properties: any change to the body, the signature or the key makes verification fail. */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signatureValue, verifySignature } from '../../src/signature/index.ts';
+import { signatureValue, verifySignature } from '../../core/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import { distinctSecretsArb, secretArb } from '../arbitraries/secret-arb.ts';
 import {

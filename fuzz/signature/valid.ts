@@ -7,7 +7,7 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../../src/signature/index.ts';
+} from '../../core/signature/index.ts';
 import { bodyArb } from '../arbitraries/body-arb.ts';
 import { secretArb } from '../arbitraries/secret-arb.ts';
 import { signatureMutationArb, spoilCanonical } from '../arbitraries/signature-mutation-arb.ts';

@@ -1,9 +1,9 @@
 /**
- * Request validation from the spec's own schemas (src/schemas): 422 with field errors. The one
+ * Request validation from the spec's own schemas (core/schemas): 422 with field errors. The one
  * home of the validation answer, used by every route file (none imports another for it).
  */
 import type { FastifyReply } from 'fastify';
-import { validate } from '../../src/schemas/registry.ts';
+import { validate } from '../../core/schemas/registry.ts';
 import type { ServiceContext } from '../context.ts';
 import { sendProblem } from '../problem.ts';
 

@@ -1,4 +1,4 @@
-import { signatureHex } from '../../src/signature/sign.ts';
+import { signatureHex } from '../../core/signature/sign.ts';
 import type { SignatureForm, WebhookFaults } from './types.ts';
 
 export const PREFIXED_HEADER = 'X-Service-Signature';

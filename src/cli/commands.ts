@@ -4,7 +4,7 @@
  * Each command file exports `spec` (its options, variables, examples, exit codes: command-spec.ts)
  * and `run(argv)`.
  */
-import type { CommandSpec } from './command-spec.ts';
+import type { CommandSpec } from '../../core/cli/command-spec.ts';
 
 export interface CommandModule {
   spec: CommandSpec;

@@ -4,7 +4,7 @@
  */
 import { run } from './commands/diff-spec.ts';
 import { leanYoungGeneration } from './lean-heap.ts';
-import { runCommand } from './run-command.ts';
+import { runCommand } from '../../core/cli/run-command.ts';
 
 export function main(argv: string[]): Promise<void> {
   leanYoungGeneration();

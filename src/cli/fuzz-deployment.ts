@@ -4,9 +4,9 @@
  * or, without `--url`, against the embedded reference deployment.
  */
 import { writeFileSync } from 'node:fs';
-import { loadConfig, parseListen } from '../config.ts';
-import { redactValue } from '../redact.ts';
-import { readEndpointsFile, withSecrets } from '../webhooks/endpoints-file.ts';
+import { loadConfig, parseListen } from '../../core/config.ts';
+import { redactValue } from '../../core/redact.ts';
+import { readEndpointsFile, withSecrets } from '../../core/webhooks/endpoints-file.ts';
 import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
@@ -16,8 +16,8 @@ import {
   fullKey,
   type ResolvedTarget,
   withTarget as withResolvedTarget,
-} from '../target/resolve-target.ts';
-import { positiveNumber } from './positive-number.ts';
+} from '../../core/target/resolve-target.ts';
+import { positiveNumber } from '../../core/cli/positive-number.ts';
 
 /** The options these subcommands read (the rest of `harness fuzz`'s are ignored). */
 export interface DeploymentFuzzArgs {

@@ -1,5 +1,5 @@
 /** The flags shared by the findings reports (diff-spec, compare): --format, --out and --fail-on. */
-import type { OptionSpec } from './command-spec.ts';
+import type { OptionSpec } from '../../core/cli/command-spec.ts';
 
 export type ReportFormat = 'md' | 'json' | 'junit';
 export type FailOn = 'ERR' | 'WARN' | 'INFO';

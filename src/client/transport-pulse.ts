@@ -8,7 +8,7 @@
  */
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from '../checks/types.ts';
+import type { Exchange } from '../../core/checks/types.ts';
 
 export const PULSE_FILE = 'transport.log';
 

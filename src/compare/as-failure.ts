@@ -2,7 +2,7 @@
  * A behaviour finding in the run's one failure shape: what this run observed, held to what the
  * baseline observed (provenance `observed`: a change, not a broken documented rule).
  */
-import type { LeveledFailure } from '../findings/level.ts';
+import type { LeveledFailure } from '../../core/level.ts';
 import { valueText } from '../findings/report.ts';
 import { whereText } from './location.ts';
 import { RULES, type RuleId } from './rules.ts';

@@ -3,7 +3,7 @@
  * optional or required. `integer` and `number` are one type, an array seen only empty says
  * nothing about its items, and the keys of a map of counts are data, not behaviour.
  */
-import { flattenShape, type Shape } from '../report/shape.ts';
+import { flattenShape, type Shape } from '../../core/snapshot/shape.ts';
 import { union } from './order.ts';
 import type { Findings } from './rules.ts';
 import type { CompareLocation } from './types.ts';

@@ -4,7 +4,7 @@
  * (HARNESS_COMPAT_FAIL_ON): then each change at or above that level fails the gate like a broken
  * documented rule, still labelled `observed` (a change since the baseline, not a rule of the docs).
  */
-import { failing, type Level } from '../findings/level.ts';
+import { failing, type Level } from '../../core/level.ts';
 import type { AreaSummary } from '../report/summary.ts';
 import { compareFailure } from './as-failure.ts';
 import type { CompatibilityReport } from './baseline.ts';

@@ -3,7 +3,7 @@
  * one promised (documented, or our assumption where the element is marked assumed), and the
  * operations it reaches.
  */
-import type { LeveledFailure } from '../findings/level.ts';
+import type { LeveledFailure } from '../../core/level.ts';
 import { ruleSummary } from './rules.ts';
 import type { Finding } from './types.ts';
 

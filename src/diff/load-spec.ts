@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseSpec as parseDoc } from '../spec/load-spec.ts';
+import { parseSpec as parseDoc } from '../../core/spec/load-spec.ts';
 import { bundleRefs } from './bundle-refs.ts';
 import type { SpecDoc } from './types.ts';
 
@@ -26,7 +26,7 @@ export function loadSpecText(source: string, cwd = process.cwd()): string {
   }
 }
 
-/** The spec parser of src/spec, typed for the diff. */
+/** The spec parser of core/spec, typed for the diff. */
 export const parseSpec = (text: string, source: string): SpecDoc =>
   parseDoc(text, source) as SpecDoc;
 

@@ -1,7 +1,7 @@
-import type { Level } from '../findings/level.ts';
+import type { Level } from '../../core/level.ts';
 
 /** Severity for existing clients: one scale for spec and behaviour changes (src/findings). */
-export { type Level, LEVEL_RANK } from '../findings/level.ts';
+export { type Level, LEVEL_RANK } from '../../core/level.ts';
 
 /** The nearest `x-provenance: assumed` mark above (or on) the element a finding touches. */
 export interface AssumedMark {

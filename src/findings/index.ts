@@ -1,4 +1,11 @@
-export { countByLevel, failing, LEVEL_RANK, LEVELS, type Level, type Leveled } from './level.ts';
+export {
+  countByLevel,
+  failing,
+  LEVEL_RANK,
+  LEVELS,
+  type Level,
+  type Leveled,
+} from '../../core/level.ts';
 export {
   cell,
   code,

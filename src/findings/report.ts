@@ -3,11 +3,11 @@
  * for a PR or chat comment, JSON for machines, JUnit so CI shows failing findings red. Each tool
  * supplies only what differs — its words, its columns and how it names a finding.
  */
-import { formatFailure } from '../checks/failure.ts';
-import type { Failure } from '../checks/types.ts';
-import { redact } from '../redact.ts';
-import { type JunitCase, junitXml } from '../report/junit.ts';
-import { countByLevel, failing, type Level, LEVELS, type Leveled } from './level.ts';
+import { formatFailure } from '../../core/checks/failure.ts';
+import type { Failure } from '../../core/checks/types.ts';
+import { redact } from '../../core/redact.ts';
+import { type JunitCase, junitXml } from '../../core/junit.ts';
+import { countByLevel, failing, type Level, LEVELS, type Leveled } from '../../core/level.ts';
 
 export type Format = 'md' | 'json' | 'junit';
 

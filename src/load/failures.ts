@@ -1,11 +1,11 @@
 /**
- * A plan-limit run's verdicts in the run report's one failure shape (src/checks/types.ts): a
+ * A plan-limit run's verdicts in the run report's one failure shape (core/checks/types.ts): a
  * failed verdict is a failure named `load.<verdict id>` with the provenance of its rule (a
  * documented limit, or an assumed shape such as the limiter algorithm); an inconclusive one —
  * the interval could not decide — is listed as not run, never as a pass.
  */
 import type { LoadResult } from '../../load/lib/result.ts';
-import type { Failure } from '../checks/types.ts';
+import type { Failure } from '../../core/checks/types.ts';
 
 export function loadFailures(r: LoadResult): Failure[] {
   return r.verdicts

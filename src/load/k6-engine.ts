@@ -20,7 +20,7 @@ import {
   resolvePlan,
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../../core/redact.ts';
 import { freePort, pollK6Progress } from './k6-progress.ts';
 
 const executable = (p: string): boolean => {

@@ -20,7 +20,7 @@ import {
   tallySamples,
 } from '../../load/lib/index.ts';
 import { judgeNodeRun } from './node-result.ts';
-import { performance, waitUntil } from './pacer.ts';
+import { performance, waitUntil } from '../../core/http/pacer.ts';
 import { runPacedPhases } from './paced-phases.ts';
 import { PlanSender, type SenderOptions } from './plan-sender.ts';
 

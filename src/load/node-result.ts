@@ -9,7 +9,7 @@ import {
   type PlanLimits,
   type Schedule,
 } from '../../load/lib/index.ts';
-import { performance } from './pacer.ts';
+import { performance } from '../../core/http/pacer.ts';
 import type { PlanSender } from './plan-sender.ts';
 
 export function judgeNodeRun(

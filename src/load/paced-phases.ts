@@ -3,7 +3,7 @@
  * phase is due at its start + i/λ, whatever the responses do.
  */
 import type { Phase, Schedule } from '../../load/lib/index.ts';
-import { performance, waitUntil } from './pacer.ts';
+import { performance, waitUntil } from '../../core/http/pacer.ts';
 import type { PlanSender } from './plan-sender.ts';
 
 /**

@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { type Phase, type PlanName, rateHeaders, type Sample } from '../../load/lib/index.ts';
-import { performance } from './pacer.ts';
+import { performance } from '../../core/http/pacer.ts';
 import type { RequestBudget } from './request-budget.ts';
 
 export interface Progress {

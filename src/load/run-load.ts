@@ -19,7 +19,7 @@ import {
   resolvePlan,
   type ScheduleOptions,
 } from '../../load/lib/index.ts';
-import { redact, redactValue, registerSecret } from '../redact.ts';
+import { redact, redactValue, registerSecret } from '../../core/redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
 import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
 import { runPlanNode } from './node-engine.ts';

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckResult } from '../checks/verdict.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
 import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 
 export interface ProbeRow {

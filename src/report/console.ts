@@ -3,8 +3,8 @@
  * per area, columns aligned whatever the area names, never wider than `WIDTH` — and the details
  * under it: each area's headline (the load area one line per plan), then the failures.
  */
-import { formatFailure } from '../checks/failure.ts';
-import { redact } from '../redact.ts';
+import { formatFailure } from '../../core/checks/failure.ts';
+import { redact } from '../../core/redact.ts';
 import type { AreaSummary, Summary } from './summary.ts';
 
 /** The widest line of the table and of the details under it. */

@@ -4,13 +4,13 @@
  * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
  */
 import type { LoadResult } from '../../load/lib/result.ts';
-import { FAILURE_WORDS } from '../checks/failure.ts';
-import type { Failure } from '../checks/types.ts';
+import { FAILURE_WORDS } from '../../core/checks/failure.ts';
+import type { Failure } from '../../core/checks/types.ts';
 import type { CompatibilityReport } from '../compare/baseline.ts';
 import { whereText } from '../compare/location.ts';
 import { valueText } from '../findings/report.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../../core/redact.ts';
 import { loadGaps } from './load-gaps.ts';
 import type { BehaviourSnapshot } from './snapshot.ts';
 import type { Summary } from './summary.ts';

@@ -6,7 +6,7 @@
  * whole; the console reporter says where the files are.
  */
 import { join, resolve } from 'node:path';
-import { prepareOut } from '../run/output-dir.ts';
+import { prepareOut } from '../../core/output-dir.ts';
 
 /** The directory `npx playwright test` alone writes to. */
 export const STANDALONE_OUT = join('reports', 'playwright');

@@ -4,9 +4,9 @@
  * documented failures, assumption mismatches (failing only when strict) and not-run items; an
  * area that could not run to its end (an unusable target: the `preflight` area) is an `<error>`.
  */
-import { checks } from '../checks/index.ts';
+import { checks } from '../../core/checks/index.ts';
 import type { readChecks } from './collect.ts';
-import type { JunitCase } from './junit.ts';
+import type { JunitCase } from '../../core/junit.ts';
 import type { Summary } from './summary.ts';
 
 export function junitSuites(

@@ -4,7 +4,7 @@
  * the probes saw; the plan-limit estimates. `harness compare` diffs two of these.
  */
 import type { ExchangeRow, ProbeRow } from './collect.ts';
-import { type Shape, mergeShapes, shapeOf } from './shape.ts';
+import { type Shape, mergeShapes, shapeOf } from '../../core/snapshot/shape.ts';
 
 export const SNAPSHOT_SCHEMA = 'harness/behaviour-snapshot';
 /** 2: gap probes keyed by stable id, their labels in `gapLabels` (1 keyed them by label). */

@@ -3,8 +3,8 @@
  * Assumed, and a repro), assumption mismatches, and what did not run and why. Everything the
  * HTML page and the console table show comes from here.
  */
-import type { Failure } from '../checks/types.ts';
-import type { CheckResult } from '../checks/verdict.ts';
+import type { Failure } from '../../core/checks/types.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
 import type { CompatibilityReport } from '../compare/baseline.ts';
 import type { TestRow } from './collect.ts';
 

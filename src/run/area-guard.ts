@@ -3,7 +3,7 @@
  * verdict `error` with its reason — one line, redacted, no stack (HARNESS_DEBUG=1 logs it) — and
  * the run's time limit stops the area where it is. The other areas' findings are untouched.
  */
-import { redact } from '../redact.ts';
+import { redact } from '../../core/redact.ts';
 import { type AreaSummary, errorArea } from '../report/summary.ts';
 
 export interface RunClock {

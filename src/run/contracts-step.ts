@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckResult } from '../checks/verdict.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
 import { PULSE_FILE, PulseWatch, type TargetDown } from '../client/transport-pulse.ts';
 import { readChecks, readPlaywrightTests, type TestRow } from '../report/collect.ts';
 import { type AreaSummary, contractsArea, errorArea } from '../report/summary.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../server/faults.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../../core/redact.ts';
 import { readChecks, readPlaywrightTests } from '../report/collect.ts';
 import { runContracts } from './contracts-step.ts';
 import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';

@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../server/faults.ts';
-import { redact } from '../redact.ts';
+import { redact } from '../../core/redact.ts';
 import { readChecks, readPlaywrightTests } from '../report/collect.ts';
 import type { AreaSummary } from '../report/summary.ts';
 import { runContracts } from './contracts-step.ts';

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
-import type { Failure } from '../checks/types.ts';
-import type { HarnessConfig } from '../config.ts';
+import type { Failure } from '../../core/checks/types.ts';
+import type { HarnessConfig } from '../../core/config.ts';
 import {
   apiInputFailures,
   deliveryFailures,
@@ -22,9 +22,9 @@ import {
 } from '../../fuzz/index.ts';
 import { receiverFailures, receiverNotRun } from '../../fuzz/receiver/failures.ts';
 import { fuzzLocalReceiver } from '../../fuzz/receiver/index.ts';
-import { registerSecret } from '../redact.ts';
+import { registerSecret } from '../../core/redact.ts';
 import type { AreaSummary } from '../report/summary.ts';
-import { fullKey, type ResolvedTarget, withTarget } from '../target/resolve-target.ts';
+import { fullKey, type ResolvedTarget, withTarget } from '../../core/target/resolve-target.ts';
 
 function exampleReceiverFuzz() {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;

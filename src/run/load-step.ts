@@ -5,12 +5,12 @@
  */
 import type { PlanName } from '../../load/lib/index.ts';
 import type { LoadResult } from '../../load/lib/result.ts';
-import type { HarnessConfig } from '../config.ts';
+import type { HarnessConfig } from '../../core/config.ts';
 import { loadFailures, loadNotRun } from '../load/failures.ts';
 import { runLoad, summaryLine } from '../load/run-load.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
 import { type AreaSummary, errorArea } from '../report/summary.ts';
-import { resolveTarget } from '../target/resolve-target.ts';
+import { resolveTarget } from '../../core/target/resolve-target.ts';
 import { reasonOf } from './area-guard.ts';
 
 export async function runLoadStep(

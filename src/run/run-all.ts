@@ -1,7 +1,7 @@
 /**
  * `harness run` (npm start): the whole job against one target, then the reports — always.
  *
- *   config (src/config.ts) → preflight (an unusable target stops here: exit 2) → contract suite
+ *   config (core/config.ts) → preflight (an unusable target stops here: exit 2) → contract suite
  *   (Playwright child, contracts/) → plan-limit load (src/load) → fuzz (fuzz/) → summary.json,
  *   snapshot.json, junit.xml, index.html (src/report) → verdict table.
  *
@@ -11,21 +11,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { CheckResult } from '../checks/verdict.ts';
-import { processRateStats, type RateStats } from '../client/rate-budget.ts';
-import { type HarnessConfig, loadConfig } from '../config.ts';
-import { redact } from '../redact.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
+import { processRateStats, type RateStats } from '../../core/http/rate-budget.ts';
+import { type HarnessConfig, loadConfig } from '../../core/config.ts';
+import { redact } from '../../core/redact.ts';
 import type { TestRow } from '../report/collect.ts';
 import { renderConsole } from '../report/console.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
 import { type AreaSummary, errorArea, notRunArea, type Summary } from '../report/summary.ts';
-import { applyEnv, insecureTlsEnv } from '../target/tls-trust.ts';
+import { applyEnv, insecureTlsEnv } from '../../core/target/tls-trust.ts';
 import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
 import { runContractsStep } from './contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
 import { runFuzzStep } from './fuzz-step.ts';
 import { runLoadStep } from './load-step.ts';
-import { prepareOut } from './output-dir.ts';
+import { prepareOut } from '../../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
   contractRequestStats,

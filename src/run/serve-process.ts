@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { parseEnvFile } from '../config.ts';
+import { parseEnvFile } from '../../core/config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 

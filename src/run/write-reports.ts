@@ -3,11 +3,11 @@
  * summary.json, snapshot.json (observed behaviour, compared with the committed baseline),
  * junit.xml and index.html — every one redacted — and the exit code.
  */
-import type { CheckResult } from '../checks/verdict.ts';
-import type { HarnessConfig } from '../config.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
+import type { HarnessConfig } from '../../core/config.ts';
 import { compareWithBaseline } from '../compare/baseline.ts';
 import { compatibilityArea } from '../compare/compatibility-area.ts';
-import { redactValue } from '../redact.ts';
+import { redactValue } from '../../core/redact.ts';
 import {
   readChecks,
   readCreated,
@@ -16,7 +16,7 @@ import {
   type TestRow,
 } from '../report/collect.ts';
 import { renderHtml } from '../report/html.ts';
-import { junitXml } from '../report/junit.ts';
+import { junitXml } from '../../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
 import { buildSnapshot, type PlanLimitObservation } from '../report/snapshot.ts';
 import {
@@ -28,7 +28,7 @@ import {
   type Summary,
   VERDICT_OF_EXIT,
 } from '../report/summary.ts';
-import { writeRedacted } from './output-dir.ts';
+import { writeRedacted } from '../../core/output-dir.ts';
 import type { RequestCount } from './request-count.ts';
 
 export interface ReportInput {

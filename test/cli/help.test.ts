@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { COMMANDS } from '../../src/cli/commands.ts';
-import type { CommandSpec } from '../../src/cli/command-spec.ts';
+import type { CommandSpec } from '../../core/cli/command-spec.ts';
 import { SUBCOMMANDS } from '../../src/cli/commands/fuzz.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -68,8 +68,8 @@ describe('harness <command> --help', () => {
     });
   }
 
-  test('run --help lists every HARNESS_* variable src/config.ts reads', async () => {
-    const config = readFileSync(`${root}src/config.ts`, 'utf8');
+  test('run --help lists every HARNESS_* variable core/config.ts reads', async () => {
+    const config = readFileSync(`${root}core/config.ts`, 'utf8');
     const read = new Set(
       [...config.matchAll(/env\.(HARNESS_[A-Z_]+)/g)]
         .map((m) => m[1]!)

@@ -12,7 +12,7 @@ import {
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
 } from '../../src/report/snapshot.ts';
-import { shapeOf } from '../../src/report/shape.ts';
+import { shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];
 

@@ -9,7 +9,7 @@ import { compareFailure } from '../../src/compare/as-failure.ts';
 import type { CompatibilityReport } from '../../src/compare/baseline.ts';
 import { compatibilityArea } from '../../src/compare/compatibility-area.ts';
 import { Findings } from '../../src/compare/rules.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../core/config.ts';
 import { diffFailure } from '../../src/diff/as-failure.ts';
 import { countByLevel } from '../../src/findings/index.ts';
 import { exitCodeOf } from '../../src/report/summary.ts';

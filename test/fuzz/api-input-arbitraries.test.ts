@@ -17,7 +17,7 @@ import { deleteAt } from '../../fuzz/arbitraries/body-cases/json-path.ts';
 import { codePointLength } from '../../fuzz/arbitraries/hostile-text-arb.ts';
 import { deref, schemaSites, sitePath, validValueArb } from '../../fuzz/arbitraries/schema-arb.ts';
 import { fcParams } from '../../fuzz/shared/seed.ts';
-import { validate } from '../../src/schemas/registry.ts';
+import { validate } from '../../core/schemas/registry.ts';
 import { componentSchema, resolveSpecRef } from '../../fuzz/api-input/spec-schemas.ts';
 
 const SCHEMAS = ['TicketCreate', 'TicketUpdate', 'MessageCreate'] as const;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { API_INPUT_RULES, apiInputFailures, catalogueRule } from '../../fuzz/api-input/rules.ts';
-import { checks } from '../../src/checks/index.ts';
+import { checks } from '../../core/checks/index.ts';
 
 test('a catalogue rule is the registered check, word for word', () => {
   for (const name of [

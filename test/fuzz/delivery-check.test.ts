@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
-import { adminClient } from '../../src/target/admin-client.ts';
+import { adminClient } from '../../core/target/admin-client.ts';
 import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
 import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startService } from '../../server/start.ts';
-import { adminClient } from '../../src/target/admin-client.ts';
+import { adminClient } from '../../core/target/admin-client.ts';
 import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
 

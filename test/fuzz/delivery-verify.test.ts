@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { verifyDelivery } from '../../fuzz/deliveries/verify-delivery.ts';
-import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 import { fcParams } from '../../fuzz/shared/seed.ts';
 import { ticketContentArb } from '../../fuzz/arbitraries/ticket-content-arb.ts';
 

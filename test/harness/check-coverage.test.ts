@@ -13,9 +13,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FAULTS } from '../../server/faults.ts';
-import { checks, formatFailure } from '../../src/checks/index.ts';
-import { Verdict } from '../../src/checks/verdict.ts';
-import { registerSecret } from '../../src/redact.ts';
+import { checks, formatFailure } from '../../core/checks/index.ts';
+import { Verdict } from '../../core/checks/verdict.ts';
+import { registerSecret } from '../../core/redact.ts';
 import { checksShownToFail, FAILURE_CASES } from './check-failure-cases.ts';
 
 /** Registered checks that no fault names and no unit case makes fail. */

@@ -8,11 +8,11 @@
  * break the rule (loopback is exempt from HTTPS; no contract test is tagged with the check) or
  * when the rule is about webhooks, whose faults live with the webhook dispatcher.
  */
-import { type CheckArgsOf, type CheckName, checks } from '../../src/checks/index.ts';
-import type { Exchange } from '../../src/checks/types.ts';
-import { Verdict } from '../../src/checks/verdict.ts';
-import { matchOperation } from '../../src/spec/operations.ts';
-import { signatureHeaders } from '../../src/signature/sign.ts';
+import { type CheckArgsOf, type CheckName, checks } from '../../core/checks/index.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import { Verdict } from '../../core/checks/verdict.ts';
+import { matchOperation } from '../../core/spec/operations.ts';
+import { signatureHeaders } from '../../core/signature/sign.ts';
 
 export interface FailureCase {
   check: CheckName;

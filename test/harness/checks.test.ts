@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { EXCHANGE_CHECKS } from '../../src/checks/catalogue/exchange.ts';
-import { checks, type NameOf } from '../../src/checks/index.ts';
-import { CheckRegistry, defineCheck } from '../../src/checks/registry.ts';
-import type { Exchange } from '../../src/checks/types.ts';
-import { Verdict } from '../../src/checks/verdict.ts';
-import { registerSecret } from '../../src/redact.ts';
-import { matchOperation } from '../../src/spec/operations.ts';
+import type { EXCHANGE_CHECKS } from '../../core/checks/catalogue/exchange.ts';
+import { checks, type NameOf } from '../../core/checks/index.ts';
+import { CheckRegistry, defineCheck } from '../../core/checks/registry.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import { Verdict } from '../../core/checks/verdict.ts';
+import { registerSecret } from '../../core/redact.ts';
+import { matchOperation } from '../../core/spec/operations.ts';
 
 const SECRET = 'stk_full_supersecretvalue123';
 registerSecret(SECRET, 'HARNESS_API_KEY');

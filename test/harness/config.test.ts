@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, isLoopbackHost, loadConfig, parseEnvFile } from '../../src/config.ts';
-import { redact } from '../../src/redact.ts';
+import { ConfigError, isLoopbackHost, loadConfig, parseEnvFile } from '../../core/config.ts';
+import { redact } from '../../core/redact.ts';
 
 describe('config', () => {
   test('no HARNESS_BASE_URL means the embedded deployment', () => {

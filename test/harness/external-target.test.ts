@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
-import { parseEnvFile } from '../../src/config.ts';
+import { parseEnvFile } from '../../core/config.ts';
 import { runAll } from '../../src/run/run-all.ts';
 
 test('the contract suite passes against a reference deployment given by HARNESS_BASE_URL', {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEnvFile } from '../../src/config.ts';
+import { parseEnvFile } from '../../core/config.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const started: ChildProcess[] = [];

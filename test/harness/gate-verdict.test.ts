@@ -9,10 +9,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { CheckResult } from '../../src/checks/verdict.ts';
+import type { CheckResult } from '../../core/checks/verdict.ts';
 import { notePulse, PulseWatch } from '../../src/client/transport-pulse.ts';
 import type { TestRow } from '../../src/report/collect.ts';
-import { junitXml } from '../../src/report/junit.ts';
+import { junitXml } from '../../core/junit.ts';
 import { junitSuites } from '../../src/report/run-junit.ts';
 import {
   type AreaSummary,

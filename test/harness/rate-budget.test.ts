@@ -1,5 +1,5 @@
 /**
- * The key's rate budget (src/client/rate-budget.ts), on a virtual clock: it paces before the
+ * The key's rate budget (core/http/rate-budget.ts), on a virtual clock: it paces before the
  * reserve, waits out a 429 and retries it, gives up (inconclusive) when the wait would exceed the
  * request's allowance, its deadline or the process's total, stops pacing on headers that cannot
  * describe a limiter — and several workers, each with its own budget and obeying only the
@@ -15,7 +15,7 @@ import {
   RateBudget,
   type RateBudgetOptions,
   readRateHeaders,
-} from '../../src/client/rate-budget.ts';
+} from '../../core/http/rate-budget.ts';
 
 /** A budget on a virtual clock whose sleeps only move the clock (and are recorded). */
 function virtual(o: Partial<RateBudgetOptions> = {}) {

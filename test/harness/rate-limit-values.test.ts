@@ -1,5 +1,5 @@
 /**
- * The rate-limit value checks (src/checks/catalogue/rate-limit-values.ts) are sound: against the
+ * The rate-limit value checks (core/checks/catalogue/rate-limit-values.ts) are sound: against the
  * reference deployment's own token bucket, answers seen by several workers sending with one key
  * at once — concurrent requests within a worker, other clients spending the key meanwhile, any
  * latency, the Date stamped anywhere between the decision and the answer — never fail them; and
@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { TokenBucketLimiter } from '../../server/rate-limit/token-bucket.ts';
-import { checks } from '../../src/checks/index.ts';
-import type { Exchange } from '../../src/checks/types.ts';
-import { Verdict } from '../../src/checks/verdict.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import { Verdict } from '../../core/checks/verdict.ts';
 
 const EPOCH = Date.parse('2026-03-01T10:00:00Z');
 

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { curlRepro } from '../../src/checks/repro.ts';
-import type { Exchange } from '../../src/checks/types.ts';
-import { BOGUS_KEY_PREFIX, registerSecret } from '../../src/redact.ts';
+import { curlRepro } from '../../core/checks/repro.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import { BOGUS_KEY_PREFIX, registerSecret } from '../../core/redact.ts';
 
 const FULL = 'stk_full_reproTestKey000000001';
 const READ = 'stk_read_reproTestKey000000002';

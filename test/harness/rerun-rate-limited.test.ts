@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseEnvFile } from '../../src/config.ts';
+import { parseEnvFile } from '../../core/config.ts';
 import type { Summary } from '../../src/report/summary.ts';
 
 const root = new URL('../..', import.meta.url).pathname;

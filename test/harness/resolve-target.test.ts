@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { redact } from '../../src/redact.ts';
-import { missingCredential, resolveTarget, withTarget } from '../../src/target/resolve-target.ts';
+import { loadConfig } from '../../core/config.ts';
+import { redact } from '../../core/redact.ts';
+import { missingCredential, resolveTarget, withTarget } from '../../core/target/resolve-target.ts';
 
 describe('resolveTarget', () => {
   test('a configured target: its keys as given, no admin surface without a token, nothing started', async () => {

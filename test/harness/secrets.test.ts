@@ -57,8 +57,8 @@ test('every file written by a run (with failures and repros) is free of secrets'
 });
 
 test('the exchange log and its attachment redact secrets in response bodies and headers', async () => {
-  const { loggableExchange } = await import('../../src/client/exchange-log.ts');
-  const { registerSecret } = await import('../../src/redact.ts');
+  const { loggableExchange } = await import('../../core/http/exchange-log.ts');
+  const { registerSecret } = await import('../../core/redact.ts');
   const issued = 'stk_full_issuedbyrotation0000000001';
   registerSecret(issued);
   const logged = JSON.stringify(

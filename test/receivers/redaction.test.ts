@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { receiverFailures } from '../../fuzz/receiver/failures.ts';
 import type { ReceiverFuzzResult } from '../../fuzz/receiver/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../core/config.ts';
 import { writeReports } from '../../src/run/write-reports.ts';
 import { spawnReceiver } from './spawn-receiver.ts';
 

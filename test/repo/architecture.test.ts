@@ -13,7 +13,7 @@ import { RECEIVER_PROPERTIES } from '../../fuzz/receiver/properties.ts';
 import { SIGNATURE_RULES } from '../../fuzz/signature/index.ts';
 import { VERDICT_IDS } from '../../load/lib/verdicts.ts';
 import { FAULTS } from '../../server/faults.ts';
-import { ALL_CHECKS } from '../../src/checks/all.ts';
+import { ALL_CHECKS } from '../../core/checks/all.ts';
 import { RULES as COMPARE_RULES } from '../../src/compare/index.ts';
 import { RULES as DIFF_RULES, RULE_FAMILIES } from '../../src/diff/rules.ts';
 import { LIMITER_FAULTS } from '../load/limiter-faults.ts';

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { request } from 'undici';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
-import { parseEnvFile } from '../../src/config.ts';
+import { parseEnvFile } from '../../core/config.ts';
 import { runAll } from '../../src/run/run-all.ts';
 
 const out = () => join(mkdtempSync(join(tmpdir(), 'harness-filed-')), 'latest');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { validate } from '../../src/schemas/registry.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { validate } from '../../core/schemas/registry.ts';
+import { loadSpec } from '../../core/spec/load-spec.ts';
 import { makeService, newTicket } from './harness.ts';
 
 const svc = makeService();

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startService } from '../../server/start.ts';
-import { validate } from '../../src/schemas/registry.ts';
-import { EVENT_SCHEMAS } from '../../src/checks/catalogue/webhooks.ts';
-import { CaptureReceiver, deliveryJson } from '../../src/webhooks/capture-receiver.ts';
+import { validate } from '../../core/schemas/registry.ts';
+import { EVENT_SCHEMAS } from '../../core/checks/catalogue/webhooks.ts';
+import { CaptureReceiver, deliveryJson } from '../../core/webhooks/capture-receiver.ts';
 
 const ALL = Object.keys(EVENT_SCHEMAS);
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { FAULTS, type FaultName } from '../../server/faults.ts';
-import { checks } from '../../src/checks/index.ts';
+import { checks } from '../../core/checks/index.ts';
 import { makeService, newTicket } from './harness.ts';
 
 type Svc = ReturnType<typeof makeService>;

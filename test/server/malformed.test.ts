@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
-import { validate } from '../../src/schemas/registry.ts';
+import { validate } from '../../core/schemas/registry.ts';
 
 interface RawReply {
   status: number;

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { validate } from '../../src/schemas/registry.ts';
-import { type OperationSpec, operations } from '../../src/spec/operations.ts';
+import { validate } from '../../core/schemas/registry.ts';
+import { type OperationSpec, operations } from '../../core/spec/operations.ts';
 import { makeService, newTicket } from './harness.ts';
 
 const svc = makeService({ anonymousLimit: { ratePerMin: 1e6, burst: 1e6 } });

@@ -8,7 +8,7 @@ import {
   signatureValue,
   verifyRequest,
   verifySignature,
-} from '../../src/signature/index.ts';
+} from '../../core/signature/index.ts';
 
 const secret = 'whsec_test_0123456789';
 const body = new TextEncoder().encode('{"event":"ticket.created"}');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { generateSchemaFiles, generateTypes } from '../../src/spec/generate.ts';
-import { GENERATED_TYPES_PATH, SCHEMAS_DIR } from '../../src/spec/load-spec.ts';
+import { generateSchemaFiles, generateTypes } from '../../core/spec/generate.ts';
+import { GENERATED_TYPES_PATH, SCHEMAS_DIR } from '../../core/spec/load-spec.ts';
 
 const hint = 'run `npm run spec:generate` and commit the result';
 

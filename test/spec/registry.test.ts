@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validate, validatorFor } from '../../src/schemas/registry.ts';
+import { validate, validatorFor } from '../../core/schemas/registry.ts';
 
 const ticket = {
   id: 't_1',

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
-import { checks } from '../../src/checks/index.ts';
-import { toFailure } from '../../src/checks/failure.ts';
-import type { CapturedDelivery } from '../../src/webhooks/capture-receiver.ts';
+import { checks } from '../../core/checks/index.ts';
+import { toFailure } from '../../core/checks/failure.ts';
+import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 import { deliveryAsExchange } from '../../fuzz/deliveries/verify-delivery.ts';
-import { deliveryRepro } from '../../src/webhooks/delivery-repro.ts';
+import { deliveryRepro } from '../../core/webhooks/delivery-repro.ts';
 
 const secret = 'whsec_repro\'$`"-3f9a';
 

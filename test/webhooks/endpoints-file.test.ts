@@ -9,14 +9,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadConfig, parseListen } from '../../src/config.ts';
-import { redact } from '../../src/redact.ts';
+import { loadConfig, parseListen } from '../../core/config.ts';
+import { redact } from '../../core/redact.ts';
 import {
   EndpointsFileError,
   readEndpointsFile,
   TRIGGERABLE_EVENTS,
   validateEndpoints,
-} from '../../src/webhooks/endpoints-file.ts';
+} from '../../core/webhooks/endpoints-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-endpoints-'));
 const file = (name: string, text: string) => {

@@ -13,7 +13,7 @@ import { afterEach, describe, test } from 'node:test';
 import globalSetup from '../../contracts/global-setup.ts';
 import { generateSelfSignedCert, WebhookDispatcher } from '../../server/webhooks/index.ts';
 import { freePort } from '../../src/run/serve-process.ts';
-import { remoteView } from '../../src/webhooks/shared-receiver.ts';
+import { remoteView } from '../../core/webhooks/shared-receiver.ts';
 
 const VARS = [
   'HARNESS_WEBHOOK_URL',

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
-import { signatureValid } from '../../src/checks/catalogue/webhooks.ts';
-import type { Exchange } from '../../src/checks/types.ts';
+import { signatureValid } from '../../core/checks/catalogue/webhooks.ts';
+import type { Exchange } from '../../core/checks/types.ts';
 
 const secret = 'whsec_check_6e1d';
 const raw = Buffer.from('{"event":"ticket.created","ticket":{"id":"t1","n":1.0}}');

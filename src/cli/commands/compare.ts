@@ -4,7 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { compareSnapshots, failing, loadSnapshot, render } from '../../compare/index.ts';
-import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
+import {
+  type CommandSpec,
+  parseCommand,
+  UsageError,
+  usageText,
+} from '../../../core/cli/command-spec.ts';
 import { FINDINGS_OPTIONS, reportFlags } from '../report-flags.ts';
 
 export const spec = {

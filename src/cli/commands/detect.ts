@@ -3,7 +3,7 @@
  * deployment, embedded and (webhook faults) in dashboard mode as a separate process.
  */
 import { caughtEverywhere, detectionMarkdown, runDetectionMatrix } from '../../run/detection.ts';
-import { type CommandSpec, parseCommand } from '../command-spec.ts';
+import { type CommandSpec, parseCommand } from '../../../core/cli/command-spec.ts';
 
 export const spec = {
   name: 'detect',

@@ -7,7 +7,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { diffSpecs, failing, loadSpec, parseLevelOverrides, render } from '../../diff/index.ts';
-import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
+import {
+  type CommandSpec,
+  parseCommand,
+  UsageError,
+  usageText,
+} from '../../../core/cli/command-spec.ts';
 import { FINDINGS_OPTIONS, reportFlags } from '../report-flags.ts';
 
 export const spec = {

@@ -25,16 +25,16 @@ import {
   runReceiverFuzz,
 } from '../../../fuzz/receiver/index.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from '../../../fuzz/signature/index.ts';
-import { redactValue } from '../../redact.ts';
+import { redactValue } from '../../../core/redact.ts';
 import {
   type CommandSpec,
   type OptionSpec,
   parseCommand,
   UsageError,
   usageText,
-} from '../command-spec.ts';
+} from '../../../core/cli/command-spec.ts';
 import { apiInputCommand, deliveriesCommand } from '../fuzz-deployment.ts';
-import { positiveNumber } from '../positive-number.ts';
+import { positiveNumber } from '../../../core/cli/positive-number.ts';
 
 const EXIT1 = 'a property failed: the counterexample (shrunk) and its seed are printed';
 const RECEIVER_EXIT1 =

@@ -7,10 +7,15 @@
  */
 import { isPlanName, PLAN_NAMES, type PlanName } from '../../../load/lib/index.ts';
 import { type EngineChoice, runLoad, summaryLine } from '../../load/run-load.ts';
-import { loadConfig } from '../../config.ts';
-import { resolveTarget } from '../../target/resolve-target.ts';
-import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
-import { applyEnvFile, ENV_FILE_OPTION } from '../env-file.ts';
+import { loadConfig } from '../../../core/config.ts';
+import { resolveTarget } from '../../../core/target/resolve-target.ts';
+import {
+  type CommandSpec,
+  parseCommand,
+  UsageError,
+  usageText,
+} from '../../../core/cli/command-spec.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../../../core/cli/env-file.ts';
 
 export const spec = {
   name: 'load',

@@ -3,9 +3,14 @@
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
 import { type Area, runAll } from '../../run/run-all.ts';
-import { type CommandSpec, parseCommand, UsageError, usageText } from '../command-spec.ts';
-import { applyEnvFile, ENV_FILE_OPTION } from '../env-file.ts';
-import { positiveNumber } from '../positive-number.ts';
+import {
+  type CommandSpec,
+  parseCommand,
+  UsageError,
+  usageText,
+} from '../../../core/cli/command-spec.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../../../core/cli/env-file.ts';
+import { positiveNumber } from '../../../core/cli/positive-number.ts';
 
 const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
 

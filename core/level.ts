@@ -2,7 +2,7 @@
  * Levels of a finding for existing clients, shared by `harness diff-spec` (spec changes) and
  * `harness compare` (behaviour changes), and the `--fail-on` threshold over them.
  */
-import type { Failure } from '../checks/types.ts';
+import type { Failure } from './checks/types.ts';
 
 export type Level = 'ERR' | 'WARN' | 'INFO';
 
@@ -12,7 +12,7 @@ export const LEVELS: readonly Level[] = ['ERR', 'WARN', 'INFO'];
 /** Ordering used by `--fail-on`: a finding fails the run when its rank is at least the threshold's. */
 export const LEVEL_RANK: Record<Level, number> = { INFO: 0, WARN: 1, ERR: 2 };
 
-/** A finding in the run's one failure shape (src/checks/types.ts), with its level. */
+/** A finding in the run's one failure shape (core/checks/types.ts), with its level. */
 export interface LeveledFailure extends Failure {
   level: Level;
 }

@@ -35,7 +35,7 @@ export interface Exchange {
   answeredAt?: number;
   /**
    * The repro to report instead of a curl of `request`: a webhook delivery's, which signs in the
-   * shell with the endpoint's secret variable (src/webhooks/delivery-repro.ts).
+   * shell with the endpoint's secret variable (core/webhooks/delivery-repro.ts).
    */
   repro?: string;
 }

@@ -2,7 +2,7 @@
  * A curl command reproducing an exchange, that runs as pasted into a POSIX shell: every secret
  * becomes the environment variable the user holds it in (`$HARNESS_API_KEY`,
  * `$HARNESS_READONLY_KEY`, `$HARNESS_OTHER_WORKSPACE_KEY`: the key actually sent, named when it
- * was registered, src/redact.ts), so the replay sends the same request. Headers are
+ * was registered, core/redact.ts), so the replay sends the same request. Headers are
  * double-quoted so those variables expand; the body and the URL are single-quoted (taken
  * literally) with any variable spliced in double quotes. A secret without a variable stays
  * masked; a key the harness invented to be refused (`sk_harness_invalid_…`) is shown as sent.

@@ -23,7 +23,7 @@
  *   HARNESS_READ_ONLY            1 = only checks that write nothing (production)
  *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host, and on an https://
  *                                target skip certificate verification (self-signed staging); for
- *                                a private CA prefer NODE_EXTRA_CA_CERTS=ca.pem (src/target/tls-trust.ts)
+ *                                a private CA prefer NODE_EXTRA_CA_CERTS=ca.pem (core/target/tls-trust.ts)
  *   HARNESS_TIMEOUT_MS           per-request timeout (default 10000)
  *   HARNESS_RUN_MAX_SECONDS      time limit of a whole `harness run` (same as --max-seconds): the
  *                                area running then stops, the rest are marked error, every report
@@ -34,7 +34,7 @@
  *                                (default: changes are reported, never fatal)
  */
 import { readFileSync } from 'node:fs';
-import { type Level, LEVELS } from './findings/level.ts';
+import { type Level, LEVELS } from './level.ts';
 import { registerSecret } from './redact.ts';
 import {
   type DashboardEndpoint,

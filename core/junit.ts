@@ -2,7 +2,7 @@
  * The one JUnit XML writer: the run's junit.xml (one testsuite per area, one testcase per check,
  * verdict or property) and the findings reports of diff-spec and compare (src/findings).
  */
-import { redact } from '../redact.ts';
+import { redact } from './redact.ts';
 
 export interface JunitCase {
   name: string;

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from '../redact.ts';
+import { redact } from './redact.ts';
 
 const MARKER = '.harness-output';
 

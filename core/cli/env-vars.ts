@@ -1,6 +1,6 @@
 /**
  * Every environment variable a command reads, with one line of meaning: the help of each command
- * lists the ones it reads from here (`command-spec.ts`). src/config.ts validates them.
+ * lists the ones it reads from here (`command-spec.ts`). core/config.ts validates them.
  */
 export const ENV_VARS = {
   HARNESS_BASE_URL:
