@@ -2,7 +2,7 @@
  * The contract suite. `npx playwright test` runs it against HARNESS_BASE_URL, or — unset —
  * against an embedded reference deployment per worker. Its files go to HARNESS_OUT_DIR (set by
  * `harness run`: reports/latest/), else to reports/playwright/, emptied at the start of each run
- * (src/report/playwright-output.ts). The console shows one short line per test; check tags are
+ * (contracts/playwright-output.ts). The console shows one short line per test; check tags are
  * in the HTML, JUnit and JSON reports (HARNESS_CONSOLE_TAGS=1 shows them on the console too).
  *
  * HARNESS_FAULT_MATRIX=1 adds one project per contract/webhook fault of the catalogue (the
@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { FAULTS } from './server/faults.ts';
-import { playwrightOutDir } from './src/report/playwright-output.ts';
+import { playwrightOutDir } from './contracts/playwright-output.ts';
 
 const out = playwrightOutDir();
 // The workers (and contracts/fixtures.ts's raw files) write where the reporters do.
@@ -31,7 +31,7 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export default defineConfig<object, { faults: string[]; targetEnv: Record<string, string> }>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
-  globalSetup: ['./src/report/playwright-output.ts', './contracts/global-setup.ts'],
+  globalSetup: ['./contracts/playwright-output.ts', './contracts/global-setup.ts'],
   fullyParallel: true,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
   timeout: 30_000,
@@ -39,7 +39,7 @@ export default defineConfig<object, { faults: string[]; targetEnv: Record<string
   retries: 0,
   outputDir: `${out}/test-results`,
   reporter: [
-    ['./src/report/playwright-console.ts', { outDir: out }],
+    ['./contracts/playwright-console.ts', { outDir: out }],
     ['html', { outputFolder: `${out}/playwright-html`, open: 'never' }],
     ['junit', { outputFile: `${out}/junit-contracts.xml` }],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? `${out}/playwright.json` }],

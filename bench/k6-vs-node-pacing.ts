@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startService } from '../server/start.ts';
-import { findK6 } from '../src/load/k6-engine.ts';
+import { findK6 } from '../load/k6-engine.ts';
 import { performance, waitUntil } from '../core/http/pacer.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });

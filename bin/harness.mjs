@@ -14,7 +14,7 @@ if (process.argv[2] === '--') process.argv.splice(2, 1);
 const [name, ...rest] = process.argv.slice(2);
 if (name === 'diff-spec' && !process.env.HARNESS_NO_PRECOMPILE) {
   const { loadCompiled } = await import('./compiled-command.mjs');
-  const entry = await loadCompiled('diff-spec', 'src/cli/diff-spec-entry.ts');
+  const entry = await loadCompiled('diff-spec', 'compat/commands/diff-spec-entry.ts');
   if (entry) {
     await entry.main(rest);
   } else {

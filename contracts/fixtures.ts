@@ -25,7 +25,7 @@ import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { configureRateBudgets, processRateStats, rateBudget } from '../core/http/rate-budget.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
-import { notePulse } from '../src/client/transport-pulse.ts';
+import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { redactValue, registerSecret } from '../core/redact.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
@@ -40,7 +40,7 @@ import {
 import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
 import type { DashboardEndpoint, EndpointForm } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
-import { FAILED_BY_CHECKS } from '../src/report/annotations.ts';
+import { FAILED_BY_CHECKS } from './annotations.ts';
 
 export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
 const RAW_DIR = join(OUT_DIR, 'raw');

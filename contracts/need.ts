@@ -6,7 +6,7 @@
  * without reading error text; any other failure of a test is a crash of the harness run.
  */
 import { expect, test } from '@playwright/test';
-import { PRECONDITION } from '../src/report/annotations.ts';
+import { PRECONDITION } from './annotations.ts';
 
 function marked<M extends object>(m: M, what: string): M {
   return new Proxy(m, {

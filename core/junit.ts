@@ -1,6 +1,6 @@
 /**
  * The one JUnit XML writer: the run's junit.xml (one testsuite per area, one testcase per check,
- * verdict or property) and the findings reports of diff-spec and compare (src/findings).
+ * verdict or property) and the findings reports of diff-spec and compare (compat/findings).
  */
 import { redact } from './redact.ts';
 

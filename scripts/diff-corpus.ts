@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { diffSpecs, loadSpec } from '../src/diff/index.ts';
+import { diffSpecs, loadSpec } from '../compat/diff/index.ts';
 import { checkerDir, corpusPresent, directions } from '../test/diff/corpus/pairs.ts';
 
 export interface Expectation {

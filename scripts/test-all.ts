@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { findK6 } from '../src/load/k6-engine.ts';
+import { findK6 } from '../load/k6-engine.ts';
 
 interface Counts {
   passed: number;

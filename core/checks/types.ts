@@ -42,7 +42,7 @@ export interface Exchange {
 
 /**
  * The one failure shape of every area: contract checks, load verdicts, fuzz properties, and the
- * leveled findings of diff-spec and compare (src/findings). `observed`: a behaviour change
+ * leveled findings of diff-spec and compare (compat/findings). `observed`: a behaviour change
  * against a baseline snapshot — no rule of the docs, what a deployment was seen to do before.
  */
 export interface Failure {

@@ -3,7 +3,7 @@
  * sent, accepted (2xx) and rejected (429), and a running estimate — the burst once S1 hit its
  * first 429 (accepts of S1, refill not yet corrected), the rate from the accepts of S2 over their
  * time span. The Node driver tallies its samples; the k6 engine reads the same counters from k6's
- * REST API (src/load/k6-progress.ts). The final, corrected numbers are the estimators' (B̂, r̂).
+ * REST API (load/k6-progress.ts). The final, corrected numbers are the estimators' (B̂, r̂).
  */
 import type { PlanName } from './plans.ts';
 import type { LoadResult } from './result.ts';

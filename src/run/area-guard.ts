@@ -4,7 +4,7 @@
  * the run's time limit stops the area where it is. The other areas' findings are untouched.
  */
 import { redact } from '../../core/redact.ts';
-import { type AreaSummary, errorArea } from '../report/summary.ts';
+import { type AreaSummary, errorArea } from '../../report/summary.ts';
 
 export interface RunClock {
   /** Epoch ms the run must end by; Infinity without a limit. */

@@ -10,8 +10,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../server/faults.ts';
 import { redact } from '../../core/redact.ts';
-import { readChecks, readPlaywrightTests } from '../report/collect.ts';
-import { runContracts } from './contracts-step.ts';
+import { readChecks, readPlaywrightTests } from '../../contracts/collect.ts';
+import { runContracts } from '../../contracts/contracts-step.ts';
 import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';
 
 const root = new URL('../..', import.meta.url).pathname;

@@ -2,8 +2,8 @@
  * `harness run` (npm start): the whole job against one target, then the reports — always.
  *
  *   config (core/config.ts) → preflight (an unusable target stops here: exit 2) → contract suite
- *   (Playwright child, contracts/) → plan-limit load (src/load) → fuzz (fuzz/) → summary.json,
- *   snapshot.json, junit.xml, index.html (src/report) → verdict table.
+ *   (Playwright child, contracts/) → plan-limit load (load) → fuzz (fuzz/) → summary.json,
+ *   snapshot.json, junit.xml, index.html (report) → verdict table.
  *
  * Exit 1 iff a documented rule failed anywhere; else 2 when an area could not run to its end
  * (it threw, the target stopped answering, the run's time limit) or the target was unusable;
@@ -15,16 +15,16 @@ import type { CheckResult } from '../../core/checks/verdict.ts';
 import { processRateStats, type RateStats } from '../../core/http/rate-budget.ts';
 import { type HarnessConfig, loadConfig } from '../../core/config.ts';
 import { redact } from '../../core/redact.ts';
-import type { TestRow } from '../report/collect.ts';
-import { renderConsole } from '../report/console.ts';
-import type { PlanLimitObservation } from '../report/snapshot.ts';
-import { type AreaSummary, errorArea, notRunArea, type Summary } from '../report/summary.ts';
+import type { TestRow } from '../../contracts/collect.ts';
+import { renderConsole } from '../../report/console.ts';
+import type { PlanLimitObservation } from '../../report/snapshot.ts';
+import { type AreaSummary, errorArea, notRunArea, type Summary } from '../../report/summary.ts';
 import { applyEnv, insecureTlsEnv } from '../../core/target/tls-trust.ts';
 import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
-import { runContractsStep } from './contracts-step.ts';
+import { runContractsStep } from '../../contracts/contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
-import { runFuzzStep } from './fuzz-step.ts';
-import { runLoadStep } from './load-step.ts';
+import { runFuzzStep } from '../../fuzz/fuzz-step.ts';
+import { runLoadStep } from '../../load/load-step.ts';
 import { prepareOut } from '../../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {

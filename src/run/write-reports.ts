@@ -5,8 +5,8 @@
  */
 import type { CheckResult } from '../../core/checks/verdict.ts';
 import type { HarnessConfig } from '../../core/config.ts';
-import { compareWithBaseline } from '../compare/baseline.ts';
-import { compatibilityArea } from '../compare/compatibility-area.ts';
+import { compareWithBaseline } from '../../compat/compare/baseline.ts';
+import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
 import { redactValue } from '../../core/redact.ts';
 import {
   readChecks,
@@ -14,11 +14,11 @@ import {
   readExchanges,
   readProbes,
   type TestRow,
-} from '../report/collect.ts';
-import { renderHtml } from '../report/html.ts';
+} from '../../contracts/collect.ts';
+import { renderHtml } from '../../report/html.ts';
 import { junitXml } from '../../core/junit.ts';
-import { junitSuites } from '../report/run-junit.ts';
-import { buildSnapshot, type PlanLimitObservation } from '../report/snapshot.ts';
+import { junitSuites } from '../../report/run-junit.ts';
+import { buildSnapshot, type PlanLimitObservation } from '../../report/snapshot.ts';
 import {
   type AreaSummary,
   checkTable,
@@ -27,7 +27,7 @@ import {
   SUMMARY_VERSION,
   type Summary,
   VERDICT_OF_EXIT,
-} from '../report/summary.ts';
+} from '../../report/summary.ts';
 import { writeRedacted } from '../../core/output-dir.ts';
 import type { RequestCount } from './request-count.ts';
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { COMMANDS } from '../../src/cli/commands.ts';
 import type { CommandSpec } from '../../core/cli/command-spec.ts';
-import { SUBCOMMANDS } from '../../src/cli/commands/fuzz.ts';
+import { SUBCOMMANDS } from '../../fuzz/command.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const bin = `${root}bin/harness.mjs`;

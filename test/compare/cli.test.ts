@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { run } from '../../src/cli/commands/compare.ts';
-import { SNAPSHOT_SCHEMA, SNAPSHOT_VERSION } from '../../src/report/snapshot.ts';
+import { run } from '../../compat/commands/compare.ts';
+import { SNAPSHOT_SCHEMA, SNAPSHOT_VERSION } from '../../report/snapshot.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-compare-cli-'));
 const file = (name: string) => join(dir, name);
@@ -102,7 +102,7 @@ describe('harness compare', () => {
 });
 
 test('docs/usage.md lists every compare rule with its level', async () => {
-  const { RULES } = await import('../../src/compare/index.ts');
+  const { RULES } = await import('../../compat/compare/index.ts');
   const doc = readFileSync(new URL('../../docs/usage.md', import.meta.url), 'utf8');
   for (const [id, r] of Object.entries(RULES))
     assert.ok(doc.includes(`| \`${id}\` | ${r.level} |`), `docs/usage.md: rule ${id} (${r.level})`);

@@ -4,14 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type CompareFinding, compareSnapshots, RULES } from '../../src/compare/index.ts';
+import { type CompareFinding, compareSnapshots, RULES } from '../../compat/compare/index.ts';
 import {
   type BehaviourSnapshot,
   type OperationObservation,
   type PlanLimitObservation,
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
-} from '../../src/report/snapshot.ts';
+} from '../../report/snapshot.ts';
 import { shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareFailure } from '../../src/compare/as-failure.ts';
-import type { CompatibilityReport } from '../../src/compare/baseline.ts';
-import { compatibilityArea } from '../../src/compare/compatibility-area.ts';
-import { Findings } from '../../src/compare/rules.ts';
+import { compareFailure } from '../../compat/compare/as-failure.ts';
+import type { CompatibilityReport } from '../../compat/compare/baseline.ts';
+import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
+import { Findings } from '../../compat/compare/rules.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
-import { diffFailure } from '../../src/diff/as-failure.ts';
-import { countByLevel } from '../../src/findings/index.ts';
-import { exitCodeOf } from '../../src/report/summary.ts';
+import { diffFailure } from '../../compat/diff/as-failure.ts';
+import { countByLevel } from '../../compat/findings/index.ts';
+import { exitCodeOf } from '../../report/summary.ts';
 
 function report(): CompatibilityReport {
   const f = new Findings();

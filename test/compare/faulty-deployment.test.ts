@@ -20,7 +20,7 @@ import {
   compareSnapshots,
   loadSnapshot,
   REFERENCE_BASELINE,
-} from '../../src/compare/index.ts';
+} from '../../compat/compare/index.ts';
 import { runAll } from '../../src/run/run-all.ts';
 
 const GREP = 'list tickets';

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
 import { deliveryFailures } from '../../fuzz/deliveries/failures.ts';
 import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
-import { deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
+import { deliveriesCommand } from '../../fuzz/deployment-command.ts';
 import { DASHBOARD_ENDPOINTS, exampleSecrets } from '../../src/run/detection-dashboard.ts';
 import { type Area, runAll } from '../../src/run/run-all.ts';
 import { freePort, serveDashboard, type ServedDeployment } from '../../src/run/serve-process.ts';

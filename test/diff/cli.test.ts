@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { run } from '../../src/cli/commands/diff-spec.ts';
-import { loadSpec } from '../../src/diff/index.ts';
+import { run } from '../../compat/commands/diff-spec.ts';
+import { loadSpec } from '../../compat/diff/index.ts';
 
 const fx = (name: string, side: 'old' | 'new') =>
   new URL(`../fixtures/diff/${name}/${side}.yaml`, import.meta.url).pathname;

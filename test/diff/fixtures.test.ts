@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { diffSpecs, type Finding, loadSpec } from '../../src/diff/index.ts';
+import { diffSpecs, type Finding, loadSpec } from '../../compat/diff/index.ts';
 
 const root = new URL('../fixtures/diff/', import.meta.url).pathname;
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { diffSpecs, loadSpec, type SpecDoc } from '../../src/diff/index.ts';
+import { diffSpecs, loadSpec, type SpecDoc } from '../../compat/diff/index.ts';
 
 const specPath = new URL('../../spec/openapi.yaml', import.meta.url).pathname;
 const skip = existsSync(specPath) ? false : 'spec/openapi.yaml is not there yet';

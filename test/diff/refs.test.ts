@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { diffSpecs, loadSpec } from '../../src/diff/index.ts';
+import { diffSpecs, loadSpec } from '../../compat/diff/index.ts';
 
 const dir = new URL('../fixtures/diff-refs/', import.meta.url).pathname;
 const repoRoot = new URL('../../', import.meta.url).pathname;

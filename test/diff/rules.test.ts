@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { withTable } from '../../scripts/diff-rules-doc.ts';
-import { diffSpecs, loadSpec, parseLevelOverrides, RULES } from '../../src/diff/index.ts';
+import { diffSpecs, loadSpec, parseLevelOverrides, RULES } from '../../compat/diff/index.ts';
 import { checkerDir, corpusPresent, directions } from './corpus/pairs.ts';
 
 const fixtures = new URL('../fixtures/diff/', import.meta.url).pathname;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
 import { parseArgs } from 'node:util';
-import { run } from '../../src/cli/commands/fuzz.ts';
-import { apiInputCommand, deliveriesCommand } from '../../src/cli/fuzz-deployment.ts';
+import { run } from '../../fuzz/command.ts';
+import { apiInputCommand, deliveriesCommand } from '../../fuzz/deployment-command.ts';
 
 describe('harness fuzz api-input / deliveries --url', () => {
   let svc: RunningService;

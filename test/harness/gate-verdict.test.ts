@@ -10,19 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { CheckResult } from '../../core/checks/verdict.ts';
-import { notePulse, PulseWatch } from '../../src/client/transport-pulse.ts';
-import type { TestRow } from '../../src/report/collect.ts';
+import { notePulse, PulseWatch } from '../../contracts/transport-pulse.ts';
+import type { TestRow } from '../../contracts/collect.ts';
 import { junitXml } from '../../core/junit.ts';
-import { junitSuites } from '../../src/report/run-junit.ts';
+import { junitSuites } from '../../report/run-junit.ts';
 import {
   type AreaSummary,
   errorArea,
   exitCodeOf,
   notRunArea,
   type Summary,
-} from '../../src/report/summary.ts';
+} from '../../report/summary.ts';
 import { guardArea, runClock } from '../../src/run/area-guard.ts';
-import { setAsideOutage } from '../../src/run/contracts-step.ts';
+import { setAsideOutage } from '../../contracts/contracts-step.ts';
 import type { Preflight } from '../../src/run/preflight.ts';
 import { unusableTarget, withoutV1 } from '../../src/run/unusable-target.ts';
 

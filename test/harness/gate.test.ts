@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Summary } from '../../src/report/summary.ts';
+import type { Summary } from '../../report/summary.ts';
 import { freePort } from '../../src/run/serve-process.ts';
 import {
   type HarnessRun,

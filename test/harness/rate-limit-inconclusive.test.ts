@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { apiInputFailures, runApiInputFuzz } from '../../fuzz/index.ts';
-import { readChecks, readPlaywrightTests } from '../../src/report/collect.ts';
+import { readChecks, readPlaywrightTests } from '../../contracts/collect.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 let server: Server;

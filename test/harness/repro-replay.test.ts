@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Failure } from '../../core/checks/types.ts';
-import type { Summary } from '../../src/report/summary.ts';
+import type { Summary } from '../../report/summary.ts';
 import { type HarnessRun, runHarness, serveReference, stopAll } from './gate-processes.ts';
 
 const sh = promisify(execFile);

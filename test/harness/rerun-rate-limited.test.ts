@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseEnvFile } from '../../core/config.ts';
-import type { Summary } from '../../src/report/summary.ts';
+import type { Summary } from '../../report/summary.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 

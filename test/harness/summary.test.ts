@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TestRow } from '../../src/report/collect.ts';
-import { contractsArea, exitCodeOf } from '../../src/report/summary.ts';
+import type { TestRow } from '../../contracts/collect.ts';
+import { contractsArea, exitCodeOf } from '../../report/summary.ts';
 
 const row = (
   title: string,

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { LoadResult } from '../../load/lib/result.ts';
-import { loadFailures, loadNotRun } from '../../src/load/failures.ts';
-import { loadArea } from '../../src/run/load-step.ts';
+import { loadFailures, loadNotRun } from '../../load/failures.ts';
+import { loadArea } from '../../load/load-step.ts';
 
 const passing = JSON.parse(
   readFileSync(new URL('../report/fixtures/load-team.json', import.meta.url), 'utf8'),

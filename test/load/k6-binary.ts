@@ -4,7 +4,7 @@
  * module once did) fails the test quickly instead of eating CI.
  */
 import { spawn } from 'node:child_process';
-import { findK6 } from '../../src/load/k6-engine.ts';
+import { findK6 } from '../../load/k6-engine.ts';
 
 export const K6 = findK6({ shared: true });
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
-import { runLoad } from '../../src/load/run-load.ts';
+import { runLoad } from '../../load/run-load.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
 import {
   explain,

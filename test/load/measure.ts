@@ -7,7 +7,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
-import { runLoad } from '../../src/load/run-load.ts';
+import { runLoad } from '../../load/run-load.ts';
 import { oneLoadAtATime } from './one-load-at-a-time.ts';
 
 /** The shortened schedule of reference-deployment.test.ts: ~47 server seconds. */

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
-import { runLoad } from '../../src/load/run-load.ts';
+import { runLoad } from '../../load/run-load.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
 import { SHORT } from './measure.ts';
 import { oneLoadAtATime } from './one-load-at-a-time.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { run as fuzzCommand } from '../../src/cli/commands/fuzz.ts';
+import { run as fuzzCommand } from '../../fuzz/command.ts';
 import { plannedRuns, runReceiverFuzz } from '../../fuzz/receiver/index.ts';
 import { renderBody, renderTranscript } from '../../fuzz/shared/transcript.ts';
 import type { WireRequest } from '../../fuzz/shared/wire.ts';

@@ -14,8 +14,8 @@ import { SIGNATURE_RULES } from '../../fuzz/signature/index.ts';
 import { VERDICT_IDS } from '../../load/lib/verdicts.ts';
 import { FAULTS } from '../../server/faults.ts';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
-import { RULES as COMPARE_RULES } from '../../src/compare/index.ts';
-import { RULES as DIFF_RULES, RULE_FAMILIES } from '../../src/diff/rules.ts';
+import { RULES as COMPARE_RULES } from '../../compat/compare/index.ts';
+import { RULES as DIFF_RULES, RULE_FAMILIES } from '../../compat/diff/rules.ts';
 import { LIMITER_FAULTS } from '../load/limiter-faults.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { areaDetails, renderConsole, verdictTable, WIDTH } from '../../src/report/console.ts';
-import type { AreaSummary, Summary } from '../../src/report/summary.ts';
+import { areaDetails, renderConsole, verdictTable, WIDTH } from '../../report/console.ts';
+import type { AreaSummary, Summary } from '../../report/summary.ts';
 
 const area = (verdict: AreaSummary['verdict'], headline: string, n = 0): AreaSummary => ({
   verdict,

@@ -1,6 +1,6 @@
 /**
  * How the run report files a failed contract test is read from the test's annotations, never
- * from its error text (src/report/annotations.ts): a test that failed on its named checks is
+ * from its error text (contracts/annotations.ts): a test that failed on its named checks is
  * filed under those checks only; a precondition a target did not meet (our assumed creation
  * route missing) is an assumption mismatch, not a crash of the run.
  */

@@ -18,10 +18,10 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from '@playwright/test';
 import type { LoadResult } from '../../load/lib/result.ts';
-import { SECTIONS, renderHtml } from '../../src/report/html.ts';
-import type { BehaviourSnapshot } from '../../src/report/snapshot.ts';
+import { SECTIONS, renderHtml } from '../../report/html.ts';
+import type { BehaviourSnapshot } from '../../report/snapshot.ts';
 import { runAll } from '../../src/run/run-all.ts';
-import { loadArea } from '../../src/run/load-step.ts';
+import { loadArea } from '../../load/load-step.ts';
 
 const CHROMIUM = process.env.HARNESS_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [

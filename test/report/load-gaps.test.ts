@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/result.ts';
-import { renderHtml } from '../../src/report/html.ts';
-import { loadGaps } from '../../src/report/load-gaps.ts';
-import { buildSnapshot } from '../../src/report/snapshot.ts';
-import type { Summary } from '../../src/report/summary.ts';
-import { loadArea } from '../../src/run/load-step.ts';
+import { renderHtml } from '../../report/html.ts';
+import { loadGaps } from '../../report/load-gaps.ts';
+import { buildSnapshot } from '../../report/snapshot.ts';
+import type { Summary } from '../../report/summary.ts';
+import { loadArea } from '../../load/load-step.ts';
 
 const recorded = JSON.parse(
   readFileSync(new URL('./fixtures/load-team.json', import.meta.url), 'utf8'),

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { diffSpecs, loadSpec } from '../../../src/diff/index.ts';
+import { diffSpecs, loadSpec } from '../../../compat/diff/index.ts';
 import { checkerDir, corpusPresent, directions } from './pairs.ts';
 
 interface Expectation {

@@ -1,0 +1,64 @@
+/**
+ * The compatibility section of `harness run`: the fresh snapshot against a committed baseline
+ * (by default the reference deployment's), so every report shows what changed since.
+ */
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BehaviourSnapshot } from '../../report/snapshot.ts';
+import { compareSnapshots } from './compare-snapshots.ts';
+import { countByLevel, toMarkdown } from './format.ts';
+import { loadSnapshot } from './load-snapshot.ts';
+import type { CompareFinding, CompareOptions, Level } from './types.ts';
+
+/** `reports/baselines/reference.snapshot.json`: a full `harness run` of the reference deployment. */
+export const REFERENCE_BASELINE = fileURLToPath(
+  new URL('../../reports/baselines/reference.snapshot.json', import.meta.url),
+);
+
+/** What `summary.compatibility` holds and the HTML page's compatibility section shows. */
+export interface CompatibilityReport {
+  /** The baseline file, relative to the working directory. */
+  baseline: string;
+  baselineTakenAt: string;
+  counts: Record<Level, number>;
+  findings: CompareFinding[];
+  markdown: string;
+  /** The level at or above which a change fails the run's gate (HARNESS_COMPAT_FAIL_ON). */
+  failOn?: Level;
+  /** True when the run was partial (see `CompareOptions.partial`). */
+  partial?: boolean;
+  /** Set when the baseline could not be read; the run goes on without a comparison. */
+  error?: string;
+}
+
+/**
+ * Compares `current` with the baseline at `path` (default: the reference baseline). Returns
+ * undefined when there is no baseline; `path` of `off` or `none` turns the comparison off.
+ */
+export function compareWithBaseline(
+  current: BehaviourSnapshot,
+  path: string | undefined = REFERENCE_BASELINE,
+  opts: CompareOptions = {},
+): CompatibilityReport | undefined {
+  const file = path || REFERENCE_BASELINE;
+  if (file === 'off' || file === 'none' || !existsSync(file)) return undefined;
+  const name = relative(process.cwd(), file) || file;
+  let base: BehaviourSnapshot;
+  try {
+    base = loadSnapshot(file);
+  } catch (e) {
+    const error = (e as Error).message;
+    const counts = { ERR: 0, WARN: 0, INFO: 0 };
+    return { baseline: name, baselineTakenAt: '', counts, findings: [], markdown: error, error };
+  }
+  const findings = compareSnapshots(base, current, opts);
+  return {
+    baseline: name,
+    baselineTakenAt: base.takenAt,
+    counts: countByLevel(findings),
+    findings,
+    markdown: toMarkdown(findings, { baseline: name, current: 'this run' }),
+    ...(opts.partial ? { partial: true } : {}),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Operations compared: which operations and statuses were seen, and per status the header names
+ * and content types; bodies go to compare-bodies.ts.
+ */
+import type { OperationObservation } from '../../report/snapshot.ts';
+import { compareBody } from './compare-bodies.ts';
+import { byText, union } from './order.ts';
+import type { Findings } from './rules.ts';
+
+const RATE_HEADERS = /^(x-ratelimit-|retry-after$)/;
+const byStatus = (a: string, b: string) => Number(a) - Number(b) || a.localeCompare(b);
+
+export function compareOperations(
+  out: Findings,
+  a: Record<string, OperationObservation>,
+  b: Record<string, OperationObservation>,
+  partial: boolean,
+): void {
+  for (const op of union(a, b).sort(byText)) {
+    const x = a[op];
+    const y = b[op];
+    if (!y) {
+      out.add(
+        'operation-not-observed',
+        `${op} was not exercised in this run (the baseline saw ${Object.keys(x!.statuses).join(', ')})`,
+        { operation: op },
+        { baseline: Object.keys(x!.statuses) },
+      );
+      continue;
+    }
+    if (!x) {
+      out.add(
+        'operation-added',
+        `${op} answered ${Object.keys(y.statuses).join(', ')}; the baseline never saw it`,
+        { operation: op },
+        { current: Object.keys(y.statuses) },
+      );
+      continue;
+    }
+    const now = Object.keys(y.statuses).sort(byStatus);
+    for (const status of union(x.statuses, y.statuses).sort(byStatus)) {
+      const s = x.statuses[status];
+      const t = y.statuses[status];
+      const at = { operation: op, status };
+      if (!t) {
+        if (partial)
+          out.add('status-not-observed', `${op} ${status} was not seen in this partial run`, at, {
+            baseline: status,
+            current: now,
+          });
+        else
+          out.add(
+            'status-removed',
+            `${op} no longer answers ${status} (now ${now.join(', ') || 'nothing'})`,
+            at,
+            { baseline: status, current: now },
+          );
+        continue;
+      }
+      if (!s) {
+        out.add(
+          status.startsWith('5') ? 'server-error-added' : 'status-added',
+          `${op} now answers ${status}`,
+          at,
+          { current: status },
+        );
+        continue;
+      }
+      compareList(out, at, s.headers, t.headers, 'header');
+      compareList(out, at, s.contentTypes, t.contentTypes, 'content type');
+      compareBody(out, at, s.shape, t.shape);
+    }
+  }
+}
+
+function compareList(
+  out: Findings,
+  at: { operation: string; status: string },
+  a: readonly string[],
+  b: readonly string[],
+  what: 'header' | 'content type',
+): void {
+  const norm = (xs: readonly string[]) => new Set(xs.map((x) => x.toLowerCase()));
+  const x = norm(a);
+  const y = norm(b);
+  for (const v of [...x].sort()) {
+    if (y.has(v)) continue;
+    if (what === 'header')
+      out.add(
+        RATE_HEADERS.test(v) ? 'ratelimit-header-removed' : 'response-header-removed',
+        `${at.operation} ${at.status} no longer sends ${v}`,
+        { ...at, header: v },
+        { baseline: v },
+      );
+    else
+      out.add(
+        'content-type-removed',
+        `${at.operation} ${at.status} no longer answers ${v} (now ${[...y].join(', ') || 'none'})`,
+        { ...at, contentType: v },
+        { baseline: v, current: [...y] },
+      );
+  }
+  for (const v of [...y].sort()) {
+    if (x.has(v)) continue;
+    if (what === 'header')
+      out.add(
+        'response-header-added',
+        `${at.operation} ${at.status} now sends ${v}`,
+        { ...at, header: v },
+        { current: v },
+      );
+    else
+      out.add(
+        'content-type-added',
+        `${at.operation} ${at.status} now answers ${v}`,
+        { ...at, contentType: v },
+        { current: v },
+      );
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The run's compatibility area: the comparison with the baseline snapshot in the run's one
+ * failure shape. Changes are reported and never fatal, unless the user gates on them
+ * (HARNESS_COMPAT_FAIL_ON): then each change at or above that level fails the gate like a broken
+ * documented rule, still labelled `observed` (a change since the baseline, not a rule of the docs).
+ */
+import { failing, type Level } from '../../core/level.ts';
+import type { AreaSummary } from '../../report/summary.ts';
+import { compareFailure } from './as-failure.ts';
+import type { CompatibilityReport } from './baseline.ts';
+
+/** Undefined when there was no comparison and no gate asked for one. */
+export function compatibilityArea(
+  report: CompatibilityReport | undefined,
+  failOn: Level | undefined,
+): AreaSummary | undefined {
+  const gate = failOn ? `gating at ${failOn} (HARNESS_COMPAT_FAIL_ON)` : 'reported, not gating';
+  const area = (verdict: AreaSummary['verdict'], headline: string): AreaSummary => ({
+    verdict,
+    headline,
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [],
+  });
+  if (!report) {
+    if (!failOn) return undefined;
+    const reason = `no baseline comparison in this run (it needs the whole contract suite and a baseline; HARNESS_BASELINE=off turns it off), so the ${failOn} gate was not applied`;
+    return { ...area('not-run', reason), notRun: [{ name: 'baseline comparison', reason }] };
+  }
+  if (report.error) {
+    const a = area(failOn ? 'fail' : 'not-run', `baseline ${report.baseline}: ${report.error}`);
+    if (!failOn) return { ...a, notRun: [{ name: 'baseline comparison', reason: report.error }] };
+    a.documentedFailures.push({
+      check: 'harness.baseline-readable',
+      provenance: 'documented',
+      rule: 'The baseline a run is gated on (HARNESS_BASELINE) is a readable behaviour snapshot.',
+      received: report.error,
+      expected: `a behaviour snapshot at ${report.baseline}`,
+    });
+    return a;
+  }
+  const { ERR, WARN, INFO } = report.counts;
+  const gated = failOn ? failing(report.findings, failOn).map(compareFailure) : [];
+  const headline = `against ${report.baseline}: ERR ${ERR} · WARN ${WARN} · INFO ${INFO}${report.partial ? ' (partial run)' : ''}; ${gate}`;
+  const verdict = gated.length ? 'fail' : ERR + WARN > 0 ? 'warn' : 'pass';
+  return { ...area(verdict, headline), documentedFailures: gated };
+}

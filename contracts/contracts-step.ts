@@ -1,0 +1,182 @@
+/**
+ * The contract area of `harness run`: the Playwright suite as a child process (so its workers,
+ * reporters and fixtures behave exactly as under `npx playwright test`), bounded in time, read
+ * back into the area summary. Two things stop it early, both as verdict `error` with what was
+ * found before kept: the time limit (the suite's own, or what is left of the run's), and the
+ * target stopping answering mid-run (the workers' pulse, contracts/transport-pulse.ts) — then
+ * the failures that were only the outage are set aside, never reported as broken rules.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CheckResult } from '../core/checks/verdict.ts';
+import { PULSE_FILE, PulseWatch, type TargetDown } from './transport-pulse.ts';
+import { readChecks, readPlaywrightTests, type TestRow } from './collect.ts';
+import { type AreaSummary, contractsArea, errorArea } from '../report/summary.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ContractsRun {
+  exitCode: number;
+  timedOut: boolean;
+  /** Set when the workers' pulse said the target stopped answering (the suite was stopped). */
+  targetDown?: TargetDown;
+  wallMs: number;
+}
+
+/** Grace after SIGINT (Playwright stops, tears down, writes its reports) before SIGKILL. */
+const STOP_GRACE_MS = 15_000;
+
+export function runContracts(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 10 * 60_000,
+  extraArgs: string[] = [],
+  inherit = true,
+  /** The workers' pulse file to watch (stop when the target stops answering). */
+  pulseFile?: string,
+): Promise<ContractsRun> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [`${root}node_modules/@playwright/test/cli.js`, 'test', ...extraArgs],
+      {
+        cwd: root,
+        // The suite writes into the harness's report directory, which the harness empties itself.
+        env: { ...env, HARNESS_PLAYWRIGHT_CHILD: '1' },
+        stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
+      },
+    );
+    let timedOut = false;
+    let targetDown: TargetDown | undefined;
+    // SIGINT is Playwright's graceful stop: the tests that ran keep their results.
+    const stop = () => {
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, timeoutMs);
+    const watch = pulseFile ? new PulseWatch(pulseFile) : undefined;
+    const poll = watch
+      ? setInterval(() => {
+          const down = watch.poll();
+          if (down && !targetDown) {
+            targetDown = down;
+            clearInterval(poll);
+            stop();
+          }
+        }, 200)
+      : undefined;
+    const done = (exitCode: number) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve({ exitCode, timedOut, targetDown, wallMs: Date.now() - t0 });
+    };
+    child.on('exit', (code) => done(code ?? 1));
+    child.on('error', () => done(127));
+  });
+}
+
+export interface ContractsStepOptions {
+  env: NodeJS.ProcessEnv;
+  out: string;
+  runId: string;
+  timeoutMs?: number;
+  /** What the time limit is, for the reason (default: the suite's own limit). */
+  limitName?: string;
+  grep?: string;
+  verbose: boolean;
+  /** Check tags on every console line of the suite (contracts/playwright-console.ts). */
+  tags?: boolean;
+}
+
+export interface ContractsStep {
+  area: AreaSummary;
+  tests: TestRow[];
+  /** The check results the reports use (those that were only the outage set aside). */
+  results: CheckResult[];
+  /** Set when the target stopped answering during the suite. */
+  targetDown?: string;
+}
+
+export async function runContractsStep(o: ContractsStepOptions): Promise<ContractsStep> {
+  const jsonFile = join(o.out, 'playwright.json');
+  const timeoutMs = o.timeoutMs ?? 600_000;
+  const r = await runContracts(
+    {
+      ...o.env,
+      HARNESS_OUT_DIR: o.out,
+      HARNESS_RUN_ID: o.runId,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
+      FORCE_COLOR: '0',
+      ...(o.tags ? { HARNESS_CONSOLE_TAGS: '1' } : {}),
+    },
+    timeoutMs,
+    o.grep ? ['--grep', o.grep] : [],
+    o.verbose,
+    join(o.out, 'raw', PULSE_FILE),
+  );
+  let results = readChecks(o.out);
+  let tests = readPlaywrightTests(jsonFile);
+  if (r.targetDown) {
+    const down = r.targetDown;
+    const reason = `the target stopped answering: ${down.count} requests in a row got no answer (last: ${down.error})`;
+    ({ results, tests } = setAsideOutage(down.since, results, tests));
+    const area = errorArea(reason, contractsArea(results, tests));
+    area.details = { wallMs: r.wallMs, targetDown: down };
+    return { area, tests, results, targetDown: reason };
+  }
+  let area = contractsArea(results, tests);
+  if (tests.length === 0 && r.exitCode !== 0 && !r.timedOut)
+    area = errorArea(
+      `the contract suite did not run (Playwright exited ${r.exitCode}; its error is printed above)`,
+    );
+  else if (r.timedOut) {
+    const why = `stopped at ${o.limitName ?? `the contract suite's time limit (${Math.round(timeoutMs / 1000)} s)`}`;
+    tests = tests.map((t) =>
+      t.status === 'skipped' && !t.reason ? { ...t, reason: `not run: ${why}` } : t,
+    );
+    area = errorArea(why, contractsArea(results, tests));
+  }
+  area.details = { wallMs: r.wallMs };
+  return { area, tests, results };
+}
+
+/**
+ * From `since` on the target answered nothing. A test that did not pass and was still running
+ * then reports the outage, not the contract: it is set aside as "not run", and so
+ * are its checks that failed from then on, and any check that failed for want of an answer.
+ * Everything the target did answer before stays.
+ */
+export function setAsideOutage(
+  since: number,
+  results: CheckResult[],
+  tests: TestRow[],
+): { results: CheckResult[]; tests: TestRow[] } {
+  // A test skipped on purpose (needs(…): a missing credential) has a reason and no error.
+  const skippedOnPurpose = (t: TestRow) => t.status === 'skipped' && t.reason && !t.error;
+  const cut = (t: TestRow) =>
+    t.status !== 'passed' &&
+    !skippedOnPurpose(t) &&
+    (t.startedAt === undefined || t.startedAt + t.durationMs >= since);
+  const cutTitles = new Set(tests.filter(cut).map((t) => t.title));
+  const outage = (r: CheckResult) =>
+    !r.passed &&
+    r.failedAt !== undefined &&
+    r.failedAt >= since &&
+    (r.noAnswer === true || cutTitles.has(r.test));
+  return {
+    results: results.filter((r) => !outage(r)),
+    tests: tests.map((t) =>
+      cut(t)
+        ? {
+            ...t,
+            status: 'skipped',
+            reason: 'not run to the end: the target stopped answering (see the area)',
+          }
+        : t,
+    ),
+  };
+}

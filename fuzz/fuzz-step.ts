@@ -1,0 +1,145 @@
+/**
+ * The fuzz area of `harness run`:
+ *   - the black-box receiver properties against the example receiver (a self-check of the fuzzer
+ *     and of the receiver users copy);
+ *   - the delivery check: random ticket content → real deliveries, each verified over the exact
+ *     received bytes in every header form (subscribed through the admin surface, or to the
+ *     endpoints configured in the deployment's dashboard: HARNESS_WEBHOOK_ENDPOINTS / _URL);
+ *   - the API input fuzz: schema-derived valid and invalid bodies → 2xx + valid body or 4xx +
+ *     problem, never a 5xx, never half done (writes: skipped in read-only mode).
+ * Against the embedded deployment all three run; against a real one, what its credentials allow.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReceiver } from '../examples/receiver/receiver.ts';
+import type { Failure } from '../core/checks/types.ts';
+import type { HarnessConfig } from '../core/config.ts';
+import {
+  apiInputFailures,
+  deliveryFailures,
+  FUZZ_DEPLOYMENT,
+  runApiInputFuzz,
+  runDeliveryCheck,
+} from './index.ts';
+import { receiverFailures, receiverNotRun } from './receiver/failures.ts';
+import { fuzzLocalReceiver } from './receiver/index.ts';
+import { registerSecret } from '../core/redact.ts';
+import type { AreaSummary } from '../report/summary.ts';
+import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
+
+function exampleReceiverFuzz() {
+  const secret = `whsec_${randomBytes(18).toString('base64url')}`;
+  registerSecret(secret);
+  return fuzzLocalReceiver(createReceiver({ secret }), {
+    secret,
+    form: 'both',
+    cases: 25,
+    maxSeconds: 60,
+  });
+}
+
+export async function runFuzzStep(
+  cfg: HarnessConfig,
+  log: (l: string) => void,
+): Promise<AreaSummary> {
+  const area: AreaSummary = {
+    verdict: 'pass',
+    headline: '',
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [],
+  };
+  // Each fuzzer reports in the one failure shape; the area only files them by provenance.
+  const file = (fs: Failure[]) => {
+    for (const f of fs)
+      (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+  };
+
+  const receiver = await exampleReceiverFuzz();
+  const failed = receiver.properties.filter((p) => p.status === 'failed');
+  file(receiverFailures(receiver));
+  area.notRun.push(...receiverNotRun(receiver));
+  log(
+    `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
+  );
+
+  const { delivery, input } = await withTarget(cfg, FUZZ_DEPLOYMENT, async (t: ResolvedTarget) => {
+    // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
+    // they point at (the contract suite's receiver has closed by now, so the port is free).
+    const dashboard =
+      !t.admin && cfg.webhookUrl && cfg.webhookEndpoints.length > 0 && !cfg.readOnly
+        ? {
+            endpoints: cfg.webhookEndpoints,
+            receiverPublicUrl: cfg.webhookUrl,
+            receiverHost: cfg.webhookListen.host,
+            receiverPort: cfg.webhookListen.port,
+            ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
+          }
+        : undefined;
+    const delivery =
+      t.admin || dashboard
+        ? await runDeliveryCheck({
+            baseUrl: t.baseUrl,
+            apiKey: fullKey(t),
+            ...(t.admin ? { admin: t.admin } : dashboard),
+            numRuns: 10,
+            maxSeconds: 45,
+          })
+        : undefined;
+    const input = cfg.readOnly
+      ? undefined
+      : await runApiInputFuzz({
+          baseUrl: t.baseUrl,
+          apiKey: fullKey(t),
+          numRuns: 40,
+          maxSeconds: 45,
+        });
+    return { delivery, input };
+  });
+
+  // The key's rate budget ran out (rate-budget.ts): not run, with the reason — never a failure.
+  if (delivery?.inconclusive)
+    area.notRun.push({ name: 'fuzz.delivery-check', reason: delivery.inconclusive });
+  if (input?.inconclusive) area.notRun.push({ name: 'fuzz.api-input', reason: input.inconclusive });
+  if (!delivery)
+    area.notRun.push({
+      name: 'fuzz.delivery-check',
+      reason: cfg.readOnly
+        ? 'not run: read-only mode (the delivery check creates tickets)'
+        : 'not run: needs HARNESS_ADMIN_TOKEN, or HARNESS_WEBHOOK_URL with HARNESS_WEBHOOK_ENDPOINTS (or HARNESS_WEBHOOK_SECRET) for endpoints configured in the dashboard',
+    });
+  else {
+    log(
+      `  deliveries: ${delivery.deliveries} captured, ${delivery.verified.prefixed} prefixed + ${delivery.verified.plain} plain signatures verified, ${delivery.failedDeliveries} failed (seed ${delivery.seed})`,
+    );
+    file(deliveryFailures(delivery));
+  }
+  if (!input)
+    area.notRun.push({
+      name: 'fuzz.api-input',
+      reason: 'not run: read-only mode (the input fuzz creates tickets)',
+    });
+  else {
+    for (const op of input.operations)
+      log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
+    file(apiInputFailures(input));
+    // Operations the spent budget left unjudged are already named once, above.
+    for (const op of input.operations.filter((o) => o.notRun && o.notRun !== input.inconclusive))
+      area.notRun.push({ name: `fuzz.api-input ${op.operation}`, reason: op.notRun! });
+  }
+  area.details = { receiver, delivery, input };
+  area.verdict = area.documentedFailures.length
+    ? 'fail'
+    : area.assumptionMismatches.length
+      ? 'warn'
+      : 'pass';
+  area.headline = [
+    `receiver fuzz ${receiver.properties.length - failed.length}/${receiver.properties.length}`,
+    delivery
+      ? `deliveries ${delivery.deliveries - delivery.failedDeliveries}/${delivery.deliveries} verified`
+      : 'deliveries not run',
+    input
+      ? `api input ${input.operations.filter((o) => o.status === 'passed').length}/${input.operations.length} operations hold`
+      : 'api input not run',
+  ].join(' · ');
+  return area;
+}

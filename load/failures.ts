@@ -1,0 +1,26 @@
+/**
+ * A plan-limit run's verdicts in the run report's one failure shape (core/checks/types.ts): a
+ * failed verdict is a failure named `load.<verdict id>` with the provenance of its rule (a
+ * documented limit, or an assumed shape such as the limiter algorithm); an inconclusive one —
+ * the interval could not decide — is listed as not run, never as a pass.
+ */
+import type { LoadResult } from './lib/result.ts';
+import type { Failure } from '../core/checks/types.ts';
+
+export function loadFailures(r: LoadResult): Failure[] {
+  return r.verdicts
+    .filter((v) => v.status === 'fail')
+    .map((v) => ({
+      check: `load.${v.id}`,
+      provenance: v.provenance === 'documented' ? 'documented' : 'assumed',
+      rule: `${r.plan}: ${v.title}`,
+      received: v.observed,
+      expected: v.expected,
+    }));
+}
+
+export function loadNotRun(r: LoadResult): Array<{ name: string; reason: string }> {
+  return r.verdicts
+    .filter((v) => v.status === 'inconclusive')
+    .map((v) => ({ name: `${r.plan} ${v.id}`, reason: `inconclusive: ${v.observed}` }));
+}

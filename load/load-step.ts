@@ -1,0 +1,98 @@
+/**
+ * The plan-limit area of `harness run`: against the embedded deployment Team and Growth in real
+ * time (two keys each, so the scope phase runs); against a real target, the plans whose keys
+ * are configured. Verdicts become failures by provenance; inconclusive ones are listed as such.
+ */
+import type { PlanName } from './lib/index.ts';
+import type { LoadResult } from './lib/result.ts';
+import type { HarnessConfig } from '../core/config.ts';
+import { loadFailures, loadNotRun } from './failures.ts';
+import { runLoad, summaryLine } from './run-load.ts';
+import type { PlanLimitObservation } from '../report/snapshot.ts';
+import { type AreaSummary, errorArea } from '../report/summary.ts';
+import { resolveTarget } from '../core/target/resolve-target.ts';
+import { reasonOf } from '../src/run/area-guard.ts';
+
+export async function runLoadStep(
+  cfg: HarnessConfig,
+  out: string,
+  log: (l: string) => void,
+): Promise<{ area: AreaSummary; limits: PlanLimitObservation[]; results: LoadResult[] }> {
+  // The embedded deployment: Team and Growth, two keys each, in real time.
+  const target = await resolveTarget(cfg, { plans: ['team', 'growth'] });
+  try {
+    const keys = target.keys.plans;
+    const plans = Object.keys(keys) as PlanName[];
+    if (plans.length === 0) {
+      const reason =
+        'not run: needs HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS (keys of a workspace on that plan)';
+      return {
+        area: {
+          verdict: 'not-run',
+          headline: reason,
+          documentedFailures: [],
+          assumptionMismatches: [],
+          notRun: [{ name: 'plan limits', reason }],
+        },
+        limits: [],
+        results: [],
+      };
+    }
+    const results = await runLoad({
+      plans,
+      baseUrl: target.baseUrl,
+      keys,
+      // k6 when the user has one (K6_BIN or PATH), else the Node driver: same JSON, same judge.
+      engine: 'auto',
+      outDir: out,
+      progress: process.stderr,
+      allowInsecureRemote: cfg.allowInsecure,
+      maxSeconds: 170,
+    });
+    for (const r of results) log(`  ${summaryLine(r)}`);
+    return { area: loadArea(results), limits: results.map(observation), results };
+  } catch (e) {
+    // The run could not be made (a dead target, a refused plain-HTTP URL, k6 missing…): that is
+    // "could not run" (exit 2), not a broken documented rule.
+    return { area: errorArea(`load run failed: ${reasonOf(e)}`), limits: [], results: [] };
+  } finally {
+    await target.close();
+  }
+}
+
+export function loadArea(results: LoadResult[]): AreaSummary {
+  const area: AreaSummary = {
+    verdict: 'pass',
+    headline: '',
+    documentedFailures: [],
+    assumptionMismatches: [],
+    notRun: [],
+    details: results,
+  };
+  // Each run reports in the one failure shape (load/failures.ts); the area files them.
+  for (const r of results) {
+    for (const f of loadFailures(r))
+      (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+    area.notRun.push(...loadNotRun(r));
+  }
+  area.verdict = area.documentedFailures.length
+    ? 'fail'
+    : area.assumptionMismatches.length
+      ? 'warn'
+      : 'pass';
+  area.headline = results.map((r) => summaryLine(r)).join(' | ');
+  return area;
+}
+
+function observation(r: LoadResult): PlanLimitObservation {
+  return {
+    plan: r.plan,
+    burst: r.estimates.burst?.value != null ? Math.round(r.estimates.burst.value) : undefined,
+    ratePerMin: Number.isFinite(r.estimates.rate.perMin)
+      ? Math.round(r.estimates.rate.perMin * 10) / 10
+      : undefined,
+    algorithm: r.limiter.algorithm,
+    resetUnit: r.resetUnit.unit,
+    scope: r.scope.scope,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The paced phases of a plan's schedule (S1–S5), sent open-loop by the pacer: request i of a
+ * phase is due at its start + i/λ, whatever the responses do.
+ */
+import type { Phase, Schedule } from './lib/index.ts';
+import { performance, waitUntil } from '../core/http/pacer.ts';
+import type { PlanSender } from './plan-sender.ts';
+
+/**
+ * Sends every paced phase; returns each request's send time minus its due time, ms. Phases follow
+ * one another; a phase that ends late (slow responses) shifts the next ones so they never
+ * overlap on the key, and idle periods are never shorter than planned.
+ */
+export async function runPacedPhases(
+  sender: PlanSender,
+  schedule: Schedule,
+  signal: AbortSignal,
+): Promise<number[]> {
+  const lagsMs: number[] = [];
+  let shiftMs = 0;
+  const paced = schedule.phases.filter((p) => p.kind !== 'probe' && p.kind !== 'retry');
+  for (let i = 0; i < paced.length; i++) {
+    const p = paced[i]!;
+    // S5 (second key) runs beside S2: it must come right after S1, and has its own bucket.
+    const beside = paced[i + 1]?.name === 'S2' && p.name === 'S5' ? paced[++i] : undefined;
+    const start = sender.t0 + shiftMs;
+    const late = await Promise.all([
+      runPhase(sender, p, start, lagsMs, signal),
+      beside ? runPhase(sender, beside, start, lagsMs, signal) : 0,
+    ]);
+    shiftMs += Math.max(0, ...late);
+  }
+  return lagsMs;
+}
+
+/** Sends one phase from `start` (wall ms); returns how late it ended, ms (negative: early). */
+async function runPhase(
+  sender: PlanSender,
+  phase: Phase,
+  start: number,
+  lagsMs: number[],
+  signal: AbortSignal,
+): Promise<number> {
+  const pending: Array<Promise<unknown>> = [];
+  let burstSinceYield = 0;
+  for (let i = 0; i < phase.count; i++) {
+    const due = start + phase.startMs + (i * 1000) / phase.ratePerRealS;
+    const now = performance.now();
+    // The idle periods before S3 and S4 are long: the progress line says what it waits for.
+    if (i === 0 && due - now > 1000) sender.progress.phase = `${phase.name} (idle)`;
+    if (due > now) {
+      await waitUntil(due, signal);
+      burstSinceYield = 0;
+    } else if (++burstSinceYield >= 16) {
+      // Behind schedule: still let responses in now and then.
+      await new Promise((r) => setImmediate(r));
+      burstSinceYield = 0;
+    }
+    if (i === 0) sender.progress.phase = phase.name;
+    lagsMs.push(performance.now() - due);
+    pending.push(sender.send(phase, i));
+  }
+  await Promise.all(pending);
+  const plannedEnd = start + phase.startMs + phase.durationMs;
+  return performance.now() - plannedEnd;
+}

@@ -1,0 +1,248 @@
+/**
+ * `runLoad(options)`: the plan-limit load checks, programmatic entry point (the CLI and
+ * `npm start` call it). Plans run in parallel, each on the Node engine or k6, under one request
+ * budget and one time limit that no plan can exceed; results go to
+ * `reports/latest/load-<plan>.json` and `.svg`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  buildSchedule,
+  type LiveProgress,
+  type LoadResult,
+  type PlanName,
+  type PlanOverrides,
+  type ProbeHint,
+  progressText,
+  resultProgress,
+  resolvePlan,
+  type ScheduleOptions,
+} from './lib/index.ts';
+import { redact, redactValue, registerSecret } from '../core/redact.ts';
+import { renderLoadChart } from './chart-svg.ts';
+import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
+import { runPlanNode } from './node-engine.ts';
+import { RequestBudget } from './request-budget.ts';
+import { assertSafeTarget } from './target-guard.ts';
+
+export type EngineChoice = 'auto' | 'node' | 'k6';
+
+export interface LoadOptions {
+  plans: readonly PlanName[];
+  baseUrl: string;
+  /** Keys per plan; the second key of a plan (same workspace) enables the scope phase S5. */
+  keys: Partial<Record<PlanName, readonly string[]>>;
+  /** Default 'auto': k6 when K6_BIN or PATH has one, else Node. 'k6' also finds ../shared/bin/k6. */
+  engine?: EngineChoice;
+  /** Server clock speed relative to wall time. Default 1. */
+  timeScale?: number;
+  /** Total requests all plans together may send. Default 10 000. */
+  budget?: number;
+  /** Wall-clock limit for the whole run, seconds. Default 180. */
+  maxSeconds?: number;
+  /** Allow plain HTTP to a non-loopback host. Default false. */
+  allowInsecureRemote?: boolean;
+  /** Enterprise numbers; unset ones come from the deployment's headers. */
+  enterprise?: PlanOverrides;
+  /** Report directory; null writes nothing. Default `reports/latest`. */
+  outDir?: string | null;
+  /**
+   * Progress on this stream (stderr in the CLI): phase, requests sent, 2xx, 429 and the running
+   * estimate of each plan — one live line on a TTY, plain lines every `progressEveryMs`
+   * otherwise (CI logs), and each plan's final state at the end. Default none.
+   */
+  progress?: NodeJS.WriteStream | NodeJS.WritableStream | null;
+  /** How often plain progress lines are written when the stream is no TTY. Default 5000. */
+  progressEveryMs?: number;
+  /** Schedule overrides (tests shorten phases). */
+  schedule?: ScheduleOptions;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
+  const run = prepareRun(o);
+  const timer = setTimeout(() => run.abort.abort(), run.maxSeconds * 1000);
+  const ticker = o.progress
+    ? startTicker(
+        o.progress,
+        run.progress,
+        `${run.k6 ? 'k6' : 'node'} starting ${o.plans.join(', ')}`,
+        o.progressEveryMs ?? 5000,
+      )
+    : undefined;
+  try {
+    const settled = await Promise.allSettled(
+      o.plans.map((plan) =>
+        // One plan failing (a budget it cannot reserve, a probe that cannot size it) stops the
+        // others at once: the run ends here, not when its siblings happen to finish.
+        runPlan(run, plan).catch((e: unknown) => {
+          run.abort.abort();
+          throw e;
+        }),
+      ),
+    );
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    const clean = settled.map((s) => redactValue((s as PromiseFulfilledResult<LoadResult>).value));
+    // The final line of each plan: its real counts (k6's last live reading may be seconds old).
+    for (const r of clean) run.progress.set(r.plan, () => resultProgress(r));
+    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
+    return clean;
+  } finally {
+    clearTimeout(timer);
+    ticker?.stop();
+  }
+}
+
+/** The options checked and defaulted (refusing a run that cannot hold) and what plans share. */
+function prepareRun(o: LoadOptions) {
+  const url = assertSafeTarget(o.baseUrl, o.allowInsecureRemote ?? false);
+  const timeScale = o.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error(`--time-scale must be > 0, got ${timeScale}`);
+  const maxSeconds = o.maxSeconds ?? 180;
+  const budget = new RequestBudget(o.budget ?? 10_000);
+  for (const plan of o.plans) {
+    const keys = o.keys[plan] ?? [];
+    if (keys.length === 0)
+      throw new Error(`plan ${plan}: no keys (set HARNESS_${plan.toUpperCase()}_KEYS)`);
+    for (const k of keys) registerSecret(k);
+    // Pre-flight: refuse a run the limits cannot hold, before the first request.
+    if (plan !== 'enterprise' || (o.enterprise?.burst && o.enterprise.ratePerMin)) {
+      const s = scheduleOf(o, plan, timeScale);
+      if (s.totalMs / 1000 > maxSeconds)
+        throw new Error(
+          `plan ${plan} needs ~${Math.ceil(s.totalMs / 1000)} s but --max-seconds is ${maxSeconds}`,
+        );
+    }
+  }
+  const engine = o.engine ?? 'auto';
+  // auto: only a k6 the user installed (K6_BIN, PATH); --engine k6 also takes the shared
+  // development copy ../shared/bin/k6 (see load/README.md).
+  const k6 = engine === 'node' ? undefined : findK6({ shared: engine === 'k6' })?.path;
+  if (engine === 'k6' && !k6)
+    throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
+  const progress = new Map<PlanName, () => LiveProgress | undefined>();
+  return { o, url, timeScale, maxSeconds, budget, k6, abort: new AbortController(), progress };
+}
+
+/** The schedule a plan runs (Enterprise: its numbers from the options, else from the probe). */
+function scheduleOf(o: LoadOptions, plan: PlanName, timeScale: number, probe?: ProbeHint) {
+  return buildSchedule(resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe), {
+    timeScale,
+    keys: (o.keys[plan] ?? []).length,
+    ...o.schedule,
+  });
+}
+
+/** One plan on the run's engine, its requests counted against the run's one budget. */
+async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Promise<LoadResult> {
+  const { o, url, timeScale, budget, k6, abort } = run;
+  const keys = o.keys[plan] ?? [];
+  if (!k6)
+    return runPlanNode({
+      plan,
+      baseUrl: url,
+      keys,
+      timeScale,
+      budget,
+      signal: abort.signal,
+      ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+      ...(o.schedule ? { schedule: o.schedule } : {}),
+      onProgress: (read) => run.progress.set(plan, read),
+    }).then((node) => node.result);
+  // k6 sends exactly the planned requests (fixed iterations): reserved up front,
+  // like the Node driver's, so the budget bounds both engines alike.
+  const baseUrl = url.href.replace(/\/$/, '');
+  let probe: ProbeHint = {};
+  if (plan === 'enterprise') {
+    budget.reserve(1, `the probe of plan ${plan}`);
+    budget.take();
+    probe = await probeEnterprise(baseUrl, keys[0]!, o.enterprise, timeScale, abort.signal);
+  }
+  const planned = scheduleOf(o, plan, timeScale, probe).totalRequests;
+  budget.reserve(planned, `plan ${plan}`);
+  o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
+  return runPlanK6({
+    k6,
+    plan,
+    baseUrl,
+    keys,
+    timeScale,
+    maxSeconds: run.maxSeconds,
+    script: join(root, 'load', 'plan-limits.ts'),
+    signal: abort.signal,
+    progress: o.progress ?? null,
+    planned,
+    onProgress: (read) => run.progress.set(plan, read),
+    ...(o.enterprise ? { enterprise: o.enterprise } : {}),
+    enterpriseProbe: probe,
+    ...(o.schedule ? { schedule: o.schedule } : {}),
+  });
+}
+
+function writeReports(results: readonly LoadResult[], dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const r of results) {
+    writeFileSync(join(dir, `load-${r.plan}.json`), `${JSON.stringify(r, null, 2)}\n`);
+    writeFileSync(join(dir, `load-${r.plan}.svg`), redact(renderLoadChart(r)));
+  }
+}
+
+/**
+ * The progress of every plan: on a TTY one line rewritten four times a second, else plain lines
+ * every `everyMs` (one per plan); at the end each plan's final state, so a short run shows it too.
+ */
+function startTicker(
+  out: NodeJS.WriteStream | NodeJS.WritableStream,
+  progress: Map<PlanName, () => LiveProgress | undefined>,
+  idle: string,
+  everyMs: number,
+) {
+  const t0 = Date.now();
+  const tty = 'isTTY' in out && out.isTTY === true;
+  const columns = ('columns' in out ? out.columns : undefined) ?? 120;
+  const lines = () => {
+    const elapsed = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · `;
+    const plans = [...progress.values()].flatMap((read) => {
+      const p = read();
+      return p ? [progressText(p)] : [];
+    });
+    return { elapsed, plans: plans.length ? plans : [idle] };
+  };
+  let last = Date.now();
+  const tick = setInterval(() => {
+    const { elapsed, plans } = lines();
+    if (tty)
+      out.write(`\r${`${elapsed}${plans.join(' │ ')}`.slice(0, columns - 1).padEnd(columns - 1)}`);
+    else if (Date.now() - last >= everyMs) {
+      last = Date.now();
+      for (const p of plans) out.write(`${elapsed}${p}\n`);
+    }
+  }, 250);
+  return {
+    stop: () => {
+      clearInterval(tick);
+      const { elapsed, plans } = lines();
+      if (tty) out.write('\n');
+      for (const p of plans) out.write(`${elapsed}${p}\n`);
+    },
+  };
+}
+
+/** One line per plan for summaries (npm start, CLI). */
+export function summaryLine(r: LoadResult): string {
+  const b = r.estimates.burst;
+  const rate = r.estimates.rate;
+  const failed = r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  // A run is only as good as its measurement: say which verdicts could not be decided.
+  const open = r.verdicts.filter((v) => v.status === 'inconclusive').map((v) => v.id);
+  return `${r.plan.padEnd(10)} B̂ ${b?.value != null ? `${b.value.toFixed(1)} ± ${b.uncertainty.toFixed(1)}` : 'n/a'} (plan ${r.limits.burst}) · r̂ ${
+    Number.isFinite(rate.perMin)
+      ? `${rate.perMin.toFixed(1)}/min ± ${(rate.relUncertainty * 100).toFixed(1)} %`
+      : 'n/a'
+  } (plan ${r.limits.ratePerMin}) · ${r.limiter.algorithm} · Reset ${r.resetUnit.unit} · scope ${r.scope.scope} · ${
+    failed.length ? `FAIL: ${failed.join(', ')}` : 'pass'
+  }${open.length ? ` (inconclusive: ${open.join(', ')})` : ''} [${r.engine}, ${r.wallSeconds.toFixed(0)} s]`;
+}

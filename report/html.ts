@@ -1,0 +1,258 @@
+/**
+ * index.html: one self-contained page rendered from summary.json (and the snapshot): verdict per
+ * area, failures with their repro, the gaps table (assumption vs observed), plan-limit charts as
+ * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
+ */
+import type { LoadResult } from '../load/lib/result.ts';
+import { FAILURE_WORDS } from '../core/checks/failure.ts';
+import type { Failure } from '../core/checks/types.ts';
+import type { CompatibilityReport } from '../compat/compare/baseline.ts';
+import { whereText } from '../compat/compare/location.ts';
+import { valueText } from '../compat/findings/report.ts';
+import { renderLoadChart } from '../load/chart-svg.ts';
+import { redact } from '../core/redact.ts';
+import { loadGaps } from './load-gaps.ts';
+import type { BehaviourSnapshot } from './snapshot.ts';
+import type { Summary } from './summary.ts';
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** docs/assumptions.md: the assumption of each gap, for the gaps table. */
+export const GAP_ASSUMPTIONS: Record<string, string> = {
+  U1: 'open, pending, on_hold, closed; a customer reply re-opens pending',
+  U2: 'default priority normal',
+  U3: 'email required, name optional',
+  U4: '{data, has_more, next_cursor}; limit 1–100 (default 25); Link rel="next"',
+  U5: 'POST /v1/tickets → 201 + Location',
+  U6: 'PATCH /v1/tickets/{id} (merge patch) → 200',
+  U7: 'POST /v1/tickets/{id}/close → 200, idempotent',
+  U8: 'GET /v1/tickets/{id}',
+  U9: 'POST /v1/tickets/{id}/messages → 201',
+  U10: 'contacts CRUD, macros list + apply, rules list/create, reports summary',
+  U12: 'ticket.status_changed, agent.replied, ticket.note_added, macro.applied',
+  U13: 'same envelope {event, ticket, customer} plus extras',
+  U14: 'retry on timeout/5xx/408/429 with backoff, stable delivery id',
+  U15: 'per endpoint: prefixed, plain or both',
+  U16: 'RFC 9457 problem+json',
+  U17: '401 + WWW-Authenticate: Bearer',
+  U18: '401',
+  U19: '403 insufficient_scope',
+  U20: '422 (400 for malformed JSON)',
+  U21: '404, identical for another workspace',
+  U22: '429 + Retry-After, Remaining 0',
+  U23: 'Reset in epoch seconds',
+  U24: 'token bucket (capacity burst, refill rate/60 per s)',
+  U25: 'one bucket per key',
+  U26: 'subject ≤ 255, body ≤ 1 MiB → 413, page ≤ 100',
+  U27: 'Deprecation / Sunset headers when used',
+  SLA: 'high 1 h, normal 4 h, low 24 h',
+};
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
+header{background:#24292f;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
+main{max-width:1200px;margin:0 auto;padding:16px 24px}section{background:#fff;border:1px solid #d0d7de;border-radius:8px;margin:16px 0;padding:12px 18px}
+h2{font-size:17px;margin:4px 0 10px}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}
+th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}.not-run{color:#57606a;font-weight:600}.error{color:#cf222e;font-weight:600}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;border-radius:6px;font-size:12px;margin:4px 0}
+.failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}.failure.observed{border-color:#8250df}
+.charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
+small{color:#57606a}code{font-size:12px}
+td,th{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.scroll{overflow-x:auto}.nowrap{white-space:nowrap}
+nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
+.lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
+details summary{cursor:pointer;margin:6px 0}`;
+
+function failureBlock(f: Failure): string {
+  const { label } = FAILURE_WORDS[f.provenance];
+  return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
+<div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
+}
+
+/**
+ * The page. `compatibility` defaults to `summary.compatibility` (the run against the committed
+ * baseline, see compat/compare/baseline.ts).
+ */
+export function renderHtml(
+  s: Summary,
+  snap?: BehaviourSnapshot,
+  compatibility?: CompatibilityReport,
+): string {
+  const areas = Object.entries(s.areas)
+    .map(
+      ([n, a]) =>
+        `<tr><td class="nowrap">${esc(n)}</td><td class="${a.verdict} nowrap">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
+    )
+    .join('\n');
+  const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
+  const assumed = Object.values(s.areas).flatMap((a) => a.assumptionMismatches);
+  const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
+    a.notRun.map((n) => ({ area, ...n })),
+  );
+
+  const loadResults = (s.areas.load?.details as LoadResult[] | undefined) ?? [];
+  // What the load area measured fills the rate-limit gaps beside what the contract probes saw.
+  const fromLoad = loadGaps(Array.isArray(loadResults) ? loadResults : []);
+  const extraGaps = Object.keys(snap?.gaps ?? {}).filter((g) => !(g in GAP_ASSUMPTIONS));
+  const gapRows = [...Object.keys(GAP_ASSUMPTIONS), ...extraGaps]
+    .map((gap) => {
+      const labels = snap?.gapLabels?.[gap] ?? {};
+      const probed = snap?.gaps[gap] ?? operationGap(gap, snap);
+      const rows = [
+        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, JSON.stringify(v)]),
+        ...Object.entries(fromLoad[gap] ?? {}),
+      ];
+      const observed = rows.length
+        ? rows.map(([k, v]) => `<div>${esc(k)}: <code>${esc(v)}</code></div>`).join('')
+        : '<small>not observed in this run</small>';
+      return `<tr><td>${esc(gap)}</td><td>${esc(GAP_ASSUMPTIONS[gap] ?? '—')}</td><td>${observed}</td></tr>`;
+    })
+    .join('\n');
+
+  const charts =
+    Array.isArray(loadResults) && loadResults.length
+      ? `<div class="charts">${loadResults.map((r) => safeChart(r)).join('\n')}</div>
+<table><tr><th>plan</th><th>B̂</th><th>r̂ (/min)</th><th>algorithm</th><th>Reset unit</th><th>scope</th></tr>
+${loadResults
+  .map(
+    (r) =>
+      `<tr><td>${esc(r.plan)}</td><td>${r.estimates.burst?.value != null ? `${r.estimates.burst.value.toFixed(1)} ± ${r.estimates.burst.uncertainty.toFixed(1)}` : 'n/a'} <small>(plan ${r.limits.burst})</small></td><td>${Number.isFinite(r.estimates.rate.perMin) ? r.estimates.rate.perMin.toFixed(1) : 'n/a'} <small>(plan ${r.limits.ratePerMin})</small></td><td>${esc(r.limiter.algorithm)}</td><td>${esc(r.resetUnit.unit)}</td><td>${esc(r.scope.scope)}</td></tr>`,
+  )
+  .join('\n')}</table>`
+      : `<p><small>${esc(s.areas.load?.headline ?? 'no plan-limit run in this summary')}</small></p>`;
+
+  const fuzz = s.areas.fuzz;
+  const fuzzDetails = (
+    fuzz?.details as
+      | {
+          receiver?: {
+            properties: Array<{
+              name: string;
+              form: string | null;
+              status: string;
+              cases: number;
+              requests: number;
+            }>;
+            seed: number;
+          };
+        }
+      | undefined
+  )?.receiver;
+  const fuzzTable = fuzzDetails
+    ? `<p>seed ${fuzzDetails.seed}</p><table><tr><th>property</th><th>form</th><th>status</th><th>cases</th><th>requests</th></tr>${fuzzDetails.properties
+        .map(
+          (p) =>
+            `<tr><td>${esc(p.name)}</td><td>${esc(p.form ?? 'both')}</td><td class="${p.status === 'passed' ? 'pass' : p.status === 'failed' ? 'fail' : 'not-run'}">${esc(p.status)}</td><td>${p.cases}</td><td>${p.requests}</td></tr>`,
+        )
+        .join('\n')}</table>`
+    : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
+
+  const compat = compatSection(compatibility ?? s.compatibility);
+
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Harness report — ${esc(s.verdict.toUpperCase())}</title><style>${CSS}</style></head>
+<body><header><h1>Support Ticketing Service v1 — harness report</h1>
+<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}</div>
+<nav aria-label="sections">${SECTIONS.map(([id, title]) => `<a href="#${id}">${title}</a>`).join('')}</nav></header>
+<main>
+<section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
+<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
+<section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
+${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
+${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
+${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
+<section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
+<section id="limits"><h2>Plan limits</h2>${charts}</section>
+<section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
+<section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
+${detectionSection(s)}
+<section id="compatibility"><h2>Compatibility</h2>${compat}</section>
+</main></body></html>
+`;
+  return redact(html);
+}
+
+/** An unusable target, said before anything else: no check ran. */
+function unusableNote(s: Summary): string {
+  if (!s.unusable) return '';
+  return `<p><b class="error">Target unusable</b>: ${esc(s.unusable.cause)}.<br>What to fix: ${esc(s.unusable.fix)}.<br><small>No check ran: this run says nothing about the contract (exit 2).</small></p>`;
+}
+
+/** Gaps about an operation's existence and status (U6–U9) are observed in the snapshot's operations. */
+const GAP_OPERATIONS: Record<string, string> = {
+  U6: 'PATCH /v1/tickets/{ticket_id}',
+  U7: 'POST /v1/tickets/{ticket_id}/close',
+  U8: 'GET /v1/tickets/{ticket_id}',
+  U9: 'POST /v1/tickets/{ticket_id}/messages',
+};
+
+function operationGap(gap: string, snap?: BehaviourSnapshot): Record<string, unknown> | undefined {
+  const op = GAP_OPERATIONS[gap];
+  const seen = op ? snap?.operations[op] : undefined;
+  if (!op || !seen) return undefined;
+  return { [`${op} statuses seen`]: Object.keys(seen.statuses).map(Number) };
+}
+
+/** The detection matrix, when the run included it (`harness run --detect`). */
+function detectionSection(s: Summary): string {
+  const rows = s.areas.detection?.details as
+    | Array<{ fault: string; check: string; provenance: string; tests: number; caught: boolean }>
+    | undefined;
+  if (!Array.isArray(rows)) return '';
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${r.caught ? 'pass' : 'fail'}">${r.caught ? 'caught' : 'MISSED'}</td></tr>`,
+    )
+    .join('\n');
+  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
+}
+
+function safeChart(r: LoadResult): string {
+  try {
+    return renderLoadChart(r);
+  } catch {
+    return `<p><small>chart for ${esc(r.plan)} unavailable</small></p>`;
+  }
+}
+
+/** Section ids and titles, in page order (the navigation and the browser test use them). */
+export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
+  ['verdict', 'Verdict'],
+  ['failures', 'Failures'],
+  ['gaps', 'Gaps'],
+  ['limits', 'Plan limits'],
+  ['fuzz', 'Fuzzing'],
+  ['checks', 'Checks'],
+  ['compatibility', 'Compatibility'],
+];
+
+function compatSection(c: CompatibilityReport | undefined): string {
+  const how =
+    '<p><small>Spec changes: <code>harness diff-spec OLD NEW</code>. Behaviour changes between two runs: <code>harness compare BASELINE CURRENT</code>.</small></p>';
+  if (!c)
+    return `<p><small>No baseline comparison in this run (it needs the whole contract suite and a baseline snapshot, <code>reports/baselines/reference.snapshot.json</code> or <code>HARNESS_BASELINE</code>).</small></p>${how}`;
+  if (c.error)
+    return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
+  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
+  if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
+  const table = (rows: CompatibilityReport['findings']) =>
+    `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
+      .map(
+        (f) =>
+          `<tr><td class="lvl-${f.level} nowrap">${f.level}</td><td><code>${esc(f.rule)}</code></td><td>${esc(whereText(f.pointer))}</td><td>${esc(f.message)}</td><td><code>${esc(valueText(f.baseline))}</code></td><td><code>${esc(valueText(f.current))}</code></td></tr>`,
+      )
+      .join('\n')}</table>`;
+  const major = c.findings.filter((f) => f.level !== 'INFO');
+  const info = c.findings.filter((f) => f.level === 'INFO');
+  return `${head}${major.length ? table(major) : '<p class="pass">No ERR or WARN finding.</p>'}${
+    info.length
+      ? `<details><summary>${info.length} INFO finding(s)</summary>${table(info)}</details>`
+      : ''
+  }${how}`;
+}
