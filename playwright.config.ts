@@ -17,7 +17,7 @@ const out = playwrightOutDir();
 // The workers (and contracts/fixtures.ts's raw files) write where the reporters do.
 process.env.HARNESS_OUT_DIR = out;
 const matrix = process.env.HARNESS_FAULT_MATRIX === '1';
-// Dashboard-mode detection (src/run/detection-dashboard.ts): one project per fault, each against
+// Dashboard-mode detection (run/detection-dashboard.ts): one project per fault, each against
 // its own separately started deployment, all sharing the run's one capture receiver by path.
 const dashboardMatrix = process.env.HARNESS_DASHBOARD_MATRIX
   ? (JSON.parse(readFileSync(process.env.HARNESS_DASHBOARD_MATRIX, 'utf8')) as Array<{

@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redact } from '../core/redact.ts';
-import { runAll } from '../src/run/run-all.ts';
+import { runAll } from '../run/run-all.ts';
 
 const { values } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
 

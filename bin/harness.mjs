@@ -27,5 +27,5 @@ if (name === 'diff-spec' && !process.env.HARNESS_NO_PRECOMPILE) {
 async function viaTsx() {
   const { register } = await import('tsx/esm/api');
   register();
-  await import('../src/cli/main.ts');
+  await import('../run/main.ts');
 }

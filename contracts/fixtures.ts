@@ -302,7 +302,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(target);
       await cleanUp(target);
       appendJsonl(`created-${process.pid}.jsonl`, target.created);
-      // The requests this worker sent to the API: the gate run's count (src/run/request-count.ts).
+      // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendJsonl(`requests-${process.pid}.jsonl`, [processRateStats()]);
       await own?.close();
       await resolved.close();

@@ -11,7 +11,7 @@ import { runLoad, summaryLine } from './run-load.ts';
 import type { PlanLimitObservation } from '../report/snapshot.ts';
 import { type AreaSummary, errorArea } from '../report/summary.ts';
 import { resolveTarget } from '../core/target/resolve-target.ts';
-import { reasonOf } from '../src/run/area-guard.ts';
+import { reasonOf } from '../run/area-guard.ts';
 
 export async function runLoadStep(
   cfg: HarnessConfig,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { COMMANDS } from '../../src/cli/commands.ts';
+import { COMMANDS } from '../../run/commands.ts';
 import type { CommandSpec } from '../../core/cli/command-spec.ts';
 import { SUBCOMMANDS } from '../../fuzz/command.ts';
 

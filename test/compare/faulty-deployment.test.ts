@@ -21,7 +21,7 @@ import {
   loadSnapshot,
   REFERENCE_BASELINE,
 } from '../../compat/compare/index.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 
 const GREP = 'list tickets';
 const FAULTS = ['list-bare-array', 'ratelimit-headers-missing-on-4xx'];

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { FAULTS } from '../../server/faults.ts';
-import { runDetectionMatrix } from '../../src/run/detection.ts';
+import { runDetectionMatrix } from '../../run/detection.ts';
 
 test('detection matrix: each contract/webhook fault fails its named check, embedded and in dashboard mode', {
   timeout: 20 * 60_000,

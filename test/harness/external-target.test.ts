@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
 import { parseEnvFile } from '../../core/config.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 
 test('the contract suite passes against a reference deployment given by HARNESS_BASE_URL', {
   timeout: 300_000,

@@ -1,6 +1,6 @@
 /**
  * Separate processes for the gate tests, as CI meets them: a target (gate-target.ts, or the
- * reference deployment through `server/serve.ts`) and `harness run` itself, reached only through
+ * reference deployment through `run/commands/serve.ts`) and `harness run` itself, reached only through
  * HARNESS_* variables. Every process started here is stopped by `stopAll`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -96,7 +96,7 @@ export async function serveReference(
 ): Promise<{ baseUrl: string; vars: Record<string, string> }> {
   const c = track(
     [
-      'server/serve.ts',
+      'run/commands/serve.ts',
       '--port',
       '0',
       // The deployment's own fast retry schedule: the webhook retry check ends in a second.
@@ -139,7 +139,7 @@ export function runHarness(
   const dir = mkdtempSync(join(tmpdir(), 'harness-gate-'));
   dirs.push(dir);
   const out = join(dir, 'latest');
-  const c = track(['src/cli/main.ts', 'run', ...args, '--out', out], env);
+  const c = track(['run/main.ts', 'run', ...args, '--out', out], env);
   let stdout = '';
   let stderr = '';
   let partial = '';

@@ -21,10 +21,10 @@ import {
   notRunArea,
   type Summary,
 } from '../../report/summary.ts';
-import { guardArea, runClock } from '../../src/run/area-guard.ts';
+import { guardArea, runClock } from '../../run/area-guard.ts';
 import { setAsideOutage } from '../../contracts/contracts-step.ts';
-import type { Preflight } from '../../src/run/preflight.ts';
-import { unusableTarget, withoutV1 } from '../../src/run/unusable-target.ts';
+import type { Preflight } from '../../run/preflight.ts';
+import { unusableTarget, withoutV1 } from '../../run/unusable-target.ts';
 
 const pass: AreaSummary = {
   verdict: 'pass',

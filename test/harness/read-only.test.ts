@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
 import { parseEnvFile } from '../../core/config.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 
 test('a read-only run sends only GET requests and lists what it did not run', {
   timeout: 300_000,

@@ -12,7 +12,7 @@ import {
   requestCount,
   requestLine,
   statsSince,
-} from '../../src/run/request-count.ts';
+} from '../../run/request-count.ts';
 
 test('contracts (every worker), fuzz and load are counted per area and in total', () => {
   const out = mkdtempSync(join(tmpdir(), 'harness-requests-'));

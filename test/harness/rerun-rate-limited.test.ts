@@ -31,7 +31,7 @@ const root = new URL('../..', import.meta.url).pathname;
 async function serve(args: string[]) {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'server/serve.ts'), '--port', '0', ...args],
+    ['--import', 'tsx', join(root, 'run/commands/serve.ts'), '--port', '0', ...args],
     {
       cwd: root,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 
 const SECRET_SHAPES = [
   /stk_(full|read)_[A-Za-z0-9_-]{16,}/,

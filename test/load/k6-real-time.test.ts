@@ -21,7 +21,7 @@ test('Team in real time under k6, against a deployment run as a separate process
   skip: K6 ? false : NO_K6,
   timeout: 240_000,
 }, async () => {
-  const server = spawn(tsx, ['server/serve.ts', '--port', '0'], {
+  const server = spawn(tsx, ['run/commands/serve.ts', '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -44,7 +44,7 @@ test('Team in real time under k6, against a deployment run as a separate process
     };
     const cli = spawn(
       tsx,
-      ['src/cli/main.ts', 'load', '--plan', 'team', '--engine', 'k6', '--max-seconds', '200'],
+      ['run/main.ts', 'load', '--plan', 'team', '--engine', 'k6', '--max-seconds', '200'],
       {
         cwd: root,
         env: {

@@ -30,7 +30,7 @@ function fuzzCli(args: string[]): Promise<{ code: number; out: string; err: stri
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'fuzz', 'receiver', ...args],
+      ['--import', 'tsx', join(root, 'run/main.ts'), 'fuzz', 'receiver', ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, HOOK_SECRET: secret },

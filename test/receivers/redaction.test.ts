@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import { receiverFailures } from '../../fuzz/receiver/failures.ts';
 import type { ReceiverFuzzResult } from '../../fuzz/receiver/index.ts';
 import { loadConfig } from '../../core/config.ts';
-import { writeReports } from '../../src/run/write-reports.ts';
+import { writeReports } from '../../run/write-reports.ts';
 import { spawnReceiver } from './spawn-receiver.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -54,7 +54,7 @@ function fuzzCli(args: string[]): Promise<{ code: number; out: string; err: stri
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'fuzz', 'receiver', ...args],
+      ['--import', 'tsx', join(root, 'run/main.ts'), 'fuzz', 'receiver', ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, HOOK_SECRET: secret },

@@ -12,7 +12,19 @@ import { describe, test } from 'node:test';
 import madge from 'madge';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const FOLDERS = ['src', 'server', 'load', 'contracts', 'fuzz', 'scripts', 'bench', 'examples'];
+const FOLDERS = [
+  'core',
+  'contracts',
+  'load',
+  'fuzz',
+  'compat',
+  'report',
+  'server',
+  'run',
+  'scripts',
+  'bench',
+  'examples',
+];
 
 /** Test code: the test folder, node:test files and Playwright specs. Product code must not depend on it. */
 const TEST_CODE = /^test\/|\.(test|spec)\.ts$/;

@@ -15,7 +15,7 @@ import { request } from 'undici';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
 import { parseEnvFile } from '../../core/config.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 
 const out = () => join(mkdtempSync(join(tmpdir(), 'harness-filed-')), 'latest');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };

@@ -20,7 +20,7 @@ import { chromium } from '@playwright/test';
 import type { LoadResult } from '../../load/lib/result.ts';
 import { SECTIONS, renderHtml } from '../../report/html.ts';
 import type { BehaviourSnapshot } from '../../report/snapshot.ts';
-import { runAll } from '../../src/run/run-all.ts';
+import { runAll } from '../../run/run-all.ts';
 import { loadArea } from '../../load/load-step.ts';
 
 const CHROMIUM = process.env.HARNESS_CHROMIUM ?? '/usr/bin/chromium';

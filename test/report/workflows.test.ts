@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { COMMANDS } from '../../src/cli/commands.ts';
+import { COMMANDS } from '../../run/commands.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FILES = ['staging-gate.yml', 'nightly-limits.yml', 'compat-report.yml'] as const;
@@ -64,7 +64,7 @@ const uploads = (w: Workflow) =>
 const helpCache = new Map<string, string>();
 function help(cmd: string): string {
   if (!helpCache.has(cmd)) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', cmd, '--help'], {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'run/main.ts', cmd, '--help'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 30_000,
@@ -133,7 +133,7 @@ describe('CI workflow examples', () => {
 
   test('every harness command and flag they call exists', () => {
     const text = FILES.map((f) => runs(workflows[f])).join('\n');
-    const calls = [...text.matchAll(/src\/cli\/main\.ts ([a-z-]+)([^\n]*)/g)];
+    const calls = [...text.matchAll(/run\/main\.ts ([a-z-]+)([^\n]*)/g)];
     assert.ok(calls.length >= 3, `harness calls found: ${calls.length}`);
     for (const [, cmd, rest] of calls) {
       assert.ok(COMMANDS[cmd!], `command ${cmd}`);

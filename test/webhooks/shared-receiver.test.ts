@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import globalSetup from '../../contracts/global-setup.ts';
 import { generateSelfSignedCert, WebhookDispatcher } from '../../server/webhooks/index.ts';
-import { freePort } from '../../src/run/serve-process.ts';
+import { freePort } from '../../run/serve-process.ts';
 import { remoteView } from '../../core/webhooks/shared-receiver.ts';
 
 const VARS = [

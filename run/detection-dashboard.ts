@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULTS } from '../../server/faults.ts';
-import { redact } from '../../core/redact.ts';
-import { readChecks, readPlaywrightTests } from '../../contracts/collect.ts';
-import { runContracts } from '../../contracts/contracts-step.ts';
+import { FAULTS } from '../server/faults.ts';
+import { redact } from '../core/redact.ts';
+import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
+import { runContracts } from '../contracts/contracts-step.ts';
 import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('..', import.meta.url).pathname;
 export const DASHBOARD_ENDPOINTS = join(root, 'examples/webhook-endpoints.yaml');
 
 /** Webhook faults a dashboard deployment cannot exhibit to the harness, with the reason. */

@@ -11,21 +11,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { CheckResult } from '../../core/checks/verdict.ts';
-import { processRateStats, type RateStats } from '../../core/http/rate-budget.ts';
-import { type HarnessConfig, loadConfig } from '../../core/config.ts';
-import { redact } from '../../core/redact.ts';
-import type { TestRow } from '../../contracts/collect.ts';
-import { renderConsole } from '../../report/console.ts';
-import type { PlanLimitObservation } from '../../report/snapshot.ts';
-import { type AreaSummary, errorArea, notRunArea, type Summary } from '../../report/summary.ts';
-import { applyEnv, insecureTlsEnv } from '../../core/target/tls-trust.ts';
+import type { CheckResult } from '../core/checks/verdict.ts';
+import { processRateStats, type RateStats } from '../core/http/rate-budget.ts';
+import { type HarnessConfig, loadConfig } from '../core/config.ts';
+import { redact } from '../core/redact.ts';
+import type { TestRow } from '../contracts/collect.ts';
+import { renderConsole } from '../report/console.ts';
+import type { PlanLimitObservation } from '../report/snapshot.ts';
+import { type AreaSummary, errorArea, notRunArea, type Summary } from '../report/summary.ts';
+import { applyEnv, insecureTlsEnv } from '../core/target/tls-trust.ts';
 import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
-import { runContractsStep } from '../../contracts/contracts-step.ts';
+import { runContractsStep } from '../contracts/contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
-import { runFuzzStep } from '../../fuzz/fuzz-step.ts';
-import { runLoadStep } from '../../load/load-step.ts';
-import { prepareOut } from '../../core/output-dir.ts';
+import { runFuzzStep } from '../fuzz/fuzz-step.ts';
+import { runLoadStep } from '../load/load-step.ts';
+import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
   contractRequestStats,

@@ -10,12 +10,12 @@
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
 import { resolve } from 'node:path';
-import { type CommandSpec, parseCommand, UsageError } from '../core/cli/command-spec.ts';
-import { isLoopbackHost } from '../core/config.ts';
-import { seedDashboardEndpoints } from './dashboard-endpoints.ts';
-import { writeCredentialsFiles } from './credentials-file.ts';
-import { FAULTS } from './faults.ts';
-import { startService } from './start.ts';
+import { type CommandSpec, parseCommand, UsageError } from '../../core/cli/command-spec.ts';
+import { isLoopbackHost } from '../../core/config.ts';
+import { seedDashboardEndpoints } from '../../server/dashboard-endpoints.ts';
+import { writeCredentialsFiles } from '../../server/credentials-file.ts';
+import { FAULTS } from '../../server/faults.ts';
+import { startService } from '../../server/start.ts';
 
 /** The command line of `npm run serve` / `harness serve` (core/cli/command-spec.ts). */
 export const spec = {
@@ -83,7 +83,7 @@ export const spec = {
   exit1: 'not used: a deployment that cannot start is exit 2',
 } as const satisfies CommandSpec;
 
-export async function serve(argv: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand(spec, argv);
   if (!parsed) return 0;
   const values = {
@@ -184,7 +184,7 @@ function loopbackListen(url: string): string | undefined {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  serve(process.argv.slice(2)).then(
+  run(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: Error) => {
       console.error(`serve: ${err.message}`);

@@ -4,7 +4,7 @@
  * Each command file exports `spec` (its options, variables, examples, exit codes: command-spec.ts)
  * and `run(argv)`.
  */
-import type { CommandSpec } from '../../core/cli/command-spec.ts';
+import type { CommandSpec } from '../core/cli/command-spec.ts';
 
 export interface CommandModule {
   spec: CommandSpec;
@@ -21,19 +21,19 @@ export const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summ
     summary: 'start the reference deployment on 127.0.0.1',
   },
   load: {
-    load: () => import('../../load/command.ts'),
+    load: () => import('../load/command.ts'),
     summary: 'plan-limit load checks (--plan team|growth|enterprise|all)',
   },
   fuzz: {
-    load: () => import('../../fuzz/command.ts'),
+    load: () => import('../fuzz/command.ts'),
     summary: 'signature, receiver, delivery and API-input fuzzing (fuzz SUB --help)',
   },
   'diff-spec': {
-    load: () => import('../../compat/commands/diff-spec.ts'),
+    load: () => import('../compat/commands/diff-spec.ts'),
     summary: 'breaking-change report between two OpenAPI specs',
   },
   compare: {
-    load: () => import('../../compat/commands/compare.ts'),
+    load: () => import('../compat/commands/compare.ts'),
     summary: 'diff two behaviour snapshots',
   },
   detect: {

@@ -2,15 +2,15 @@
  * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
-import { type Area, runAll } from '../../run/run-all.ts';
+import { type Area, runAll } from '../run-all.ts';
 import {
   type CommandSpec,
   parseCommand,
   UsageError,
   usageText,
-} from '../../../core/cli/command-spec.ts';
-import { applyEnvFile, ENV_FILE_OPTION } from '../../../core/cli/env-file.ts';
-import { positiveNumber } from '../../../core/cli/positive-number.ts';
+} from '../../core/cli/command-spec.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../../core/cli/env-file.ts';
+import { positiveNumber } from '../../core/cli/positive-number.ts';
 
 const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
 
@@ -107,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   const faults = (values.fault ?? []).flatMap((f) => f.split(',')).filter(Boolean);
   if (faults.length) {
-    const { FaultSet } = await import('../../../server/faults.ts');
+    const { FaultSet } = await import('../../server/faults.ts');
     new FaultSet(faults); // unknown names fail here, with the list of known ones
   }
   const maxSeconds =

@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addRateStats, emptyRateStats, type RateStats } from '../../core/http/rate-budget.ts';
+import { addRateStats, emptyRateStats, type RateStats } from '../core/http/rate-budget.ts';
 
 export interface RequestCount {
   /** Requests sent, all areas. */

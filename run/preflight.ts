@@ -1,7 +1,7 @@
 /**
  * One bounded request before the suite — the ticket list with the configured key — that decides
  * whether the target can be tested at all. A dead, silent, TLS-broken, HTML-answering, failing,
- * key-refusing, misaddressed or redirecting target is named plainly (src/run/unusable-target.ts
+ * key-refusing, misaddressed or redirecting target is named plainly (run/unusable-target.ts
  * says what to fix) instead of surfacing as seventy identical test failures.
  */
 import { request } from 'undici';

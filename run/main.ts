@@ -17,5 +17,5 @@ if (!entry) {
   process.stderr.write(`harness: unknown command '${name}'\n\n${topUsage()}`);
   process.exit(2);
 }
-const { runCommand } = await import('../../core/cli/run-command.ts');
+const { runCommand } = await import('../core/cli/run-command.ts');
 await runCommand(name, entry.load, args);

@@ -3,8 +3,8 @@
  * verdict `error` with its reason — one line, redacted, no stack (HARNESS_DEBUG=1 logs it) — and
  * the run's time limit stops the area where it is. The other areas' findings are untouched.
  */
-import { redact } from '../../core/redact.ts';
-import { type AreaSummary, errorArea } from '../../report/summary.ts';
+import { redact } from '../core/redact.ts';
+import { type AreaSummary, errorArea } from '../report/summary.ts';
 
 export interface RunClock {
   /** Epoch ms the run must end by; Infinity without a limit. */

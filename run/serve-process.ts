@@ -1,5 +1,5 @@
 /**
- * Starts `npm run serve` (server/serve.ts) as a separate process in dashboard mode — no admin
+ * Starts `npm run serve` (run/commands/serve.ts) as a separate process in dashboard mode — no admin
  * surface, webhook endpoints seeded from a file — and reads back what a user would: the base URL
  * it prints and the credentials env file it writes.
  */
@@ -7,9 +7,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { parseEnvFile } from '../../core/config.ts';
+import { parseEnvFile } from '../core/config.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('..', import.meta.url).pathname;
 
 /** The kernel's ephemeral port range (outgoing connections take their local ports from it). */
 function ephemeralRange(): [number, number] {
@@ -66,7 +66,7 @@ export async function serveDashboard(opts: {
   const args = [
     '--import',
     'tsx',
-    join(root, 'server/serve.ts'),
+    join(root, 'run/commands/serve.ts'),
     '--port',
     '0',
     '--no-admin',

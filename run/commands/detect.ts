@@ -2,8 +2,8 @@
  * `harness detect`: the detection matrix (fault → check → caught) against the reference
  * deployment, embedded and (webhook faults) in dashboard mode as a separate process.
  */
-import { caughtEverywhere, detectionMarkdown, runDetectionMatrix } from '../../run/detection.ts';
-import { type CommandSpec, parseCommand } from '../../../core/cli/command-spec.ts';
+import { caughtEverywhere, detectionMarkdown, runDetectionMatrix } from '../detection.ts';
+import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
 
 export const spec = {
   name: 'detect',

@@ -3,22 +3,22 @@
  * summary.json, snapshot.json (observed behaviour, compared with the committed baseline),
  * junit.xml and index.html — every one redacted — and the exit code.
  */
-import type { CheckResult } from '../../core/checks/verdict.ts';
-import type { HarnessConfig } from '../../core/config.ts';
-import { compareWithBaseline } from '../../compat/compare/baseline.ts';
-import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
-import { redactValue } from '../../core/redact.ts';
+import type { CheckResult } from '../core/checks/verdict.ts';
+import type { HarnessConfig } from '../core/config.ts';
+import { compareWithBaseline } from '../compat/compare/baseline.ts';
+import { compatibilityArea } from '../compat/compare/compatibility-area.ts';
+import { redactValue } from '../core/redact.ts';
 import {
   readChecks,
   readCreated,
   readExchanges,
   readProbes,
   type TestRow,
-} from '../../contracts/collect.ts';
-import { renderHtml } from '../../report/html.ts';
-import { junitXml } from '../../core/junit.ts';
-import { junitSuites } from '../../report/run-junit.ts';
-import { buildSnapshot, type PlanLimitObservation } from '../../report/snapshot.ts';
+} from '../contracts/collect.ts';
+import { renderHtml } from '../report/html.ts';
+import { junitXml } from '../core/junit.ts';
+import { junitSuites } from '../report/run-junit.ts';
+import { buildSnapshot, type PlanLimitObservation } from '../report/snapshot.ts';
 import {
   type AreaSummary,
   checkTable,
@@ -27,8 +27,8 @@ import {
   SUMMARY_VERSION,
   type Summary,
   VERDICT_OF_EXIT,
-} from '../../report/summary.ts';
-import { writeRedacted } from '../../core/output-dir.ts';
+} from '../report/summary.ts';
+import { writeRedacted } from '../core/output-dir.ts';
 import type { RequestCount } from './request-count.ts';
 
 export interface ReportInput {
@@ -44,7 +44,7 @@ export interface ReportInput {
   limits: PlanLimitObservation[];
   /** The preflight found the target unusable: cause and what to fix. */
   unusable?: Summary['unusable'];
-  /** Requests the run sent to the API, per area (src/run/request-count.ts). */
+  /** Requests the run sent to the API, per area (run/request-count.ts). */
   requests?: RequestCount;
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean; limits?: boolean };
