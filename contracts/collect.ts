@@ -5,29 +5,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../core/checks/verdict.ts';
+import type { ExchangeRow, ProbeRow } from '../core/snapshot/types.ts';
 import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
-
-export interface ProbeRow {
-  gap: string;
-  /** Stable id of the probe within its gap (what comparisons match on). */
-  id: string;
-  /** What people read; may be reworded without changing the comparison. */
-  label?: string;
-  value: unknown;
-  test: string;
-}
-
-export interface ExchangeRow {
-  test: string;
-  method: string;
-  url: string;
-  operation?: string;
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  error?: string;
-  durationMs: number;
-}
 
 export interface TestRow {
   title: string;

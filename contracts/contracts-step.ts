@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import { PULSE_FILE, PulseWatch, type TargetDown } from './transport-pulse.ts';
 import { readChecks, readPlaywrightTests, type TestRow } from './collect.ts';
-import { type AreaSummary, contractsArea, errorArea } from '../report/summary.ts';
+import { type AreaSummary, errorArea } from '../core/area.ts';
+import { contractsArea } from './contracts-area.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

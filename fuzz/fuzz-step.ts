@@ -23,7 +23,7 @@ import {
 import { receiverFailures, receiverNotRun } from './receiver/failures.ts';
 import { fuzzLocalReceiver } from './receiver/index.ts';
 import { registerSecret } from '../core/redact.ts';
-import type { AreaSummary } from '../report/summary.ts';
+import type { AreaSummary } from '../core/area.ts';
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
 
 function exampleReceiverFuzz() {

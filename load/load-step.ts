@@ -8,10 +8,9 @@ import type { LoadResult } from './lib/result.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import { loadFailures, loadNotRun } from './failures.ts';
 import { runLoad, summaryLine } from './run-load.ts';
-import type { PlanLimitObservation } from '../report/snapshot.ts';
-import { type AreaSummary, errorArea } from '../report/summary.ts';
+import type { PlanLimitObservation } from '../core/snapshot/types.ts';
+import { type AreaSummary, errorArea, reasonOf } from '../core/area.ts';
 import { resolveTarget } from '../core/target/resolve-target.ts';
-import { reasonOf } from '../run/area-guard.ts';
 
 export async function runLoadStep(
   cfg: HarnessConfig,

@@ -5,7 +5,8 @@
  */
 import { formatFailure } from '../core/checks/failure.ts';
 import { redact } from '../core/redact.ts';
-import type { AreaSummary, Summary } from './summary.ts';
+import type { AreaSummary } from '../core/area.ts';
+import type { Summary } from './summary.ts';
 
 /** The widest line of the table and of the details under it. */
 export const WIDTH = 100;

@@ -3,19 +3,16 @@
  * area, failures with their repro, the gaps table (assumption vs observed), plan-limit charts as
  * inline SVG, fuzz statistics, compatibility findings. No scripts, no external assets.
  */
-import type { LoadResult } from '../load/lib/result.ts';
 import { FAILURE_WORDS } from '../core/checks/failure.ts';
 import type { Failure } from '../core/checks/types.ts';
-import type { CompatibilityReport } from '../compat/compare/baseline.ts';
-import { whereText } from '../compat/compare/location.ts';
-import { valueText } from '../compat/findings/report.ts';
-import { renderLoadChart } from '../load/chart-svg.ts';
+import { type CompatibilityReport, valueText, whereText } from '../core/compatibility.ts';
 import { redact } from '../core/redact.ts';
-import { loadGaps } from './load-gaps.ts';
-import type { BehaviourSnapshot } from './snapshot.ts';
+import { type LoadView, loadGaps } from './load-gaps.ts';
+import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
 import type { Summary } from './summary.ts';
 
-const esc = (s: unknown) =>
+/** Text as HTML (the run escapes its chart fallback with it too). */
+export const esc = (s: unknown) =>
   String(s ?? '').replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
@@ -73,15 +70,17 @@ function failureBlock(f: Failure): string {
 <div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
 }
 
-/**
- * The page. `compatibility` defaults to `summary.compatibility` (the run against the committed
- * baseline, see compat/compare/baseline.ts).
- */
-export function renderHtml(
-  s: Summary,
-  snap?: BehaviourSnapshot,
-  compatibility?: CompatibilityReport,
-): string {
+/** What the page shows beside the summary and the snapshot, made by the run (run/write-reports.ts). */
+export interface HtmlExtras {
+  /** The run against the committed baseline; default `summary.compatibility`. */
+  compatibility?: CompatibilityReport;
+  /** One inline SVG chart per plan of the load area, in its order (load/chart-svg.ts). */
+  charts?: readonly string[];
+}
+
+/** The page. */
+export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExtras = {}): string {
+  const { compatibility, charts: svgs = [] } = extras;
   const areas = Object.entries(s.areas)
     .map(
       ([n, a]) =>
@@ -94,7 +93,7 @@ export function renderHtml(
     a.notRun.map((n) => ({ area, ...n })),
   );
 
-  const loadResults = (s.areas.load?.details as LoadResult[] | undefined) ?? [];
+  const loadResults = (s.areas.load?.details as LoadView[] | undefined) ?? [];
   // What the load area measured fills the rate-limit gaps beside what the contract probes saw.
   const fromLoad = loadGaps(Array.isArray(loadResults) ? loadResults : []);
   const extraGaps = Object.keys(snap?.gaps ?? {}).filter((g) => !(g in GAP_ASSUMPTIONS));
@@ -115,7 +114,7 @@ export function renderHtml(
 
   const charts =
     Array.isArray(loadResults) && loadResults.length
-      ? `<div class="charts">${loadResults.map((r) => safeChart(r)).join('\n')}</div>
+      ? `<div class="charts">${svgs.join('\n')}</div>
 <table><tr><th>plan</th><th>B̂</th><th>r̂ (/min)</th><th>algorithm</th><th>Reset unit</th><th>scope</th></tr>
 ${loadResults
   .map(
@@ -211,14 +210,6 @@ function detectionSection(s: Summary): string {
     )
     .join('\n');
   return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
-}
-
-function safeChart(r: LoadResult): string {
-  try {
-    return renderLoadChart(r);
-  } catch {
-    return `<p><small>chart for ${esc(r.plan)} unavailable</small></p>`;
-  }
 }
 
 /** Section ids and titles, in page order (the navigation and the browser test use them). */

@@ -5,13 +5,13 @@
  * area that could not run to its end (an unusable target: the `preflight` area) is an `<error>`.
  */
 import { checks } from '../core/checks/index.ts';
-import type { readChecks } from '../contracts/collect.ts';
+import type { CheckResult } from '../core/checks/verdict.ts';
 import type { JunitCase } from '../core/junit.ts';
 import type { Summary } from './summary.ts';
 
 export function junitSuites(
   summary: Summary,
-  results: ReturnType<typeof readChecks>,
+  results: readonly CheckResult[],
 ): Record<string, JunitCase[]> {
   const suites: Record<string, JunitCase[]> = {};
   // Contracts: one case per check (aggregated over the suite), failures carry each distinct failure.

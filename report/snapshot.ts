@@ -3,12 +3,16 @@
  * response header names and the inferred body shapes; the observed value of every gap (U-table)
  * the probes saw; the plan-limit estimates. `harness compare` diffs two of these.
  */
-import type { ExchangeRow, ProbeRow } from '../contracts/collect.ts';
-import { type Shape, mergeShapes, shapeOf } from '../core/snapshot/shape.ts';
-
-export const SNAPSHOT_SCHEMA = 'harness/behaviour-snapshot';
-/** 2: gap probes keyed by stable id, their labels in `gapLabels` (1 keyed them by label). */
-export const SNAPSHOT_VERSION = 2;
+import { mergeShapes, shapeOf } from '../core/snapshot/shape.ts';
+import {
+  type BehaviourSnapshot,
+  type ExchangeRow,
+  type OperationObservation,
+  type PlanLimitObservation,
+  type ProbeRow,
+  SNAPSHOT_SCHEMA,
+  SNAPSHOT_VERSION,
+} from '../core/snapshot/types.ts';
 
 /** Headers whose presence varies per request and says nothing about the contract. */
 const VOLATILE = new Set([
@@ -19,36 +23,6 @@ const VOLATILE = new Set([
   'transfer-encoding',
   'etag',
 ]);
-
-export interface OperationObservation {
-  statuses: Record<
-    string,
-    { count: number; headers: string[]; contentTypes: string[]; shape?: Shape }
-  >;
-}
-
-export interface PlanLimitObservation {
-  plan: string;
-  burst?: number;
-  ratePerMin?: number;
-  algorithm?: string;
-  resetUnit?: string;
-  scope?: string;
-  limitHeader?: number;
-}
-
-export interface BehaviourSnapshot {
-  schema: typeof SNAPSHOT_SCHEMA;
-  version: typeof SNAPSHOT_VERSION;
-  takenAt: string;
-  target: string;
-  operations: Record<string, OperationObservation>;
-  /** gap → probe id → observed value. */
-  gaps: Record<string, Record<string, unknown>>;
-  /** gap → probe id → the probe's label, for the probes that have one (display only). */
-  gapLabels?: Record<string, Record<string, string>>;
-  limits: PlanLimitObservation[];
-}
 
 export function buildSnapshot(
   target: string,

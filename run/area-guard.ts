@@ -3,8 +3,8 @@
  * verdict `error` with its reason — one line, redacted, no stack (HARNESS_DEBUG=1 logs it) — and
  * the run's time limit stops the area where it is. The other areas' findings are untouched.
  */
+import { type AreaSummary, errorArea, reasonOf } from '../core/area.ts';
 import { redact } from '../core/redact.ts';
-import { type AreaSummary, errorArea } from '../report/summary.ts';
 
 export interface RunClock {
   /** Epoch ms the run must end by; Infinity without a limit. */
@@ -23,12 +23,6 @@ export function runClock(maxSeconds: number | undefined, started = Date.now()): 
 }
 
 export const msLeft = (c: RunClock) => c.deadlineAt - Date.now();
-
-/** The first line of what was thrown, redacted. */
-export function reasonOf(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return redact(msg.split('\n')[0]?.trim() || (e instanceof Error ? e.name : 'unknown error'));
-}
 
 export interface Guarded {
   area: AreaSummary;

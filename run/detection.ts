@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { FAULTS } from '../server/faults.ts';
 import { redact } from '../core/redact.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
-import type { AreaSummary } from '../report/summary.ts';
+import type { AreaSummary } from '../core/area.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 

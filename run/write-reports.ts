@@ -15,12 +15,16 @@ import {
   readProbes,
   type TestRow,
 } from '../contracts/collect.ts';
-import { renderHtml } from '../report/html.ts';
+import { esc, renderHtml } from '../report/html.ts';
 import { junitXml } from '../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
-import { buildSnapshot, type PlanLimitObservation } from '../report/snapshot.ts';
+import type { CompatibilityReport } from '../core/compatibility.ts';
+import type { BehaviourSnapshot, PlanLimitObservation } from '../core/snapshot/types.ts';
+import { renderLoadChart } from '../load/chart-svg.ts';
+import type { LoadResult } from '../load/lib/result.ts';
+import { buildSnapshot } from '../report/snapshot.ts';
+import type { AreaSummary } from '../core/area.ts';
 import {
-  type AreaSummary,
   checkTable,
   exitCodeOf,
   SUMMARY_SCHEMA,
@@ -101,7 +105,24 @@ export function writeReports(r: ReportInput): {
     writeRedacted(out, 'summary.json', `${JSON.stringify(summary, null, 2)}\n`),
     writeRedacted(out, 'snapshot.json', `${JSON.stringify(redactValue(snapshot), null, 2)}\n`),
     writeRedacted(out, 'junit.xml', junitXml(junitSuites(summary, results))),
-    writeRedacted(out, 'index.html', renderHtml(summary, snapshot, compatibility)),
+    writeRedacted(out, 'index.html', runHtml(summary, snapshot, compatibility)),
   ];
   return { summary, exitCode, files };
+}
+
+/** index.html of a run: the page with what report/ may not draw itself, the load area's charts. */
+export function runHtml(
+  summary: Summary,
+  snapshot: BehaviourSnapshot,
+  compatibility?: CompatibilityReport,
+): string {
+  const load = summary.areas.load?.details;
+  const charts = (Array.isArray(load) ? (load as LoadResult[]) : []).map((r) => {
+    try {
+      return renderLoadChart(r);
+    } catch {
+      return `<p><small>chart for ${esc(r.plan)} unavailable</small></p>`;
+    }
+  });
+  return renderHtml(summary, snapshot, { compatibility, charts });
 }

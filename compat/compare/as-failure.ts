@@ -3,8 +3,7 @@
  * baseline observed (provenance `observed`: a change, not a broken documented rule).
  */
 import type { LeveledFailure } from '../../core/level.ts';
-import { valueText } from '../findings/report.ts';
-import { whereText } from './location.ts';
+import { valueText, whereText } from '../../core/compatibility.ts';
 import { RULES, type RuleId } from './rules.ts';
 import type { CompareFinding } from './types.ts';
 

@@ -5,32 +5,17 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BehaviourSnapshot } from '../../report/snapshot.ts';
+import type { BehaviourSnapshot } from '../../core/snapshot/types.ts';
 import { compareSnapshots } from './compare-snapshots.ts';
 import { countByLevel, toMarkdown } from './format.ts';
 import { loadSnapshot } from './load-snapshot.ts';
-import type { CompareFinding, CompareOptions, Level } from './types.ts';
+import type { CompatibilityReport } from '../../core/compatibility.ts';
+import type { CompareOptions } from './types.ts';
 
 /** `reports/baselines/reference.snapshot.json`: a full `harness run` of the reference deployment. */
 export const REFERENCE_BASELINE = fileURLToPath(
   new URL('../../reports/baselines/reference.snapshot.json', import.meta.url),
 );
-
-/** What `summary.compatibility` holds and the HTML page's compatibility section shows. */
-export interface CompatibilityReport {
-  /** The baseline file, relative to the working directory. */
-  baseline: string;
-  baselineTakenAt: string;
-  counts: Record<Level, number>;
-  findings: CompareFinding[];
-  markdown: string;
-  /** The level at or above which a change fails the run's gate (HARNESS_COMPAT_FAIL_ON). */
-  failOn?: Level;
-  /** True when the run was partial (see `CompareOptions.partial`). */
-  partial?: boolean;
-  /** Set when the baseline could not be read; the run goes on without a comparison. */
-  error?: string;
-}
 
 /**
  * Compares `current` with the baseline at `path` (default: the reference baseline). Returns

@@ -2,7 +2,7 @@
  * Plan-limit estimates compared: burst and rate within tolerance, the announced limit, the
  * algorithm, reset unit and scope; something measured on one side only is "not measured".
  */
-import type { PlanLimitObservation } from '../../report/snapshot.ts';
+import type { PlanLimitObservation } from '../../core/snapshot/types.ts';
 import { canonical } from './canonical.ts';
 import { byText } from './order.ts';
 import type { Findings } from './rules.ts';

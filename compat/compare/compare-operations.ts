@@ -2,7 +2,7 @@
  * Operations compared: which operations and statuses were seen, and per status the header names
  * and content types; bodies go to compare-bodies.ts.
  */
-import type { OperationObservation } from '../../report/snapshot.ts';
+import type { OperationObservation } from '../../core/snapshot/types.ts';
 import { compareBody } from './compare-bodies.ts';
 import { byText, union } from './order.ts';
 import type { Findings } from './rules.ts';

@@ -8,7 +8,7 @@
  * an array seen only empty says nothing about its items; limit estimates move within tolerance;
  * something measured on one side only is "not measured", never a removal.
  */
-import type { BehaviourSnapshot } from '../../report/snapshot.ts';
+import type { BehaviourSnapshot } from '../../core/snapshot/types.ts';
 import { compareGaps } from './compare-gaps.ts';
 import { compareLimits } from './compare-limits.ts';
 import { compareOperations } from './compare-operations.ts';

@@ -4,10 +4,10 @@
  * (HARNESS_COMPAT_FAIL_ON): then each change at or above that level fails the gate like a broken
  * documented rule, still labelled `observed` (a change since the baseline, not a rule of the docs).
  */
+import type { AreaSummary } from '../../core/area.ts';
+import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { failing, type Level } from '../../core/level.ts';
-import type { AreaSummary } from '../../report/summary.ts';
 import { compareFailure } from './as-failure.ts';
-import type { CompatibilityReport } from './baseline.ts';
 
 /** Undefined when there was no comparison and no gate asked for one. */
 export function compatibilityArea(

@@ -12,9 +12,8 @@ import {
   failing,
   type Level,
   renderFindings,
-  valueText,
 } from '../findings/index.ts';
-import { whereText } from './location.ts';
+import { valueText, whereText } from '../../core/compatibility.ts';
 import type { CompareFinding } from './types.ts';
 
 export { countByLevel, failing, type Format };

@@ -1,4 +1,4 @@
-export { type CompatibilityReport, compareWithBaseline, REFERENCE_BASELINE } from './baseline.ts';
+export { compareWithBaseline, REFERENCE_BASELINE } from './baseline.ts';
 export { normalizeVolatile } from './canonical.ts';
 export { compareSnapshots } from './compare-snapshots.ts';
 export {
@@ -9,7 +9,7 @@ export {
   render,
   toMarkdown,
 } from './format.ts';
-export { whereText } from './location.ts';
+
 export { asSnapshot, loadSnapshot } from './load-snapshot.ts';
 export { RULES, type RuleId } from './rules.ts';
 export type { CompareFinding, CompareLocation, CompareOptions, Level } from './types.ts';

@@ -5,7 +5,7 @@ import {
   type BehaviourSnapshot,
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
-} from '../../report/snapshot.ts';
+} from '../../core/snapshot/types.ts';
 
 export function loadSnapshot(path: string): BehaviourSnapshot {
   const file =

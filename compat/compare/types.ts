@@ -1,40 +1,7 @@
-import type { Level } from '../../core/level.ts';
-
 /** Severity for existing clients: one scale for spec and behaviour changes (compat/findings). */
 export { type Level, LEVEL_RANK } from '../../core/level.ts';
-
-/**
- * Where a finding sits in the snapshots. Only the members that apply are set: an operation
- * finding has `operation`, a status finding adds `status`, a field finding adds `field` (a
- * pointer from `flattenShape`, `*` for array items), a gap finding has `gap` and `probe`, a
- * limit finding `plan` and `property`.
- */
-export interface CompareLocation {
-  operation?: string;
-  status?: string;
-  header?: string;
-  contentType?: string;
-  field?: string;
-  gap?: string;
-  probe?: string;
-  plan?: string;
-  property?: string;
-}
-
-/** One difference between what two deployments (or two runs) were observed to do. */
-export interface CompareFinding {
-  /** Stable rule id, e.g. `response-field-removed`. Safe to match on in CI. */
-  rule: string;
-  level: Level;
-  /** Always `observed`: a snapshot records behaviour, never a documented promise. */
-  provenance: 'observed';
-  message: string;
-  pointer: CompareLocation;
-  /** The baseline's value, when it had one. */
-  baseline?: unknown;
-  /** The current value, when it has one. */
-  current?: unknown;
-}
+/** Where a finding sits and what it says: core/compatibility.ts (the reports render them too). */
+export type { CompareFinding, CompareLocation } from '../../core/compatibility.ts';
 
 /** Knobs for `compareSnapshots`. */
 export interface CompareOptions {

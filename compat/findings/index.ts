@@ -15,5 +15,4 @@ export {
   findingsJunit,
   findingsMarkdown,
   renderFindings,
-  valueText,
 } from './report.ts';

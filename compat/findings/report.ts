@@ -49,13 +49,6 @@ export function code(s: string | undefined): string {
   return s === undefined || s === '—' ? '—' : `\`${s.replace(/`/g, "'")}\``;
 }
 
-/** A short JSON rendering of a value (long ones are cut: the JSON report has them whole). */
-export function valueText(v: unknown, max = 80): string {
-  if (v === undefined) return '—';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
 const ICON: Record<Level, string> = { ERR: '🔴 ERR', WARN: '🟠 WARN', INFO: '⚪ INFO' };
 
 export function findingsJson<F extends Leveled & { rule: string; message: string }>(

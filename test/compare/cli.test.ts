@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run } from '../../compat/commands/compare.ts';
-import { SNAPSHOT_SCHEMA, SNAPSHOT_VERSION } from '../../report/snapshot.ts';
+import { SNAPSHOT_SCHEMA, SNAPSHOT_VERSION } from '../../core/snapshot/types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'harness-compare-cli-'));
 const file = (name: string) => join(dir, name);

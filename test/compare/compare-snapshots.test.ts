@@ -11,7 +11,7 @@ import {
   type PlanLimitObservation,
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
-} from '../../report/snapshot.ts';
+} from '../../core/snapshot/types.ts';
 import { shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];

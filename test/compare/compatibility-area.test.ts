@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareFailure } from '../../compat/compare/as-failure.ts';
-import type { CompatibilityReport } from '../../compat/compare/baseline.ts';
+import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
 import { Findings } from '../../compat/compare/rules.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';

@@ -13,10 +13,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { after, before, describe, test } from 'node:test';
 import {
   type CompareFinding,
-  type CompatibilityReport,
   compareSnapshots,
   loadSnapshot,
   REFERENCE_BASELINE,

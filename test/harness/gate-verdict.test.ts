@@ -14,13 +14,8 @@ import { notePulse, PulseWatch } from '../../contracts/transport-pulse.ts';
 import type { TestRow } from '../../contracts/collect.ts';
 import { junitXml } from '../../core/junit.ts';
 import { junitSuites } from '../../report/run-junit.ts';
-import {
-  type AreaSummary,
-  errorArea,
-  exitCodeOf,
-  notRunArea,
-  type Summary,
-} from '../../report/summary.ts';
+import { type AreaSummary, errorArea, notRunArea } from '../../core/area.ts';
+import { exitCodeOf, type Summary } from '../../report/summary.ts';
 import { guardArea, runClock } from '../../run/area-guard.ts';
 import { setAsideOutage } from '../../contracts/contracts-step.ts';
 import type { Preflight } from '../../run/preflight.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TestRow } from '../../contracts/collect.ts';
-import { contractsArea, exitCodeOf } from '../../report/summary.ts';
+import { contractsArea } from '../../contracts/contracts-area.ts';
+import { exitCodeOf } from '../../report/summary.ts';
 
 const row = (
   title: string,

@@ -1,8 +1,13 @@
 /**
  * The import graph of the repository's own TypeScript, read by madge (type-only and dynamic
- * imports included): no import circles anywhere, and no product code (src/, fuzz/, server/,
- * load/, contract helpers, …) imports test code (test/, `*.test.ts`, `*.spec.ts`). scripts/ is
- * the project's own tooling and may rerun test data (scripts/diff-corpus.ts).
+ * imports included), enforces the floor plan of ARCHITECTURE.md:
+ *   - core/ imports nothing else of the project (only node: modules and packages);
+ *   - each wing (contracts/, load/, fuzz/, compat/, report/, server/, examples/) imports only
+ *     core/ and itself — load/lib/, the k6-safe core of load, only itself;
+ *   - only the run floor (run/, and the entries bin/ and playwright.config.ts) imports wings,
+ *     server/ and examples/; nothing of the product imports run/ (tests, scripts and bench may);
+ *   - no import circles anywhere; no product code imports test code (test/, `*.test.ts`,
+ *     `*.spec.ts`). scripts/ is the project's own tooling and may reread test data.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +30,13 @@ const FOLDERS = [
   'bench',
   'examples',
 ];
+
+/** The wings: each imports only core/ and itself. */
+const WINGS = ['contracts', 'load', 'fuzz', 'compat', 'report', 'server', 'examples'];
+/** The run floor: the only code that may import wings; nothing of the product imports it. */
+const RUN = /^(run\/|playwright\.config\.ts$)/;
+/** Code that may import anything (never imported by the product). */
+const TOOLING = /^(test\/|scripts\/|bench\/)|\.test\.ts$/;
 
 /** Test code: the test folder, node:test files and Playwright specs. Product code must not depend on it. */
 const TEST_CODE = /^test\/|\.(test|spec)\.ts$/;
@@ -76,6 +88,48 @@ describe('import graph', () => {
       graph.deps['server/guard.ts']?.includes('server/transport-errors.ts'),
       'the scan sees .ts-suffixed relative imports',
     );
+  });
+
+  /** Every edge `from → to` between files of the product that the floor plan forbids. */
+  function floorViolations(deps: Record<string, string[]>): string[] {
+    const top = (f: string) => f.split('/')[0]!;
+    const allowed = (from: string, to: string): boolean => {
+      if (TOOLING.test(from) || RUN.test(from)) return true;
+      if (RUN.test(to)) return false;
+      if (from.startsWith('load/lib/')) return to.startsWith('load/lib/');
+      if (top(from) === 'core') return top(to) === 'core';
+      if (WINGS.includes(top(from))) return top(to) === top(from) || top(to) === 'core';
+      return false;
+    };
+    return Object.entries(deps)
+      .filter(([from]) => !from.endsWith('.json'))
+      .flatMap(([from, tos]) =>
+        tos.filter((to) => !allowed(from, to)).map((to) => `${from} → ${to}`),
+      );
+  }
+
+  test('the floors: core imports nothing of the project, a wing only core, only run/ the wings', async () => {
+    graph ??= await importGraph(ROOT, [...FOLDERS, 'playwright.config.ts']);
+    assert.deepEqual(floorViolations(graph.deps), [], 'imports across the floor plan');
+  });
+
+  test('the floor check catches each kind of crossing', () => {
+    const bad = {
+      'core/a.ts': ['report/b.ts'],
+      'report/b.ts': ['compat/c.ts', 'core/a.ts'],
+      'load/lib/d.ts': ['core/a.ts'],
+      'fuzz/e.ts': ['run/f.ts', 'server/s.ts', 'examples/x.ts'],
+      'run/f.ts': ['server/s.ts', 'fuzz/e.ts', 'examples/x.ts'],
+      'test/t.ts': ['run/f.ts'],
+    };
+    assert.deepEqual(floorViolations(bad), [
+      'core/a.ts → report/b.ts',
+      'report/b.ts → compat/c.ts',
+      'load/lib/d.ts → core/a.ts',
+      'fuzz/e.ts → run/f.ts',
+      'fuzz/e.ts → server/s.ts',
+      'fuzz/e.ts → examples/x.ts',
+    ]);
   });
 
   test('no import circles', async () => {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { areaDetails, renderConsole, verdictTable, WIDTH } from '../../report/console.ts';
-import type { AreaSummary, Summary } from '../../report/summary.ts';
+import type { AreaSummary } from '../../core/area.ts';
+import type { Summary } from '../../report/summary.ts';
 
 const area = (verdict: AreaSummary['verdict'], headline: string, n = 0): AreaSummary => ({
   verdict,

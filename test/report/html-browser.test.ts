@@ -18,9 +18,10 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from '@playwright/test';
 import type { LoadResult } from '../../load/lib/result.ts';
-import { SECTIONS, renderHtml } from '../../report/html.ts';
-import type { BehaviourSnapshot } from '../../report/snapshot.ts';
+import { SECTIONS } from '../../report/html.ts';
+import type { BehaviourSnapshot } from '../../core/snapshot/types.ts';
 import { runAll } from '../../run/run-all.ts';
+import { runHtml } from '../../run/write-reports.ts';
 import { loadArea } from '../../load/load-step.ts';
 
 const CHROMIUM = process.env.HARNESS_CHROMIUM ?? '/usr/bin/chromium';
@@ -82,7 +83,7 @@ describe('HTML report in headless Chromium', { skip, timeout: 120_000 }, () => {
     const snapshot = JSON.parse(
       readFileSync(join(dir, 'run', 'snapshot.json'), 'utf8'),
     ) as BehaviourSnapshot;
-    writeFileSync(page, renderHtml(summary, snapshot));
+    writeFileSync(page, runHtml(summary, snapshot));
   }
 
   async function inspect(): Promise<typeof seen> {
