@@ -11,7 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { FAULTS } from './server/faults.ts';
+import { startService } from './server/start.ts';
 import { playwrightOutDir } from './contracts/playwright-output.ts';
+import type { StartEmbedded } from './core/target/resolve-target.ts';
 
 const out = playwrightOutDir();
 // The workers (and contracts/fixtures.ts's raw files) write where the reporters do.
@@ -28,7 +30,10 @@ const dashboardMatrix = process.env.HARNESS_DASHBOARD_MATRIX
   : undefined;
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export default defineConfig<object, { faults: string[]; targetEnv: Record<string, string> }>({
+export default defineConfig<
+  object,
+  { faults: string[]; targetEnv: Record<string, string>; reference: { start?: StartEmbedded } }
+>({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
   globalSetup: ['./contracts/playwright-output.ts', './contracts/global-setup.ts'],
@@ -44,7 +49,11 @@ export default defineConfig<object, { faults: string[]; targetEnv: Record<string
     ['junit', { outputFile: `${out}/junit-contracts.xml` }],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? `${out}/playwright.json` }],
   ],
-  use: { extraHTTPHeaders: { 'user-agent': 'support-ticketing-harness/0.1' } },
+  use: {
+    extraHTTPHeaders: { 'user-agent': 'support-ticketing-harness/0.1' },
+    // The workers start the embedded deployment with server/start.ts (contracts/ imports no server/).
+    reference: { start: startService },
+  },
   projects: dashboardMatrix
     ? dashboardMatrix.map((p) => ({
         name: `dashboard:${p.fault}`,

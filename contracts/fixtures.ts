@@ -17,7 +17,6 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
-import type { RunningService } from '../server/start.ts';
 import { checks } from '../core/checks/index.ts';
 import type { Exchange } from '../core/checks/types.ts';
 import { Verdict } from '../core/checks/verdict.ts';
@@ -30,11 +29,13 @@ import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { redactValue, registerSecret } from '../core/redact.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
 import {
+  type EmbeddedDeployment,
   fullKey,
   type Credential,
   missingCredential,
   type ResolvedTarget,
   resolveTarget,
+  type StartEmbedded,
   type TargetKeys,
 } from '../core/target/resolve-target.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
@@ -71,7 +72,7 @@ export interface Target {
   keys: TargetKeys;
   /** The target as resolved once for this worker (core/target/resolve-target.ts). */
   resolved: ResolvedTarget;
-  embedded?: RunningService;
+  embedded?: EmbeddedDeployment;
   /** The run's capture receiver (this worker's own, or the run's shared one). */
   receiver: ReceiverView;
   /** The URL the deployment delivers to (public; may differ from the listen address). */
@@ -102,6 +103,8 @@ export interface Target {
 }
 
 type WorkerFixtures = {
+  /** How a worker starts the embedded reference deployment: playwright.config.ts gives server/start.ts's. */
+  reference: { start?: StartEmbedded };
   faults: string[];
   /** Variables over the environment for this project (the dashboard-mode detection matrix). */
   targetEnv: Record<string, string>;
@@ -277,8 +280,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   targetEnv: [{}, { option: true, scope: 'worker' }],
 
+  reference: [{}, { option: true, scope: 'worker' }],
+
   target: [
-    async ({ faults, targetEnv }, use, workerInfo) => {
+    async ({ faults, targetEnv, reference }, use, workerInfo) => {
       const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
       // Every worker obeys the key's headers on its own; the reserve and the refill share scale
       // with how many of them send with the key at once.
@@ -292,6 +297,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         ? remoteView(shared, process.env.HARNESS_CAPTURE_LISTEN ?? '(unknown)')
         : localView(own!);
       const resolved: ResolvedTarget = await resolveTarget(cfg, {
+        start: reference.start,
         // The growth workspace has room for the whole suite without throttling (burst 1000);
         // a short retry schedule lets retry checks finish in seconds.
         workspace: 'growth',

@@ -44,13 +44,16 @@ import {
   withSecrets,
 } from './webhooks/endpoints-file.ts';
 
+/** The plans whose limits the load checks measure (load/lib/plans.ts names the same three). */
+export type PlanName = 'team' | 'growth' | 'enterprise';
+
 export interface HarnessConfig {
   /** undefined = the embedded reference deployment. */
   baseUrl?: string;
   apiKey?: string;
   readOnlyKey?: string;
   otherWorkspaceKey?: string;
-  planKeys: { team: string[]; growth: string[]; enterprise: string[] };
+  planKeys: Record<PlanName, string[]>;
   webhookUrl?: string;
   webhookSecret?: string;
   /** Dashboard-configured endpoints under webhookUrl (file, or the URL alone as one endpoint). */

@@ -17,7 +17,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createReceiver } from '../examples/receiver/receiver.ts';
 import {
   formatPropertyLine,
   formatReceiverFuzzReport,
@@ -35,6 +34,7 @@ import {
 } from '../core/cli/command-spec.ts';
 import { apiInputCommand, deliveriesCommand } from './deployment-command.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
+import type { FuzzWiring } from './wiring.ts';
 
 const EXIT1 = 'a property failed: the counterexample (shrunk) and its seed are printed';
 const RECEIVER_EXIT1 =
@@ -273,9 +273,9 @@ async function receiver(values: Values): Promise<number> {
   );
 }
 
-async function exampleReceiver(values: Values): Promise<number> {
+async function exampleReceiver(values: Values, wiring: FuzzWiring): Promise<number> {
   const secret = randomBytes(24).toString('base64url');
-  const server = createReceiver({ secret });
+  const server = wiring.exampleReceiver({ secret });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
@@ -308,7 +308,7 @@ async function verifier(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], wiring: FuzzWiring): Promise<number> {
   const first = argv[0];
   const sub = first !== undefined && !first.startsWith('-') ? first : undefined;
   if (sub !== undefined && !(sub in SUBCOMMANDS))
@@ -323,25 +323,25 @@ export async function run(argv: string[]): Promise<number> {
     }
     case 'example-receiver': {
       const p = parseCommand(SUBCOMMANDS['example-receiver'], args);
-      return p ? exampleReceiver(p.values) : 0;
+      return p ? exampleReceiver(p.values, wiring) : 0;
     }
     case 'deliveries': {
       const p = parseCommand(SUBCOMMANDS.deliveries, args);
-      return p ? deliveriesCommand(p.values) : 0;
+      return p ? deliveriesCommand(p.values, wiring.start) : 0;
     }
     case 'api-input': {
       const p = parseCommand(SUBCOMMANDS['api-input'], args);
-      return p ? apiInputCommand(p.values) : 0;
+      return p ? apiInputCommand(p.values, wiring.start) : 0;
     }
     default: {
       const p = parseCommand(spec, args);
       if (!p) return 0;
       const a = await verifier();
-      const b = await exampleReceiver(p.values);
+      const b = await exampleReceiver(p.values, wiring);
       // The embedded deployment only; --json belongs to the receiver fuzz in this mode.
       const embedded = { ...p.values, json: undefined };
-      const c = await deliveriesCommand(embedded);
-      const d = await apiInputCommand(embedded);
+      const c = await deliveriesCommand(embedded, wiring.start);
+      const d = await apiInputCommand(embedded, wiring.start);
       return Math.max(a, b, c, d);
     }
   }

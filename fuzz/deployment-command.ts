@@ -15,6 +15,7 @@ import { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
 import {
   fullKey,
   type ResolvedTarget,
+  type StartEmbedded,
   withTarget as withResolvedTarget,
 } from '../core/target/resolve-target.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
@@ -55,6 +56,7 @@ function secretFromEnv(flag: string, name: string): string {
  */
 async function withTarget<T>(
   args: DeploymentFuzzArgs,
+  start: StartEmbedded | undefined,
   needsAdmin: boolean,
   fn: (t: ResolvedTarget, where: string) => Promise<T>,
 ): Promise<T> {
@@ -83,7 +85,7 @@ async function withTarget<T>(
   const where =
     args.url ??
     `embedded reference deployment${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
-  return withResolvedTarget(cfg, FUZZ_DEPLOYMENT, (t) => fn(t, where));
+  return withResolvedTarget(cfg, { ...FUZZ_DEPLOYMENT, start }, (t) => fn(t, where));
 }
 
 function writeJson(file: string | undefined, result: unknown): void {
@@ -126,10 +128,11 @@ function dashboardOptions(args: DeploymentFuzzArgs) {
 /** `harness fuzz deliveries`: exit 0 when every delivery verified, 1 otherwise. */
 export function deliveriesCommand(
   args: DeploymentFuzzArgs,
+  start?: StartEmbedded,
   print: Print = stdout,
 ): Promise<number> {
   const dashboard = dashboardOptions(args);
-  return withTarget(args, !dashboard, async (t, where) => {
+  return withTarget(args, start, !dashboard, async (t, where) => {
     print(
       `webhook delivery check: ${where}${dashboard ? ` (${dashboard.endpoints.length} endpoints configured in its dashboard)` : ''}\n`,
     );
@@ -152,8 +155,12 @@ export function deliveriesCommand(
 }
 
 /** `harness fuzz api-input`: exit 0 when the property held for every operation, 1 otherwise. */
-export function apiInputCommand(args: DeploymentFuzzArgs, print: Print = stdout): Promise<number> {
-  return withTarget(args, false, async (t, where) => {
+export function apiInputCommand(
+  args: DeploymentFuzzArgs,
+  start?: StartEmbedded,
+  print: Print = stdout,
+): Promise<number> {
+  return withTarget(args, start, false, async (t, where) => {
     print(`api input fuzz: ${where}\n`);
     const seed = seedOf(args);
     const result = await runApiInputFuzz({

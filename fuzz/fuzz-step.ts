@@ -10,7 +10,6 @@
  * Against the embedded deployment all three run; against a real one, what its credentials allow.
  */
 import { randomBytes } from 'node:crypto';
-import { createReceiver } from '../examples/receiver/receiver.ts';
 import type { Failure } from '../core/checks/types.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import {
@@ -25,8 +24,9 @@ import { fuzzLocalReceiver } from './receiver/index.ts';
 import { registerSecret } from '../core/redact.ts';
 import type { AreaSummary } from '../core/area.ts';
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
+import type { FuzzWiring } from './wiring.ts';
 
-function exampleReceiverFuzz() {
+function exampleReceiverFuzz(createReceiver: FuzzWiring['exampleReceiver']) {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;
   registerSecret(secret);
   return fuzzLocalReceiver(createReceiver({ secret }), {
@@ -40,6 +40,7 @@ function exampleReceiverFuzz() {
 export async function runFuzzStep(
   cfg: HarnessConfig,
   log: (l: string) => void,
+  wiring: FuzzWiring,
 ): Promise<AreaSummary> {
   const area: AreaSummary = {
     verdict: 'pass',
@@ -54,7 +55,7 @@ export async function runFuzzStep(
       (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
   };
 
-  const receiver = await exampleReceiverFuzz();
+  const receiver = await exampleReceiverFuzz(wiring.exampleReceiver);
   const failed = receiver.properties.filter((p) => p.status === 'failed');
   file(receiverFailures(receiver));
   area.notRun.push(...receiverNotRun(receiver));
@@ -62,39 +63,43 @@ export async function runFuzzStep(
     `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
   );
 
-  const { delivery, input } = await withTarget(cfg, FUZZ_DEPLOYMENT, async (t: ResolvedTarget) => {
-    // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
-    // they point at (the contract suite's receiver has closed by now, so the port is free).
-    const dashboard =
-      !t.admin && cfg.webhookUrl && cfg.webhookEndpoints.length > 0 && !cfg.readOnly
-        ? {
-            endpoints: cfg.webhookEndpoints,
-            receiverPublicUrl: cfg.webhookUrl,
-            receiverHost: cfg.webhookListen.host,
-            receiverPort: cfg.webhookListen.port,
-            ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
-          }
-        : undefined;
-    const delivery =
-      t.admin || dashboard
-        ? await runDeliveryCheck({
+  const { delivery, input } = await withTarget(
+    cfg,
+    { ...FUZZ_DEPLOYMENT, start: wiring.start },
+    async (t: ResolvedTarget) => {
+      // A real deployment without the admin surface: its dashboard endpoints, on the receiver address
+      // they point at (the contract suite's receiver has closed by now, so the port is free).
+      const dashboard =
+        !t.admin && cfg.webhookUrl && cfg.webhookEndpoints.length > 0 && !cfg.readOnly
+          ? {
+              endpoints: cfg.webhookEndpoints,
+              receiverPublicUrl: cfg.webhookUrl,
+              receiverHost: cfg.webhookListen.host,
+              receiverPort: cfg.webhookListen.port,
+              ...(cfg.webhookTls ? { receiverTls: cfg.webhookTls } : {}),
+            }
+          : undefined;
+      const delivery =
+        t.admin || dashboard
+          ? await runDeliveryCheck({
+              baseUrl: t.baseUrl,
+              apiKey: fullKey(t),
+              ...(t.admin ? { admin: t.admin } : dashboard),
+              numRuns: 10,
+              maxSeconds: 45,
+            })
+          : undefined;
+      const input = cfg.readOnly
+        ? undefined
+        : await runApiInputFuzz({
             baseUrl: t.baseUrl,
             apiKey: fullKey(t),
-            ...(t.admin ? { admin: t.admin } : dashboard),
-            numRuns: 10,
+            numRuns: 40,
             maxSeconds: 45,
-          })
-        : undefined;
-    const input = cfg.readOnly
-      ? undefined
-      : await runApiInputFuzz({
-          baseUrl: t.baseUrl,
-          apiKey: fullKey(t),
-          numRuns: 40,
-          maxSeconds: 45,
-        });
-    return { delivery, input };
-  });
+          });
+      return { delivery, input };
+    },
+  );
 
   // The key's rate budget ran out (rate-budget.ts): not run, with the reason — never a failure.
   if (delivery?.inconclusive)

@@ -8,7 +8,7 @@
 import { isPlanName, PLAN_NAMES, type PlanName } from './lib/index.ts';
 import { type EngineChoice, runLoad, summaryLine } from './run-load.ts';
 import { loadConfig } from '../core/config.ts';
-import { resolveTarget } from '../core/target/resolve-target.ts';
+import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
 import { type CommandSpec, parseCommand, UsageError, usageText } from '../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../core/cli/env-file.ts';
 
@@ -75,7 +75,8 @@ function num(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
-export async function run(argv: string[]): Promise<number> {
+/** `start`: how to start the embedded deployment (server/start.ts, from run/commands.ts). */
+export async function run(argv: string[], start?: StartEmbedded): Promise<number> {
   const parsed = parseCommand(spec, argv);
   if (!parsed) return 0;
   const { values } = parsed;
@@ -109,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
     { apiKey: 'optional' },
   );
   const wanted: PlanName[] = planArg === 'all' ? ['team', 'growth'] : [planArg as PlanName];
-  const target = await resolveTarget(cfg, { timeScale, plans: wanted });
+  const target = await resolveTarget(cfg, { timeScale, plans: wanted, start });
   let results: Awaited<ReturnType<typeof runLoad>>;
   try {
     const plans = target.service

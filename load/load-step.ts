@@ -10,15 +10,17 @@ import { loadFailures, loadNotRun } from './failures.ts';
 import { runLoad, summaryLine } from './run-load.ts';
 import type { PlanLimitObservation } from '../core/snapshot/types.ts';
 import { type AreaSummary, errorArea, reasonOf } from '../core/area.ts';
-import { resolveTarget } from '../core/target/resolve-target.ts';
+import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
 
 export async function runLoadStep(
   cfg: HarnessConfig,
   out: string,
   log: (l: string) => void,
+  /** How to start the embedded deployment (server/start.ts, from the run). */
+  start?: StartEmbedded,
 ): Promise<{ area: AreaSummary; limits: PlanLimitObservation[]; results: LoadResult[] }> {
   // The embedded deployment: Team and Growth, two keys each, in real time.
-  const target = await resolveTarget(cfg, { plans: ['team', 'growth'] });
+  const target = await resolveTarget(cfg, { plans: ['team', 'growth'], start });
   try {
     const keys = target.keys.plans;
     const plans = Object.keys(keys) as PlanName[];

@@ -2,7 +2,8 @@
  * The one list of `harness` commands: name, the file that implements it (loaded lazily, so
  * `harness diff-spec` never pays for Playwright or the server), and one line for `harness --help`.
  * Each command file exports `spec` (its options, variables, examples, exit codes: command-spec.ts)
- * and `run(argv)`.
+ * and `run(argv)`; a wing's command that needs the reference deployment or the example receiver
+ * gets them here, the run floor being the only one that imports server/ and examples/.
  */
 import type { CommandSpec } from '../core/cli/command-spec.ts';
 
@@ -21,11 +22,25 @@ export const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summ
     summary: 'start the reference deployment on 127.0.0.1',
   },
   load: {
-    load: () => import('../load/command.ts'),
+    load: async () => {
+      const [c, { startService }] = await Promise.all([
+        import('../load/command.ts'),
+        import('../server/start.ts'),
+      ]);
+      return { spec: c.spec, run: (argv) => c.run(argv, startService) };
+    },
     summary: 'plan-limit load checks (--plan team|growth|enterprise|all)',
   },
   fuzz: {
-    load: () => import('../fuzz/command.ts'),
+    load: async () => {
+      const [c, { startService }, { createReceiver }] = await Promise.all([
+        import('../fuzz/command.ts'),
+        import('../server/start.ts'),
+        import('../examples/receiver/receiver.ts'),
+      ]);
+      const wiring = { start: startService, exampleReceiver: createReceiver };
+      return { spec: c.spec, run: (argv) => c.run(argv, wiring) };
+    },
     summary: 'signature, receiver, delivery and API-input fuzzing (fuzz SUB --help)',
   },
   'diff-spec': {

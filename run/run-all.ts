@@ -24,8 +24,10 @@ import { applyEnv, insecureTlsEnv } from '../core/target/tls-trust.ts';
 import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
 import { runContractsStep } from '../contracts/contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
+import { createReceiver } from '../examples/receiver/receiver.ts';
 import { runFuzzStep } from '../fuzz/fuzz-step.ts';
 import { runLoadStep } from '../load/load-step.ts';
+import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
@@ -237,7 +239,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
 
   let loadRequests: number | undefined;
   await area('load', '[2/3] plan-limit load checks…', async () => {
-    const l = await runLoadStep(cfg, ctx.out, log);
+    const l = await runLoadStep(cfg, ctx.out, log, startService);
     run.limits = l.limits;
     loadRequests = l.results.reduce((n, r) => n + r.requests.sent, 0);
     return l.area;
@@ -247,7 +249,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   await area('fuzz', '[3/3] webhook signature fuzzing…', async () => {
     const before = processRateStats();
     try {
-      return await runFuzzStep(cfg, log);
+      return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
     } finally {
       fuzzRequests = statsSince(processRateStats(), before);
     }

@@ -1,14 +1,13 @@
 /**
  * The target, resolved once per process from the config: a real deployment from the
  * `HARNESS_*` variables, or — with `HARNESS_BASE_URL` unset — the embedded reference deployment,
- * started here on loopback with the options the caller needs and its seeded keys filled in.
- * Contracts (per Playwright worker), load and fuzz all take the result; the config itself is
- * never changed. Every key and token it hands out is registered for redaction.
+ * started on loopback with the options the caller needs and its seeded keys filled in. Starting
+ * it is the caller's `start` (server/start.ts `startService`, handed down by the run floor:
+ * core never imports server/). Contracts (per Playwright worker), load and fuzz all take the
+ * result; the config itself is never changed. Every key and token it hands out is registered
+ * for redaction.
  */
-import type { PlanName } from '../../load/lib/index.ts';
-import type { ServiceOptions } from '../../server/app.ts';
-import { type RunningService, startService } from '../../server/start.ts';
-import { ConfigError, type HarnessConfig } from '../config.ts';
+import { ConfigError, type HarnessConfig, type PlanName } from '../config.ts';
 import { registerSecret } from '../redact.ts';
 import { type AdminClient, adminClient } from './admin-client.ts';
 
@@ -32,17 +31,47 @@ export interface ResolvedTarget {
   /** The admin surface: the embedded deployment's, or a reference deployment's given a token. */
   admin?: AdminClient;
   /** The embedded deployment this process started, if it did. */
-  service?: RunningService;
+  service?: EmbeddedDeployment;
   /** Stops what this process started (the embedded deployment); a no-op for a real target. */
   close(): Promise<void>;
 }
 
+/** What the harness asks of a reference deployment it starts (server/app.ts has them all). */
+export interface EmbeddedServiceOptions {
+  faults: readonly string[];
+  /** Service seconds per real second. */
+  timeScale?: number;
+  /** Webhook retry schedule (base delays, ms) and attempt timeout. */
+  webhookRetryDelaysMs?: number[];
+  webhookTimeoutMs?: number;
+  /** Limits of the seeded Enterprise workspace. */
+  enterprise?: { ratePerMin: number; burst: number };
+}
+
+/** A started reference deployment as the harness uses it (server/start.ts `RunningService`). */
+export interface EmbeddedDeployment {
+  baseUrl: string;
+  credentials: {
+    adminToken: string;
+    workspaces: Record<
+      PlanName | 'other',
+      { id: string; burst: number; keys: { full: string; full2: string; readOnly: string } }
+    >;
+  };
+  close(): Promise<void>;
+}
+
+/** Starts the reference deployment on loopback: server/start.ts `startService`. */
+export type StartEmbedded = (o: EmbeddedServiceOptions) => Promise<EmbeddedDeployment>;
+
 /** How to start the embedded deployment, when there is no configured target. */
-export interface EmbeddedOptions extends Omit<ServiceOptions, 'faults'> {
+export interface EmbeddedOptions extends Omit<EmbeddedServiceOptions, 'faults'> {
   /** Workspace A: growth (room for a whole contract suite) or enterprise (limits set by the caller). */
   workspace?: 'growth' | 'enterprise';
   /** Plans whose two keys the load checks get. Default team and growth. */
   plans?: readonly PlanName[];
+  /** How to start it; without it only a configured target (HARNESS_BASE_URL) can be resolved. */
+  start?: StartEmbedded;
 }
 
 export async function resolveTarget(
@@ -50,8 +79,10 @@ export async function resolveTarget(
   embedded: EmbeddedOptions = {},
 ): Promise<ResolvedTarget> {
   if (cfg.baseUrl) return configuredTarget(cfg);
-  const { workspace = 'growth', plans = ['team', 'growth'], ...service } = embedded;
-  const svc = await startService({ ...service, faults: cfg.faults });
+  const { workspace = 'growth', plans = ['team', 'growth'], start, ...service } = embedded;
+  if (!start)
+    throw new ConfigError('HARNESS_BASE_URL is unset and no reference deployment can start here');
+  const svc = await start({ ...service, faults: cfg.faults });
   const w = svc.credentials.workspaces;
   // The keys the run uses, under the variables `npm run serve`'s credentials file gives them.
   registerSecret(w[workspace].keys.full, 'HARNESS_API_KEY');

@@ -63,6 +63,7 @@ async function fuzzDeliveries(env: Record<string, string>, cases: string, json?:
   try {
     const code = await deliveriesCommand(
       { url: env.HARNESS_BASE_URL, cases, 'max-seconds': '60', seed: '42', json },
+      undefined,
       (t) => {
         out += t;
       },

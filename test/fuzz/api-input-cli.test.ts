@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type RunningService, startService } from '../../server/start.ts';
 import { parseArgs } from 'node:util';
-import { run } from '../../fuzz/command.ts';
+import { createReceiver } from '../../examples/receiver/receiver.ts';
+import { run as fuzzCommand } from '../../fuzz/command.ts';
 import { apiInputCommand, deliveriesCommand } from '../../fuzz/deployment-command.ts';
+
+const run = (argv: string[]) =>
+  fuzzCommand(argv, { start: startService, exampleReceiver: createReceiver });
 
 describe('harness fuzz api-input / deliveries --url', () => {
   let svc: RunningService;
@@ -42,7 +46,7 @@ describe('harness fuzz api-input / deliveries --url', () => {
     });
     const out: string[] = [];
     const command = sub === 'deliveries' ? deliveriesCommand : apiInputCommand;
-    const code = await command(values, (t) => out.push(t));
+    const code = await command(values, startService, (t) => out.push(t));
     return { code, text: out.join('') };
   }
 

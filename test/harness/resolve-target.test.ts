@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { loadConfig } from '../../core/config.ts';
 import { redact } from '../../core/redact.ts';
 import { missingCredential, resolveTarget, withTarget } from '../../core/target/resolve-target.ts';
+import { type RunningService, startService } from '../../server/start.ts';
 
 describe('resolveTarget', () => {
   test('a configured target: its keys as given, no admin surface without a token, nothing started', async () => {
@@ -37,18 +38,28 @@ describe('resolveTarget', () => {
   test('the embedded deployment: started on loopback with the faults of the config, seeded keys redacted, admin surface answering', async () => {
     const cfg = loadConfig({ HARNESS_FAULTS: 'signature-uppercase' });
     const before = structuredClone(cfg);
-    const seen = await withTarget(cfg, { workspace: 'enterprise', plans: ['team'] }, async (t) => {
-      assert.match(t.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.ok(t.service, 'this process started it');
-      assert.ok(t.service.ctx.faults.has('signature-uppercase'), 'the faults of the config');
-      assert.equal(t.keys.full, t.service.credentials.workspaces.enterprise.keys.full);
-      assert.deepEqual(Object.keys(t.keys.plans), ['team']);
-      assert.equal(redact(`k ${t.keys.full} r ${t.keys.readOnly}`), 'k [REDACTED] r [REDACTED]');
-      const who = await t.admin!.lookupKey(t.keys.full);
-      assert.equal(who?.workspace_id, t.service.credentials.workspaces.enterprise.id);
-      assert.equal(missingCredential(t, cfg, ['adminToken', 'webhook', 'readOnlyKey']), undefined);
-      return t.baseUrl;
-    });
+    const seen = await withTarget(
+      cfg,
+      { workspace: 'enterprise', plans: ['team'], start: startService },
+      async (t) => {
+        assert.match(t.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+        assert.ok(t.service, 'this process started it');
+        assert.ok(
+          (t.service as RunningService).ctx.faults.has('signature-uppercase'),
+          'the faults of the config',
+        );
+        assert.equal(t.keys.full, t.service.credentials.workspaces.enterprise.keys.full);
+        assert.deepEqual(Object.keys(t.keys.plans), ['team']);
+        assert.equal(redact(`k ${t.keys.full} r ${t.keys.readOnly}`), 'k [REDACTED] r [REDACTED]');
+        const who = await t.admin!.lookupKey(t.keys.full);
+        assert.equal(who?.workspace_id, t.service.credentials.workspaces.enterprise.id);
+        assert.equal(
+          missingCredential(t, cfg, ['adminToken', 'webhook', 'readOnlyKey']),
+          undefined,
+        );
+        return t.baseUrl;
+      },
+    );
     assert.deepEqual(cfg, before, 'the config is never changed');
     await assert.rejects(fetch(`${seen}/v1/tickets`), 'closed after withTarget');
   });

@@ -2,13 +2,18 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { run as fuzzCommand } from '../../fuzz/command.ts';
+import { createReceiver } from '../../examples/receiver/receiver.ts';
+import { run as fuzz } from '../../fuzz/command.ts';
+import { startService } from '../../server/start.ts';
 import { plannedRuns, runReceiverFuzz } from '../../fuzz/receiver/index.ts';
 import { renderBody, renderTranscript } from '../../fuzz/shared/transcript.ts';
 import type { WireRequest } from '../../fuzz/shared/wire.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'units-secret-77aa01';
+
+const fuzzCommand = (argv: string[]) =>
+  fuzz(argv, { start: startService, exampleReceiver: createReceiver });
 
 describe('transcripts', () => {
   test('bodies render as text, as a JSON string when whitespace matters, else as hex', () => {
