@@ -39,7 +39,8 @@ import {
   type TargetKeys,
 } from '../core/target/resolve-target.ts';
 import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
-import type { DashboardEndpoint, EndpointForm } from '../core/webhooks/endpoints-file.ts';
+import type { EndpointForm } from '../core/signature/forms.ts';
+import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
 import { FAILED_BY_CHECKS } from './annotations.ts';
 

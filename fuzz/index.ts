@@ -18,7 +18,6 @@ export { formatDeliveryCheck } from './deliveries/format.ts';
 export type { DeliveryCheckOptions, DeliveryCheckResult } from './deliveries/types.ts';
 export {
   type DeliveryVerdict,
-  type EndpointForm,
   diagnoseSignature,
   verifyDelivery,
 } from './deliveries/verify-delivery.ts';

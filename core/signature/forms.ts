@@ -8,6 +8,18 @@ export type SignatureForm = 'prefixed' | 'plain';
 
 export const SIGNATURE_FORMS: readonly SignatureForm[] = ['prefixed', 'plain'];
 
+/** The header(s) an endpoint's deliveries carry: one form, or `both`. */
+export type DeliveryForm = SignatureForm | 'both';
+
+/** The forms an endpoint can be set up with (the admin surface, the reference deployment). */
+export const DELIVERY_FORMS: readonly DeliveryForm[] = ['prefixed', 'plain', 'both'];
+
+/**
+ * What an endpoint was configured to receive: a delivery form, or `unknown` when a dashboard
+ * does not say (U15): whichever headers arrive must verify, and at least one must.
+ */
+export type EndpointForm = DeliveryForm | 'unknown';
+
 /** Header names as documented. HTTP names are case-insensitive; lookups here ignore case. */
 export const SIGNATURE_HEADER: Readonly<Record<SignatureForm, string>> = {
   prefixed: 'X-Service-Signature',

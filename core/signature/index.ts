@@ -1,5 +1,8 @@
 export { diagnoseSignature } from './diagnose.ts';
 export {
+  DELIVERY_FORMS,
+  type DeliveryForm,
+  type EndpointForm,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   SIGNATURE_PREFIX,

@@ -13,8 +13,9 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 
-export type EndpointForm = 'prefixed' | 'plain' | 'both' | 'unknown';
-export const ENDPOINT_FORMS: readonly EndpointForm[] = ['prefixed', 'plain', 'both', 'unknown'];
+import { DELIVERY_FORMS, type EndpointForm } from '../signature/forms.ts';
+
+const ENDPOINT_FORMS: readonly EndpointForm[] = [...DELIVERY_FORMS, 'unknown'];
 
 /** Every event the contract suite can trigger through the API (documented first, U12 after). */
 export const TRIGGERABLE_EVENTS = [

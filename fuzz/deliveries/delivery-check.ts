@@ -25,7 +25,7 @@ import { type DeliveryRouter, deliveryRouter } from './routing.ts';
 import { deliveryScenario, HOSTILE_EXAMPLE } from './scenario.ts';
 import { tallyDeliveries } from './tally.ts';
 import type { Counterexample, DeliveryCheckOptions, DeliveryCheckResult } from './types.ts';
-import { ENDPOINT_FORMS } from './verify-delivery.ts';
+import { DELIVERY_FORMS } from '../../core/signature/index.ts';
 
 /** Refuses options the check cannot run with, before anything is started. */
 function checkOptions(options: DeliveryCheckOptions, numRuns: number): void {
@@ -94,7 +94,7 @@ export async function runDeliveryCheck(
   const started = performance.now();
   const http = createHttp({ baseUrl: options.baseUrl });
   const receiver = new CaptureReceiver(options.receiverTls ? { tls: options.receiverTls } : {});
-  const endpoints = planEndpoints(options.endpoints, options.forms ?? ENDPOINT_FORMS);
+  const endpoints = planEndpoints(options.endpoints, options.forms ?? DELIVERY_FORMS);
   const secrets = [apiKey, ...endpoints.map((e) => e.secret)];
   let router: DeliveryRouter;
   let receiverBase = '';

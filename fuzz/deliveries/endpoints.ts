@@ -8,7 +8,7 @@ import { EVENT_SCHEMAS } from '../../core/checks/catalogue/webhooks.ts';
 import { registerSecret } from '../../core/redact.ts';
 import type { AdminAnswer, AdminClient } from '../../core/target/admin-client.ts';
 import type { ConfiguredEndpoint } from './types.ts';
-import type { EndpointForm } from './verify-delivery.ts';
+import type { EndpointForm } from '../../core/signature/index.ts';
 
 export interface Endpoint {
   form: EndpointForm;

@@ -3,7 +3,7 @@
  */
 import type { SignatureForm } from '../../core/signature/index.ts';
 import type { AdminClient } from '../../core/target/admin-client.ts';
-import type { EndpointForm } from './verify-delivery.ts';
+import type { EndpointForm } from '../../core/signature/index.ts';
 
 /** Options of `runDeliveryCheck` (delivery-check.ts). */
 export interface DeliveryCheckOptions {

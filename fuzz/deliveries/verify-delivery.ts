@@ -22,20 +22,12 @@ import {
   diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
+  type EndpointForm,
   type SignatureForm,
 } from '../../core/signature/index.ts';
 import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 
 export { diagnoseSignature };
-
-/**
- * What an endpoint was configured to receive: one header form, or both; `unknown` when a
- * dashboard does not say (U15): whichever headers arrive must verify, and at least one must.
- */
-export type EndpointForm = SignatureForm | 'both' | 'unknown';
-
-/** The forms an endpoint can be registered with through the admin surface. */
-export const ENDPOINT_FORMS: readonly EndpointForm[] = ['prefixed', 'plain', 'both'];
 
 /** The header forms a delivery to an endpoint of `form` must carry. */
 export function promisedForms(form: EndpointForm): SignatureForm[] {

@@ -14,7 +14,6 @@ export type {
   DeliveryAttempt,
   DeliveryState,
   DispatcherOptions,
-  SignatureForm,
   WebhookEndpoint,
   WebhookFaults,
 } from './types.ts';

@@ -1,5 +1,6 @@
 import { signatureHex } from '../../core/signature/sign.ts';
-import type { SignatureForm, WebhookFaults } from './types.ts';
+import type { DeliveryForm } from '../../core/signature/forms.ts';
+import type { WebhookFaults } from './types.ts';
 
 export const PREFIXED_HEADER = 'X-Service-Signature';
 export const PLAIN_HEADER = 'service-signature';
@@ -11,7 +12,7 @@ export const SIGNATURE_PREFIX = 'sha256=';
  * bends exactly one of those rules.
  */
 export function signatureHeaders(
-  form: SignatureForm,
+  form: DeliveryForm,
   secret: string | undefined,
   body: string,
   faults: WebhookFaults = {},

@@ -4,11 +4,7 @@
  * dispatcher deviate from the contract on purpose (the fault catalogue).
  */
 
-/**
- * Which signature header(s) an endpoint receives (U15): `prefixed` sends
- * `X-Service-Signature: sha256=<hex>`, `plain` sends `service-signature: <hex>`, `both` sends both.
- */
-export type SignatureForm = 'prefixed' | 'plain' | 'both';
+import type { DeliveryForm } from '../../core/signature/forms.ts';
 
 export interface WebhookEndpoint {
   id: string;
@@ -19,7 +15,8 @@ export interface WebhookEndpoint {
   events: string[];
   /** Signing secret; without one (or with an empty one) no signature header is sent. */
   secret?: string;
-  form: SignatureForm;
+  /** Which signature header(s) it receives (U15; core/signature/forms.ts). */
+  form: DeliveryForm;
   /** ISO 8601 UTC, from the service clock. */
   createdAt: string;
 }

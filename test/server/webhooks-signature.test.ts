@@ -3,10 +3,10 @@ import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import {
   type Delivery,
-  type SignatureForm,
   WebhookDispatcher,
   type WebhookFaults,
 } from '../../server/webhooks/index.ts';
+import type { DeliveryForm } from '../../core/signature/forms.ts';
 import { header, type Received, startReceiver } from './webhooks-receiver.ts';
 
 const secret = 'whsec_reference_test_5f2c9a';
@@ -24,7 +24,7 @@ function hmac(key: string, bytes: Buffer | string): string {
 }
 
 async function deliverOnce(
-  form: SignatureForm,
+  form: DeliveryForm,
   opts: { secret?: string; faults?: WebhookFaults } = {},
 ): Promise<{ r: Received; d: Delivery }> {
   const rx = await startReceiver();
