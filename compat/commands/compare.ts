@@ -2,15 +2,9 @@
  * `harness compare BASELINE CURRENT`: what the current deployment does differently from the
  * baseline's — statuses, headers, content types, body shapes, gap values, plan limits.
  */
-import { writeFileSync } from 'node:fs';
-import { compareSnapshots, failing, loadSnapshot, render } from '../compare/index.ts';
-import {
-  type CommandSpec,
-  parseCommand,
-  UsageError,
-  usageText,
-} from '../../core/cli/command-spec.ts';
-import { FINDINGS_OPTIONS, reportFlags } from './report-flags.ts';
+import { compareSnapshots, loadSnapshot, render } from '../compare/index.ts';
+import type { CommandSpec } from '../../core/cli/command-spec.ts';
+import { FINDINGS_OPTIONS, runFindingsCommand } from './findings-command.ts';
 
 export const spec = {
   name: 'compare',
@@ -36,22 +30,16 @@ export const spec = {
   exit1: 'a finding at or above --fail-on (default ERR)',
 } as const satisfies CommandSpec;
 
-export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommand(spec, argv);
-  if (!parsed) return 0;
-  const { values, positionals } = parsed;
-  if (positionals.length !== 2)
-    throw new UsageError(
-      'expected two snapshots: harness compare BASELINE CURRENT',
-      usageText(spec),
-    );
-  const { format, failOn } = reportFlags(values);
-  const [baseSrc, curSrc] = positionals as [string, string];
-  const findings = compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {
-    partial: values.partial ?? false,
-  });
-  const text = render(format, findings, { baseline: baseSrc, current: curSrc, failOn });
-  if (values.out) writeFileSync(values.out, text);
-  else process.stdout.write(text);
-  return failing(findings, failOn).length > 0 ? 1 : 0;
+export function run(argv: string[]): Promise<number> {
+  return runFindingsCommand(
+    spec,
+    argv,
+    'expected two snapshots: harness compare BASELINE CURRENT',
+    (baseSrc, curSrc, values) =>
+      compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {
+        partial: values.partial ?? false,
+      }),
+    (format, findings, baseSrc, curSrc, failOn) =>
+      render(format, findings, { baseline: baseSrc, current: curSrc, failOn }),
+  );
 }

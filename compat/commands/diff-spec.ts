@@ -5,15 +5,9 @@
  * `enum-value-added=WARN`). A spec that cannot be read completely (not OpenAPI, an unresolvable
  * `$ref`) is refused, exit 2.
  */
-import { writeFileSync } from 'node:fs';
-import { diffSpecs, failing, loadSpec, parseLevelOverrides, render } from '../diff/index.ts';
-import {
-  type CommandSpec,
-  parseCommand,
-  UsageError,
-  usageText,
-} from '../../core/cli/command-spec.ts';
-import { FINDINGS_OPTIONS, reportFlags } from './report-flags.ts';
+import { diffSpecs, loadSpec, parseLevelOverrides, render } from '../diff/index.ts';
+import type { CommandSpec } from '../../core/cli/command-spec.ts';
+import { FINDINGS_OPTIONS, runFindingsCommand } from './findings-command.ts';
 
 export const spec = {
   name: 'diff-spec',
@@ -42,21 +36,16 @@ export const spec = {
   exit1: 'a finding at or above --fail-on (default ERR)',
 } as const satisfies CommandSpec;
 
-export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommand(spec, argv);
-  if (!parsed) return 0;
-  const { values, positionals } = parsed;
-  if (positionals.length !== 2)
-    throw new UsageError(
-      'expected two specs: harness diff-spec OLD NEW (files or REF:path)',
-      usageText(spec),
-    );
-  const { format, failOn } = reportFlags(values);
-  const [oldSrc, newSrc] = positionals as [string, string];
-  const levels = parseLevelOverrides(values.level ?? []);
-  const findings = diffSpecs(loadSpec(oldSrc), loadSpec(newSrc), { levels });
-  const text = render(format, findings, { old: oldSrc, new: newSrc, failOn });
-  if (values.out) writeFileSync(values.out, text);
-  else process.stdout.write(text);
-  return failing(findings, failOn).length > 0 ? 1 : 0;
+export function run(argv: string[]): Promise<number> {
+  return runFindingsCommand(
+    spec,
+    argv,
+    'expected two specs: harness diff-spec OLD NEW (files or REF:path)',
+    (oldSrc, newSrc, values) =>
+      diffSpecs(loadSpec(oldSrc), loadSpec(newSrc), {
+        levels: parseLevelOverrides(values.level ?? []),
+      }),
+    (format, findings, oldSrc, newSrc, failOn) =>
+      render(format, findings, { old: oldSrc, new: newSrc, failOn }),
+  );
 }

@@ -7,7 +7,7 @@
 import type { AreaSummary } from '../../core/area.ts';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { failing, type Level } from '../../core/level.ts';
-import { compareFailure } from './as-failure.ts';
+import { compareFailure } from '../findings/as-failure.ts';
 
 /** Undefined when there was no comparison and no gate asked for one. */
 export function compatibilityArea(

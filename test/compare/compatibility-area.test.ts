@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareFailure } from '../../compat/compare/as-failure.ts';
+import { compareFailure, diffFailure } from '../../compat/findings/as-failure.ts';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
 import { Findings } from '../../compat/compare/rules.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
-import { diffFailure } from '../../compat/diff/as-failure.ts';
 import { countByLevel } from '../../compat/findings/index.ts';
 import { exitCodeOf } from '../../report/summary.ts';
 
