@@ -1,44 +1,33 @@
 /**
  * The contract suite. `npx playwright test` runs it against HARNESS_BASE_URL, or — unset —
- * against an embedded reference deployment per worker. Its files go to HARNESS_OUT_DIR (set by
- * `harness run`: reports/latest/), else to reports/playwright/, emptied at the start of each run
- * (contracts/playwright-output.ts). The console shows one short line per test; check tags are
+ * against an embedded reference deployment per worker. Its configuration is read once: by the
+ * harness that runs it (`harness run`, `harness detect`: the file named by
+ * HARNESS_RESOLVED_CONFIG, with the output directory and, for the detection matrix, one project
+ * per fault), or, run alone, by its global setup (contracts/global-setup.ts). Its files go to the
+ * harness's directory (reports/latest/), else to reports/playwright/, emptied at the start of each
+ * run (contracts/playwright-output.ts). The console shows one short line per test; check tags are
  * in the HTML, JUnit and JSON reports (HARNESS_CONSOLE_TAGS=1 shows them on the console too).
- *
- * HARNESS_FAULT_MATRIX=1 adds one project per contract/webhook fault of the catalogue (the
- * detection self-test); each runs only the tests tagged with the fault's check.
  */
-import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { FAULTS } from './server/faults.ts';
-import { startService } from './server/start.ts';
 import { playwrightOutDir } from './contracts/playwright-output.ts';
+import { envVar } from './core/variables.ts';
+import { readResolved } from './core/resolved-config.ts';
 import type { StartEmbedded } from './core/target/resolve-target.ts';
+import { startService } from './server/start.ts';
 
-const out = playwrightOutDir();
-// The workers (and contracts/fixtures.ts's raw files) write where the reporters do.
-process.env.HARNESS_OUT_DIR = out;
-const matrix = process.env.HARNESS_FAULT_MATRIX === '1';
-// Dashboard-mode detection (run/detection-dashboard.ts): one project per fault, each against
-// its own separately started deployment, all sharing the run's one capture receiver by path.
-const dashboardMatrix = process.env.HARNESS_DASHBOARD_MATRIX
-  ? (JSON.parse(readFileSync(process.env.HARNESS_DASHBOARD_MATRIX, 'utf8')) as Array<{
-      fault: string;
-      check: string;
-      env: Record<string, string>;
-    }>)
-  : undefined;
+const suite = readResolved()?.suite;
+const out = playwrightOutDir(suite);
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export default defineConfig<
   object,
-  { faults: string[]; targetEnv: Record<string, string>; reference: { start?: StartEmbedded } }
+  { faults: string[]; configFile?: string; reference: { start?: StartEmbedded } }
 >({
   testDir: 'contracts',
   testMatch: '**/*.spec.ts',
   globalSetup: ['./contracts/playwright-output.ts', './contracts/global-setup.ts'],
   fullyParallel: true,
-  workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
+  workers: Number(envVar('HARNESS_WORKERS') ?? 2),
   timeout: 30_000,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
@@ -54,20 +43,14 @@ export default defineConfig<
     // The workers start the embedded deployment with server/start.ts (contracts/ imports no server/).
     reference: { start: startService },
   },
-  projects: dashboardMatrix
-    ? dashboardMatrix.map((p) => ({
-        name: `dashboard:${p.fault}`,
-        use: { targetEnv: p.env },
-        testMatch: '**/webhooks.spec.ts',
+  // The detection matrix (run/detection*.ts): one project per fault, only its check's tests.
+  projects: suite?.projects
+    ? suite.projects.map((p) => ({
+        name: p.name,
+        use: { faults: p.faults ?? [], configFile: p.configFile },
+        ...(p.testMatch ? { testMatch: p.testMatch } : {}),
         grep: new RegExp(`@${esc(p.check)}\\b`),
         metadata: { fault: p.fault, check: p.check },
       }))
-    : matrix
-      ? FAULTS.filter((f) => f.area !== 'limits').map((f) => ({
-          name: `fault:${f.name}`,
-          use: { faults: [f.name] },
-          grep: new RegExp(`@${esc(f.check)}\\b`),
-          metadata: { fault: f.name, check: f.check },
-        }))
-      : [{ name: 'contracts' }],
+    : [{ name: 'contracts' }],
 });

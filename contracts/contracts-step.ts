@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult } from '../core/checks/verdict.ts';
+import type { HarnessConfig } from '../core/config.ts';
+import { type Resolved, writeResolved } from '../core/resolved-config.ts';
 import { PULSE_FILE, PulseWatch, type TargetDown } from './transport-pulse.ts';
 import { readChecks, readPlaywrightTests, type TestRow } from './collect.ts';
 import { type AreaSummary, errorArea } from '../core/area.ts';
@@ -28,23 +30,40 @@ export interface ContractsRun {
 /** Grace after SIGINT (Playwright stops, tears down, writes its reports) before SIGKILL. */
 const STOP_GRACE_MS = 15_000;
 
-export function runContracts(
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 10 * 60_000,
-  extraArgs: string[] = [],
-  inherit = true,
+export interface RunContractsOptions {
+  /** The child's environment (default this process's); its configuration comes from `resolved`. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  args?: string[];
+  /** Show the suite's console output. Default true. */
+  inherit?: boolean;
   /** The workers' pulse file to watch (stop when the target stops answering). */
-  pulseFile?: string,
+  pulseFile?: string;
+}
+
+/**
+ * `playwright test` as a child process, handed the configuration this process resolved (and
+ * what the suite is run for) in one private file; the file is removed when the suite ends.
+ */
+export function runContracts(
+  resolved: Resolved,
+  {
+    env = process.env,
+    timeoutMs = 10 * 60_000,
+    args = [],
+    inherit = true,
+    pulseFile,
+  }: RunContractsOptions = {},
 ): Promise<ContractsRun> {
   const t0 = Date.now();
+  const file = writeResolved(resolved);
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [`${root}node_modules/@playwright/test/cli.js`, 'test', ...extraArgs],
+      [`${root}node_modules/@playwright/test/cli.js`, 'test', ...args],
       {
         cwd: root,
-        // The suite writes into the harness's report directory, which the harness empties itself.
-        env: { ...env, HARNESS_PLAYWRIGHT_CHILD: '1' },
+        env: { ...env, HARNESS_RESOLVED_CONFIG: file.file },
         stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
       },
     );
@@ -73,6 +92,7 @@ export function runContracts(
     const done = (exitCode: number) => {
       clearTimeout(timer);
       clearInterval(poll);
+      file.remove();
       resolve({ exitCode, timedOut, targetDown, wallMs: Date.now() - t0 });
     };
     child.on('exit', (code) => done(code ?? 1));
@@ -81,6 +101,7 @@ export function runContracts(
 }
 
 export interface ContractsStepOptions {
+  cfg: HarnessConfig;
   env: NodeJS.ProcessEnv;
   out: string;
   runId: string;
@@ -106,18 +127,14 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
   const jsonFile = join(o.out, 'playwright.json');
   const timeoutMs = o.timeoutMs ?? 600_000;
   const r = await runContracts(
+    { config: o.cfg, suite: { outDir: o.out, runId: o.runId, ...(o.tags ? { tags: true } : {}) } },
     {
-      ...o.env,
-      HARNESS_OUT_DIR: o.out,
-      HARNESS_RUN_ID: o.runId,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile,
-      FORCE_COLOR: '0',
-      ...(o.tags ? { HARNESS_CONSOLE_TAGS: '1' } : {}),
+      env: { ...o.env, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, FORCE_COLOR: '0' },
+      timeoutMs,
+      args: o.grep ? ['--grep', o.grep] : [],
+      inherit: o.verbose,
+      pulseFile: join(o.out, 'raw', PULSE_FILE),
     },
-    timeoutMs,
-    o.grep ? ['--grep', o.grep] : [],
-    o.verbose,
-    join(o.out, 'raw', PULSE_FILE),
   );
   let results = readChecks(o.out);
   let tests = readPlaywrightTests(jsonFile);

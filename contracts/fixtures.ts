@@ -26,6 +26,7 @@ import { configureRateBudgets, processRateStats, rateBudget } from '../core/http
 import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
+import { type Resolved, readResolved } from '../core/resolved-config.ts';
 import { redactValue, registerSecret } from '../core/redact.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
 import {
@@ -43,10 +44,26 @@ import type { EndpointForm } from '../core/signature/forms.ts';
 import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
 import { FAILED_BY_CHECKS } from './annotations.ts';
+import { playwrightOutDir } from './playwright-output.ts';
+import type { RetryProbe } from './retry-probe.ts';
 
-export const OUT_DIR = process.env.HARNESS_OUT_DIR ?? join(process.cwd(), 'reports', 'latest');
-const RAW_DIR = join(OUT_DIR, 'raw');
-export const RUN_ID = process.env.HARNESS_RUN_ID ?? randomBytes(4).toString('hex');
+/**
+ * What this run resolved once — its harness's configuration file, or the one the global setup
+ * wrote — its raw-file directory and run id; read on first use (in a worker, not when the runner
+ * collects the tests).
+ */
+let theRun: { resolved: Resolved; rawDir: string; id: string } | undefined;
+function run() {
+  if (!theRun) {
+    const resolved = readResolved() ?? { config: loadConfig() };
+    theRun = {
+      resolved,
+      rawDir: join(playwrightOutDir(resolved.suite), 'raw'),
+      id: resolved.suite?.runId ?? resolved.shared?.runId ?? randomBytes(4).toString('hex'),
+    };
+  }
+  return theRun;
+}
 
 export interface Subscription {
   endpointId?: string;
@@ -101,14 +118,17 @@ export interface Target {
   lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
+  /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
+  retryProbe?: RetryProbe;
 }
 
 type WorkerFixtures = {
   /** How a worker starts the embedded reference deployment: playwright.config.ts gives server/start.ts's. */
   reference: { start?: StartEmbedded };
+  /** This project's faults of the embedded deployment (the detection matrix), over the run's. */
   faults: string[];
-  /** Variables over the environment for this project (the dashboard-mode detection matrix). */
-  targetEnv: Record<string, string>;
+  /** This project's own resolved configuration (the dashboard-mode detection matrix). */
+  configFile: string | undefined;
   target: Target;
   history: Exchange[];
 };
@@ -133,9 +153,9 @@ const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
 
 function appendJsonl(file: string, rows: unknown[]): void {
   if (rows.length === 0) return;
-  mkdirSync(RAW_DIR, { recursive: true });
+  mkdirSync(run().rawDir, { recursive: true });
   appendFileSync(
-    join(RAW_DIR, file),
+    join(run().rawDir, file),
     `${rows.map((r) => JSON.stringify(redactValue(r))).join('\n')}\n`,
   );
 }
@@ -194,7 +214,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
         ? `not run: needs ${missingCredential(resolved, cfg, ['webhook']) ?? 'a webhook endpoint'}`
         : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
     }
-    const path = `/hook-${RUN_ID}-${process.pid}-${++n}`;
+    const path = `/hook-${run().id}-${process.pid}-${++n}`;
     const ws = await adminSurface().lookupKey(fullKey(resolved));
     if (!ws)
       throw new Error(
@@ -271,32 +291,25 @@ async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): P
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  faults: [
-    (process.env.HARNESS_FAULTS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-    { option: true, scope: 'worker' },
-  ],
+  faults: [[], { option: true, scope: 'worker' }],
 
-  targetEnv: [{}, { option: true, scope: 'worker' }],
+  configFile: [undefined, { option: true, scope: 'worker' }],
 
   reference: [{}, { option: true, scope: 'worker' }],
 
   target: [
-    async ({ faults, targetEnv, reference }, use, workerInfo) => {
-      const cfg = loadConfig({ ...process.env, ...targetEnv, HARNESS_FAULTS: faults.join(',') });
+    async ({ faults, configFile, reference }, use, workerInfo) => {
+      const given = configFile ? readResolved(configFile)!.config : run().resolved.config;
+      const cfg = faults.length > 0 ? { ...given, faults } : given;
       // Every worker obeys the key's headers on its own; the reserve and the refill share scale
       // with how many of them send with the key at once.
       configureRateBudgets({ sharers: Math.max(1, workerInfo.config.workers) });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
-      const shared = cfg.webhookUrl ? process.env.HARNESS_CAPTURE_CONTROL : undefined;
+      const shared = cfg.webhookUrl ? run().resolved.shared?.capture : undefined;
       const own = shared ? undefined : new CaptureReceiver();
       await own?.start();
-      const receiver = shared
-        ? remoteView(shared, process.env.HARNESS_CAPTURE_LISTEN ?? '(unknown)')
-        : localView(own!);
+      const receiver = shared ? remoteView(shared.control, shared.listen) : localView(own!);
       const resolved: ResolvedTarget = await resolveTarget(cfg, {
         start: reference.start,
         // The growth workspace has room for the whole suite without throttling (burst 1000);
@@ -306,6 +319,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookTimeoutMs: 3000,
       });
       const target = workerTarget(cfg, resolved, receiver);
+      target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
       await cleanUp(target);
       appendJsonl(`created-${process.pid}.jsonl`, target.created);
@@ -332,7 +346,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ target, request, exchanges, history }, use, testInfo) => {
     const track = (ex: Exchange) => {
       exchanges.push(ex);
-      notePulse(RAW_DIR, ex);
+      notePulse(run().rawDir, ex);
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
@@ -368,7 +382,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const v = new Verdict(
         checks,
         title,
-        join(RAW_DIR, `checks-${testInfo.parallelIndex}.jsonl`),
+        join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
       );
       await use(v);
@@ -388,8 +402,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       // The detection matrix only records verdicts: a failing test restarts its worker (and
       // with it an embedded deployment), which would make the matrix ten times slower.
-      const fatal =
-        process.env.HARNESS_RECORD_ONLY === '1' ? undefined : v.fatalMessage(target.cfg.strict);
+      const fatal = run().resolved.suite?.recordOnly
+        ? undefined
+        : v.fatalMessage(target.cfg.strict);
       if (fatal) {
         // The test body completed and failed on its checks alone: the report files it under
         // them. A body that threw first (a crash) is not marked, so it is reported as one.
@@ -428,6 +443,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   tag: async ({}, use) => {
-    await use({ subject: (s) => `[harness ${RUN_ID}] ${s}`, tags: ['harness', `run-${RUN_ID}`] });
+    await use({
+      subject: (s) => `[harness ${run().id}] ${s}`,
+      tags: ['harness', `run-${run().id}`],
+    });
   },
 });

@@ -6,6 +6,8 @@
  * At the end: the counts and where this run's report files are.
  */
 import { basename, relative } from 'node:path';
+import { envVar } from '../core/variables.ts';
+import { readResolved } from '../core/resolved-config.ts';
 import type {
   FullConfig,
   FullResult,
@@ -29,7 +31,8 @@ const MARKS: Record<TestResult['status'], string> = {
  * `harness run` the verdict table after the suite says what failed and how to reproduce it, so
  * a line or two is enough there.
  */
-const ERROR_LINES = process.env.HARNESS_PLAYWRIGHT_CHILD ? 2 : 12;
+const UNDER_HARNESS = Boolean(readResolved()?.suite);
+const ERROR_LINES = UNDER_HARNESS ? 2 : 12;
 
 export default class ConsoleReporter implements Reporter {
   private n = 0;
@@ -39,7 +42,8 @@ export default class ConsoleReporter implements Reporter {
   private outDir = '';
   private readonly counts = { passed: 0, failed: 0, skipped: 0, interrupted: 0 };
   private readonly failed: string[] = [];
-  private readonly tags = process.env.HARNESS_CONSOLE_TAGS === '1';
+  private readonly tags =
+    readResolved()?.suite?.tags === true || envVar('HARNESS_CONSOLE_TAGS') === '1';
 
   constructor(options: { outDir?: string } = {}) {
     this.outDir = options.outDir ?? '';
@@ -118,7 +122,7 @@ export default class ConsoleReporter implements Reporter {
     for (const t of this.failed) process.stdout.write(`  ✘ ${t}\n`);
     const rel = relative(process.cwd(), this.outDir);
     const where = !rel ? '.' : rel.startsWith('..') ? this.outDir : rel;
-    if (this.outDir && !process.env.HARNESS_PLAYWRIGHT_CHILD)
+    if (this.outDir && !UNDER_HARNESS)
       process.stdout.write(
         `\nreports of this run: ${where}/ (playwright-html/index.html, junit-contracts.xml, playwright.json)\n` +
           'the one-page report with load, fuzz and compatibility: npm start (reports/latest/)\n',

@@ -4,35 +4,18 @@
  * delivery, and the ticket is created at once. Waiting for the retry then overlaps the whole
  * suite instead of following it; the retry test (webhooks.spec.ts) only judges what arrived, and
  * waits on only when the suite was quicker than RETRY_MIN_WAIT_MS. Workers read the probe from
- * HARNESS_RETRY_PROBE. Anything that stops the trigger (read-only, no endpoint for
+ * the resolved configuration's `shared` (core/resolved-config.ts). Anything that stops the trigger (read-only, no endpoint for
  * ticket.created, the creation refused) leaves the test to trigger and wait on its own.
  */
 import { randomBytes } from 'node:crypto';
 import type { HarnessConfig } from '../core/config.ts';
+import type { SuiteShared } from '../core/resolved-config.ts';
 import type { CaptureReceiver } from '../core/webhooks/capture-receiver.ts';
-
-export const RETRY_PROBE_ENV = 'HARNESS_RETRY_PROBE';
 
 /** The shortest observation of a missing retry, from the 503 on (capped by the configured wait). */
 export const RETRY_MIN_WAIT_MS = 10_000;
 
-export interface RetryProbe {
-  marker: string;
-  ticketId: string;
-  /** Epoch ms the ticket was created (its first delivery attempt follows at once). */
-  armedAt: number;
-}
-
-/** The probe the global setup started, if any (workers). */
-export function readRetryProbe(): RetryProbe | undefined {
-  const raw = process.env[RETRY_PROBE_ENV];
-  if (!raw) return undefined;
-  try {
-    return JSON.parse(raw) as RetryProbe;
-  } catch {
-    return undefined;
-  }
-}
+export type RetryProbe = NonNullable<SuiteShared['retryProbe']>;
 
 /** Whether this run can trigger early: a real deployment whose dashboard endpoints we share. */
 function canTrigger(
@@ -44,8 +27,6 @@ function canTrigger(
       cfg.webhookUrl &&
       !cfg.adminToken &&
       !cfg.readOnly &&
-      // One deployment per project in the dashboard detection matrix: no run-wide target.
-      !process.env.HARNESS_DASHBOARD_MATRIX &&
       cfg.webhookEndpoints.some((e) => e.events.includes('ticket.created')),
   );
 }

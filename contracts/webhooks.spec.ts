@@ -15,7 +15,7 @@ import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
 import type { Subscription, Target } from './fixtures.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
-import { RETRY_MIN_WAIT_MS, readRetryProbe } from './retry-probe.ts';
+import { RETRY_MIN_WAIT_MS } from './retry-probe.ts';
 import {
   type Tag,
   createTicket,
@@ -339,7 +339,7 @@ test.describe('webhook delivery rules', () => {
     // other test, and goes on only until RETRY_MIN_WAIT_MS from the 503 when they were quicker.
     const waitMs = target.dashboard ? target.cfg.webhookRetryWaitMs : 5000;
     test.setTimeout(waitMs + 30_000);
-    const early = target.dashboard ? readRetryProbe() : undefined;
+    const early = target.dashboard ? target.retryProbe : undefined;
     await withSubscription(target, { events: ['ticket.created'], form: 'both' }, async (sub) => {
       let id: string;
       let until: number;

@@ -1,41 +1,17 @@
 /**
- * The one configuration module: environment variables, optionally preceded by an `--env-file`.
- * With `HARNESS_BASE_URL` unset the harness targets the embedded reference deployment and fills
- * in the credentials itself. Every secret read here is registered for redaction.
+ * The one configuration module. `loadConfig(env, flags)` reads the `HARNESS_*` variables
+ * (after an optional `--env-file`) and the command line's flags once per invocation, validates
+ * each with a clear message and registers every secret for redaction; child processes get the
+ * result (core/resolved-config.ts), never the environment to parse again. With
+ * `HARNESS_BASE_URL` unset the harness targets the embedded reference deployment and fills in
+ * the credentials itself.
  *
- * Variables (all optional):
- *   HARNESS_BASE_URL             target deployment, e.g. https://staging.example.com (default: embedded)
- *   HARNESS_API_KEY              full-access key of workspace A
- *   HARNESS_READONLY_KEY         read-only key of workspace A
- *   HARNESS_OTHER_WORKSPACE_KEY  full-access key of a second workspace B (isolation checks)
- *   HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS / HARNESS_ENTERPRISE_KEYS
- *                                comma-separated keys of one workspace per plan (load checks)
- *   HARNESS_WEBHOOK_URL          public URL that reaches the capture receiver (real deployments)
- *   HARNESS_WEBHOOK_SECRET       signing secret configured for that endpoint
- *   HARNESS_WEBHOOK_ENDPOINTS    YAML/JSON file of the endpoints set up in the dashboard (paths
- *                                under HARNESS_WEBHOOK_URL, events, secret_env, form)
- *   HARNESS_WEBHOOK_LISTEN       host:port the capture receiver binds (default 127.0.0.1:0)
- *   HARNESS_WEBHOOK_TLS_CERT / HARNESS_WEBHOOK_TLS_KEY  PEM files: the receiver speaks HTTPS
- *   HARNESS_WEBHOOK_RETRY_WAIT_MS  how long to wait for a retry after a 503 (default 60000)
- *   HARNESS_ADMIN_TOKEN          admin token (reference deployment only: rotation, clock control)
- *   HARNESS_FAULTS               faults for the embedded deployment (comma-separated)
- *   HARNESS_STRICT               1 = an assumption mismatch also fails the gate
- *   HARNESS_READ_ONLY            1 = only checks that write nothing (production)
- *   HARNESS_ALLOW_INSECURE       1 = allow plain HTTP to a non-loopback host, and on an https://
- *                                target skip certificate verification (self-signed staging); for
- *                                a private CA prefer NODE_EXTRA_CA_CERTS=ca.pem (core/target/tls-trust.ts)
- *   HARNESS_TIMEOUT_MS           per-request timeout (default 10000)
- *   HARNESS_RUN_MAX_SECONDS      time limit of a whole `harness run` (same as --max-seconds): the
- *                                area running then stops, the rest are marked error, every report
- *                                is written (default: none beyond each area's own limit)
- *   HARNESS_BASELINE             behaviour snapshot to compare the run with (default: the reference
- *                                deployment's, reports/baselines/; `off` to skip)
- *   HARNESS_COMPAT_FAIL_ON       ERR|WARN|INFO = a behaviour change at or above it fails the gate
- *                                (default: changes are reported, never fatal)
+ * Every variable it and the rest of the harness read is in the one table of core/variables.ts.
  */
 import { readFileSync } from 'node:fs';
 import { type Level, LEVELS } from './level.ts';
 import { registerSecret } from './redact.ts';
+import type { EnvVar } from './variables.ts';
 import {
   type DashboardEndpoint,
   EndpointsFileError,
@@ -74,6 +50,8 @@ export interface HarnessConfig {
   baseline?: string;
   /** The lowest level of behaviour change that fails the gate; undefined: none does. */
   compatFailOn?: Level;
+  /** The Enterprise plan's contracted limits, when given (else `harness load` reads the headers). */
+  enterpriseLimits: { ratePerMin?: number; burst?: number };
 }
 
 export class ConfigError extends Error {
@@ -176,6 +154,15 @@ function compatFailOn(raw: string | undefined): Level | undefined {
   return level;
 }
 
+/** A positive number, or unset. */
+function positive(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new ConfigError(`${name} must be a positive number, got '${raw}'`);
+  return n;
+}
+
 /** HARNESS_RUN_MAX_SECONDS: a positive number of seconds, or unset. */
 export function runMaxSeconds(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -193,67 +180,104 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Builds the config from an environment (default `process.env`), validating every variable.
- * `apiKey: 'optional'` is for `harness load`, whose target needs plan keys only.
+ * What a command line sets beside the variables; a flag wins over its variable and is validated
+ * the same way (with the same message).
+ */
+export interface ConfigFlags {
+  /** `--base-url`, `--url`; `null`: the embedded deployment, whatever HARNESS_BASE_URL says. */
+  baseUrl?: string | null;
+  /** `--fault`, `--strict`, `--max-seconds`. */
+  faults?: readonly string[];
+  strict?: boolean;
+  runMaxSeconds?: number;
+  /** `--api-key-env NAME`, `--admin-token-env NAME`: the variables holding the key / token. */
+  apiKeyVar?: string;
+  adminTokenVar?: string;
+  /** `--endpoints FILE`, `--receiver-url URL`, `--receiver-listen HOST:PORT` (harness fuzz). */
+  webhookEndpoints?: string;
+  webhookUrl?: string;
+  webhookListen?: string;
+  /** `optional` for `harness load`, whose target needs plan keys only. */
+  apiKey?: 'required' | 'optional';
+}
+
+/**
+ * Builds the config once from an environment (default `process.env`) and the command line's
+ * flags, validating every value.
  */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
-  o: { apiKey?: 'required' | 'optional' } = {},
+  flags: ConfigFlags = {},
 ): HarnessConfig {
-  const baseUrl = env.HARNESS_BASE_URL
-    ? checkUrl(env.HARNESS_BASE_URL, 'HARNESS_BASE_URL')
-    : undefined;
-  const timeoutMs = env.HARNESS_TIMEOUT_MS ? Number(env.HARNESS_TIMEOUT_MS) : 10_000;
+  const set = (v: unknown) => v !== undefined;
+  // The flags over the variables they stand for: one validation, one message per setting.
+  const over: Partial<Record<EnvVar, string | undefined>> = {
+    ...(set(flags.baseUrl) ? { HARNESS_BASE_URL: flags.baseUrl ?? undefined } : {}),
+    ...(flags.faults ? { HARNESS_FAULTS: flags.faults.join(',') } : {}),
+    ...(flags.strict ? { HARNESS_STRICT: '1' } : {}),
+    ...(set(flags.runMaxSeconds) ? { HARNESS_RUN_MAX_SECONDS: String(flags.runMaxSeconds) } : {}),
+    ...(flags.apiKeyVar ? { HARNESS_API_KEY: env[flags.apiKeyVar] } : {}),
+    ...(flags.adminTokenVar ? { HARNESS_ADMIN_TOKEN: env[flags.adminTokenVar] } : {}),
+    ...(flags.webhookEndpoints ? { HARNESS_WEBHOOK_ENDPOINTS: flags.webhookEndpoints } : {}),
+    ...(flags.webhookUrl ? { HARNESS_WEBHOOK_URL: flags.webhookUrl } : {}),
+    ...(flags.webhookListen ? { HARNESS_WEBHOOK_LISTEN: flags.webhookListen } : {}),
+  };
+  const v = (
+    name: EnvVar | 'HARNESS_TEAM_KEY' | 'HARNESS_GROWTH_KEY' | 'HARNESS_ENTERPRISE_KEY',
+  ) => (name in over ? over[name as EnvVar] : env[name]);
+  const rawUrl = v('HARNESS_BASE_URL');
+  const baseUrl = rawUrl ? checkUrl(rawUrl, 'HARNESS_BASE_URL') : undefined;
+  const webhookUrl = v('HARNESS_WEBHOOK_URL');
+  const timeoutMs = v('HARNESS_TIMEOUT_MS') ? Number(v('HARNESS_TIMEOUT_MS')) : 10_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
     throw new ConfigError(
-      `HARNESS_TIMEOUT_MS must be an integer from 100 to 600000, got '${env.HARNESS_TIMEOUT_MS}'`,
+      `HARNESS_TIMEOUT_MS must be an integer from 100 to 600000, got '${v('HARNESS_TIMEOUT_MS')}'`,
     );
   }
   const cfg: HarnessConfig = {
     baseUrl,
-    apiKey: env.HARNESS_API_KEY || undefined,
-    readOnlyKey: env.HARNESS_READONLY_KEY || undefined,
-    otherWorkspaceKey: env.HARNESS_OTHER_WORKSPACE_KEY || undefined,
+    apiKey: v('HARNESS_API_KEY') || undefined,
+    readOnlyKey: v('HARNESS_READONLY_KEY') || undefined,
+    otherWorkspaceKey: v('HARNESS_OTHER_WORKSPACE_KEY') || undefined,
     planKeys: {
-      team: list(env.HARNESS_TEAM_KEYS ?? env.HARNESS_TEAM_KEY),
-      growth: list(env.HARNESS_GROWTH_KEYS ?? env.HARNESS_GROWTH_KEY),
-      enterprise: list(env.HARNESS_ENTERPRISE_KEYS ?? env.HARNESS_ENTERPRISE_KEY),
+      team: list(v('HARNESS_TEAM_KEYS') ?? v('HARNESS_TEAM_KEY')),
+      growth: list(v('HARNESS_GROWTH_KEYS') ?? v('HARNESS_GROWTH_KEY')),
+      enterprise: list(v('HARNESS_ENTERPRISE_KEYS') ?? v('HARNESS_ENTERPRISE_KEY')),
     },
-    webhookUrl: env.HARNESS_WEBHOOK_URL
-      ? checkUrl(env.HARNESS_WEBHOOK_URL, 'HARNESS_WEBHOOK_URL')
-      : undefined,
-    webhookSecret: env.HARNESS_WEBHOOK_SECRET || undefined,
+    webhookUrl: webhookUrl ? checkUrl(webhookUrl, 'HARNESS_WEBHOOK_URL') : undefined,
+    webhookSecret: v('HARNESS_WEBHOOK_SECRET') || undefined,
     webhookEndpoints: [],
-    webhookListen: parseListen(env.HARNESS_WEBHOOK_LISTEN),
-    webhookTls: readTls(env.HARNESS_WEBHOOK_TLS_CERT, env.HARNESS_WEBHOOK_TLS_KEY),
-    webhookRetryWaitMs: env.HARNESS_WEBHOOK_RETRY_WAIT_MS
-      ? Number(env.HARNESS_WEBHOOK_RETRY_WAIT_MS)
+    webhookListen: parseListen(v('HARNESS_WEBHOOK_LISTEN')),
+    webhookTls: readTls(v('HARNESS_WEBHOOK_TLS_CERT'), v('HARNESS_WEBHOOK_TLS_KEY')),
+    webhookRetryWaitMs: v('HARNESS_WEBHOOK_RETRY_WAIT_MS')
+      ? Number(v('HARNESS_WEBHOOK_RETRY_WAIT_MS'))
       : 60_000,
-    adminToken: env.HARNESS_ADMIN_TOKEN || undefined,
-    faults: list(env.HARNESS_FAULTS),
-    strict: flag(env.HARNESS_STRICT, 'HARNESS_STRICT'),
-    readOnly: flag(env.HARNESS_READ_ONLY, 'HARNESS_READ_ONLY'),
-    allowInsecure: flag(env.HARNESS_ALLOW_INSECURE, 'HARNESS_ALLOW_INSECURE'),
+    adminToken: v('HARNESS_ADMIN_TOKEN') || undefined,
+    faults: list(v('HARNESS_FAULTS')),
+    strict: flag(v('HARNESS_STRICT'), 'HARNESS_STRICT'),
+    readOnly: flag(v('HARNESS_READ_ONLY'), 'HARNESS_READ_ONLY'),
+    allowInsecure: flag(v('HARNESS_ALLOW_INSECURE'), 'HARNESS_ALLOW_INSECURE'),
     timeoutMs,
-    runMaxSeconds: runMaxSeconds(env.HARNESS_RUN_MAX_SECONDS),
-    baseline: env.HARNESS_BASELINE || undefined,
-    compatFailOn: compatFailOn(env.HARNESS_COMPAT_FAIL_ON),
+    runMaxSeconds: runMaxSeconds(v('HARNESS_RUN_MAX_SECONDS')),
+    baseline: v('HARNESS_BASELINE') || undefined,
+    compatFailOn: compatFailOn(v('HARNESS_COMPAT_FAIL_ON')),
+    enterpriseLimits: {
+      ratePerMin: positive(v('HARNESS_ENTERPRISE_RATE'), 'HARNESS_ENTERPRISE_RATE'),
+      burst: positive(v('HARNESS_ENTERPRISE_BURST'), 'HARNESS_ENTERPRISE_BURST'),
+    },
   };
   if (!Number.isInteger(cfg.webhookRetryWaitMs) || cfg.webhookRetryWaitMs < 100)
     throw new ConfigError(
-      `HARNESS_WEBHOOK_RETRY_WAIT_MS must be an integer ≥ 100, got '${env.HARNESS_WEBHOOK_RETRY_WAIT_MS}'`,
+      `HARNESS_WEBHOOK_RETRY_WAIT_MS must be an integer ≥ 100, got '${v('HARNESS_WEBHOOK_RETRY_WAIT_MS')}'`,
     );
-  if (env.HARNESS_WEBHOOK_ENDPOINTS) {
+  if (v('HARNESS_WEBHOOK_ENDPOINTS')) {
     if (!cfg.webhookUrl)
       throw new ConfigError(
         'HARNESS_WEBHOOK_ENDPOINTS is set but HARNESS_WEBHOOK_URL is missing: the paths are appended to it',
       );
     try {
-      cfg.webhookEndpoints = withSecrets(
-        readEndpointsFile(env.HARNESS_WEBHOOK_ENDPOINTS),
-        env,
-        env.HARNESS_WEBHOOK_ENDPOINTS,
-      );
+      const file = v('HARNESS_WEBHOOK_ENDPOINTS')!;
+      cfg.webhookEndpoints = withSecrets(readEndpointsFile(file), env, file);
     } catch (e) {
       if (e instanceof EndpointsFileError) throw new ConfigError(e.message);
       throw e;
@@ -275,12 +299,21 @@ export function loadConfig(
       'HARNESS_FAULTS only applies to the embedded deployment; unset HARNESS_BASE_URL',
     );
   }
-  if (baseUrl && !cfg.apiKey && o.apiKey !== 'optional') {
+  if (baseUrl && !cfg.apiKey && flags.apiKey !== 'optional') {
     throw new ConfigError(
       'HARNESS_BASE_URL is set but HARNESS_API_KEY is missing: every v1 request needs a key',
     );
   }
-  // Named secrets: a repro of a request sent with one says `$HARNESS_READONLY_KEY`, not a mask.
+  registerConfigSecrets(cfg);
+  return cfg;
+}
+
+/**
+ * Registers every secret of `cfg` for redaction: named ones, so a repro of a request sent with
+ * one says `$HARNESS_READONLY_KEY`, not a mask. A child process calls it for the configuration
+ * it was handed (core/resolved-config.ts).
+ */
+export function registerConfigSecrets(cfg: HarnessConfig): void {
   registerSecret(cfg.apiKey, 'HARNESS_API_KEY');
   registerSecret(cfg.readOnlyKey, 'HARNESS_READONLY_KEY');
   registerSecret(cfg.otherWorkspaceKey, 'HARNESS_OTHER_WORKSPACE_KEY');
@@ -296,5 +329,4 @@ export function loadConfig(
   ]) {
     registerSecret(s);
   }
-  return cfg;
 }

@@ -4,9 +4,9 @@
  * or, without `--url`, against the embedded reference deployment.
  */
 import { writeFileSync } from 'node:fs';
-import { loadConfig, parseListen } from '../core/config.ts';
+import { type HarnessConfig, loadConfig } from '../core/config.ts';
+import { envVar } from '../core/variables.ts';
 import { redactValue } from '../core/redact.ts';
-import { readEndpointsFile, withSecrets } from '../core/webhooks/endpoints-file.ts';
 import { runApiInputFuzz } from './api-input/api-input.ts';
 import { formatApiInputFuzz } from './api-input/format.ts';
 import { runDeliveryCheck } from './deliveries/delivery-check.ts';
@@ -44,47 +44,48 @@ function seedOf(args: DeploymentFuzzArgs): number | undefined {
   return seed;
 }
 
-function secretFromEnv(flag: string, name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${flag}: environment variable ${name} is not set or empty`);
-  return value;
+function secretFromEnv(flag: string, name: string): void {
+  if (!process.env[name])
+    throw new Error(`${flag}: environment variable ${name} is not set or empty`);
 }
 
 /**
- * The target: `--url` with secrets from the environment variables the flags name, or the
- * embedded deployment; resolved by the one resolver the run uses.
+ * The configuration, read once: with `--url`, the deployment it names with the secrets of the
+ * variables the flags name (and its dashboard endpoints: `--endpoints` or HARNESS_WEBHOOK_*);
+ * without, the embedded deployment, whatever the variables say.
  */
-async function withTarget<T>(
-  args: DeploymentFuzzArgs,
-  start: StartEmbedded | undefined,
-  needsAdmin: boolean,
-  fn: (t: ResolvedTarget, where: string) => Promise<T>,
-): Promise<T> {
+function configOf(args: DeploymentFuzzArgs, needsAdmin: boolean): HarnessConfig {
   const faults = (args.fault ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (args.url && faults.length > 0)
     throw new Error('--fault applies to the embedded deployment only');
-  const cfg = loadConfig(
-    args.url
-      ? {
-          HARNESS_BASE_URL: args.url,
-          HARNESS_API_KEY: secretFromEnv('--api-key-env', args['api-key-env'] ?? 'HARNESS_API_KEY'),
-          ...(needsAdmin
-            ? {
-                HARNESS_ADMIN_TOKEN: secretFromEnv(
-                  '--admin-token-env',
-                  args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN',
-                ),
-              }
-            : {}),
-        }
-      : { HARNESS_FAULTS: faults.join(',') },
-  );
+  if (!args.url) return loadConfig({}, { faults });
+  const apiKeyVar = args['api-key-env'] ?? 'HARNESS_API_KEY';
+  const adminTokenVar = args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN';
+  secretFromEnv('--api-key-env', apiKeyVar);
+  if (needsAdmin) secretFromEnv('--admin-token-env', adminTokenVar);
+  return loadConfig(process.env, {
+    baseUrl: args.url,
+    apiKeyVar,
+    ...(needsAdmin ? { adminTokenVar } : {}),
+    ...(args.endpoints ? { webhookEndpoints: args.endpoints } : {}),
+    ...(args['receiver-url'] ? { webhookUrl: args['receiver-url'] } : {}),
+    ...(args['receiver-listen'] ? { webhookListen: args['receiver-listen'] } : {}),
+  });
+}
+
+/** The target of `cfg`, resolved by the one resolver the run uses. */
+async function withTarget<T>(
+  args: DeploymentFuzzArgs,
+  cfg: HarnessConfig,
+  start: StartEmbedded | undefined,
+  fn: (t: ResolvedTarget, where: string) => Promise<T>,
+): Promise<T> {
   const where =
     args.url ??
-    `embedded reference deployment${faults.length ? ` (faults: ${faults.join(', ')})` : ''}`;
+    `embedded reference deployment${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}`;
   return withResolvedTarget(cfg, { ...FUZZ_DEPLOYMENT, start }, (t) => fn(t, where));
 }
 
@@ -99,29 +100,30 @@ const stdout: Print = (text) => {
 };
 
 /**
- * Dashboard mode of `fuzz deliveries`: the endpoints of `--endpoints FILE` (default
- * $HARNESS_WEBHOOK_ENDPOINTS), already configured to point at `--receiver-url` (default
- * $HARNESS_WEBHOOK_URL), with the receiver bound to `--receiver-listen` (default
- * $HARNESS_WEBHOOK_LISTEN). Undefined when no endpoints file is given: the admin surface is used.
+ * Dashboard mode of `fuzz deliveries`: a deployment given by `--url` whose endpoints are set up
+ * in its dashboard — `--endpoints FILE` (default HARNESS_WEBHOOK_ENDPOINTS), pointing at
+ * `--receiver-url` (default HARNESS_WEBHOOK_URL), the receiver bound to `--receiver-listen`
+ * (default HARNESS_WEBHOOK_LISTEN). Without an endpoints file the admin surface is used.
  */
-function dashboardOptions(args: DeploymentFuzzArgs) {
-  const file = args.endpoints ?? (args.url ? process.env.HARNESS_WEBHOOK_ENDPOINTS : undefined);
-  if (!file) return undefined;
-  if (!args.url)
+function dashboardMode(args: DeploymentFuzzArgs): boolean {
+  if (!args.url && args.endpoints)
     throw new Error(
       '--endpoints describes a deployment given by --url (the embedded one is set up through its admin surface)',
     );
-  const publicUrl = args['receiver-url'] ?? process.env.HARNESS_WEBHOOK_URL;
-  if (!publicUrl)
+  const file = args.endpoints ?? envVar('HARNESS_WEBHOOK_ENDPOINTS');
+  if (args.url && file && !args['receiver-url'] && !envVar('HARNESS_WEBHOOK_URL'))
     throw new Error(
       '--endpoints needs the public URL they point at: --receiver-url URL or HARNESS_WEBHOOK_URL',
     );
-  const listen = parseListen(args['receiver-listen'] ?? process.env.HARNESS_WEBHOOK_LISTEN);
+  return Boolean(args.url && file);
+}
+
+function dashboardOptions(args: DeploymentFuzzArgs, cfg: HarnessConfig) {
   return {
-    endpoints: withSecrets(readEndpointsFile(file), process.env, file),
-    receiverPublicUrl: publicUrl,
-    receiverHost: args['receiver-host'] ?? listen.host,
-    receiverPort: listen.port,
+    endpoints: cfg.webhookEndpoints,
+    receiverPublicUrl: cfg.webhookUrl!,
+    receiverHost: args['receiver-host'] ?? cfg.webhookListen.host,
+    receiverPort: cfg.webhookListen.port,
   };
 }
 
@@ -131,8 +133,9 @@ export function deliveriesCommand(
   start?: StartEmbedded,
   print: Print = stdout,
 ): Promise<number> {
-  const dashboard = dashboardOptions(args);
-  return withTarget(args, start, !dashboard, async (t, where) => {
+  const cfg = configOf(args, !dashboardMode(args));
+  const dashboard = dashboardMode(args) ? dashboardOptions(args, cfg) : undefined;
+  return withTarget(args, cfg, start, async (t, where) => {
     print(
       `webhook delivery check: ${where}${dashboard ? ` (${dashboard.endpoints.length} endpoints configured in its dashboard)` : ''}\n`,
     );
@@ -160,7 +163,7 @@ export function apiInputCommand(
   start?: StartEmbedded,
   print: Print = stdout,
 ): Promise<number> {
-  return withTarget(args, start, false, async (t, where) => {
+  return withTarget(args, configOf(args, false), start, async (t, where) => {
     print(`api input fuzz: ${where}\n`);
     const seed = seedOf(args);
     const result = await runApiInputFuzz({

@@ -105,10 +105,10 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
     );
   // Keys come from HARNESS_<PLAN>_KEYS; the embedded deployment runs Team and Growth by default,
   // with its clock at the same scale as the schedule.
-  const cfg = loadConfig(
-    { ...process.env, ...(values['base-url'] ? { HARNESS_BASE_URL: values['base-url'] } : {}) },
-    { apiKey: 'optional' },
-  );
+  const cfg = loadConfig(process.env, {
+    ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+    apiKey: 'optional',
+  });
   const wanted: PlanName[] = planArg === 'all' ? ['team', 'growth'] : [planArg as PlanName];
   const target = await resolveTarget(cfg, { timeScale, plans: wanted, start });
   let results: Awaited<ReturnType<typeof runLoad>>;
@@ -127,8 +127,6 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
       process.stderr.write(
         `load: embedded reference deployment at ${target.baseUrl} (time scale ${timeScale})\n`,
       );
-    const er = num('HARNESS_ENTERPRISE_RATE', process.env.HARNESS_ENTERPRISE_RATE);
-    const eb = num('HARNESS_ENTERPRISE_BURST', process.env.HARNESS_ENTERPRISE_BURST);
     results = await runLoad({
       ...cleanUndefined(common),
       plans,
@@ -136,7 +134,7 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
       keys,
       enterprise: target.service
         ? { burst: target.service.credentials.workspaces.enterprise.burst }
-        : { ratePerMin: er, burst: eb },
+        : cfg.enterpriseLimits,
     });
   } finally {
     await target.close();

@@ -4,6 +4,7 @@
  * the run's time limit stops the area where it is. The other areas' findings are untouched.
  */
 import { type AreaSummary, errorArea, reasonOf } from '../core/area.ts';
+import { envVar } from '../core/variables.ts';
 import { redact } from '../core/redact.ts';
 
 export interface RunClock {
@@ -56,7 +57,7 @@ export async function guardArea(
   } catch (e) {
     const reason = `${name} could not run to its end: ${reasonOf(e)}`;
     log(`  ${reason}`);
-    if (process.env.HARNESS_DEBUG && e instanceof Error && e.stack) log(redact(e.stack));
+    if (envVar('HARNESS_DEBUG') && e instanceof Error && e.stack) log(redact(e.stack));
     return { area: errorArea(reason), outOfTime: false };
   } finally {
     clearTimeout(timer);

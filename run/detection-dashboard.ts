@@ -6,10 +6,13 @@
  * public path prefix (/f/<fault>), which is how the shared receiver routes deliveries.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../server/faults.ts';
+import { loadConfig } from '../core/config.ts';
+import { envVar } from '../core/variables.ts';
 import { redact } from '../core/redact.ts';
+import { writeResolved } from '../core/resolved-config.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';
@@ -44,6 +47,7 @@ export async function runDashboardDetection(outDir: string): Promise<Map<string,
   const listen = `http://127.0.0.1:${port}`;
   const secrets = exampleSecrets();
   const served: ServedDeployment[] = [];
+  const cleanUp: Array<() => void> = [];
   try {
     // Three at a time: each is a Node process compiling the server on a shared 2-core machine.
     for (let i = 0; i < faults.length; i += 3) {
@@ -60,39 +64,47 @@ export async function runDashboardDetection(outDir: string): Promise<Map<string,
         )),
       );
     }
-    const matrixFile = join(outDir, 'dashboard-matrix-projects.json');
-    writeFileSync(
-      matrixFile,
-      JSON.stringify(
-        faults.map((f, i) => ({
-          fault: f.name,
-          check: f.check,
-          env: { ...served[i]!.vars, ...secrets },
-        })),
-      ),
-      { mode: 0o600 },
+    // The run's one receiver, which every deployment reaches under its own path prefix; each
+    // project's configuration is its own deployment's credentials file over it, read here once.
+    const receiver = {
+      ...secrets,
+      HARNESS_WEBHOOK_URL: listen,
+      HARNESS_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
+      HARNESS_WEBHOOK_ENDPOINTS: DASHBOARD_ENDPOINTS,
+      HARNESS_WEBHOOK_RETRY_WAIT_MS: '5000',
+    };
+    const files = served.map((s) =>
+      writeResolved({ config: loadConfig({ ...receiver, ...s.vars }) }),
     );
+    cleanUp.push(...files.map((f) => f.remove));
     const run = join(outDir, 'dashboard-run');
     const json = join(outDir, 'dashboard-playwright.json');
     await runContracts(
       {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...secrets,
-        HARNESS_DASHBOARD_MATRIX: matrixFile,
-        HARNESS_RECORD_ONLY: '1',
-        HARNESS_WORKERS: process.env.HARNESS_WORKERS ?? '4',
-        HARNESS_WEBHOOK_URL: listen,
-        HARNESS_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
-        HARNESS_WEBHOOK_ENDPOINTS: DASHBOARD_ENDPOINTS,
-        HARNESS_WEBHOOK_RETRY_WAIT_MS: '5000',
-        HARNESS_OUT_DIR: run,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: json,
-        FORCE_COLOR: '0',
+        config: loadConfig(receiver),
+        suite: {
+          outDir: run,
+          runId: randomBytes(4).toString('hex'),
+          recordOnly: true,
+          projects: faults.map((f, i) => ({
+            name: `dashboard:${f.name}`,
+            fault: f.name,
+            check: f.check,
+            configFile: files[i]!.file,
+            testMatch: '**/webhooks.spec.ts',
+          })),
+        },
       },
-      10 * 60_000,
-      [],
-      false,
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          HARNESS_WORKERS: envVar('HARNESS_WORKERS') ?? '4',
+          PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+          FORCE_COLOR: '0',
+        },
+        inherit: false,
+      },
     );
     const tests = readPlaywrightTests(json);
     const results = readChecks(run);
@@ -116,6 +128,7 @@ export async function runDashboardDetection(outDir: string): Promise<Map<string,
     }
     return cells;
   } finally {
+    for (const c of cleanUp) c();
     await Promise.all(served.map((s) => s.stop()));
   }
 }

@@ -8,9 +8,12 @@
  * Webhook faults get a second column: the same fault on a deployment in dashboard mode (a separate
  * `serve --no-admin` process reached only through HARNESS_* variables; detection-dashboard.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../server/faults.ts';
+import { loadConfig } from '../core/config.ts';
+import { envVar } from '../core/variables.ts';
 import { redact } from '../core/redact.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import type { AreaSummary } from '../core/area.ts';
@@ -37,20 +40,34 @@ export async function runDetectionMatrix(
 ): Promise<DetectionRow[]> {
   mkdirSync(outDir, { recursive: true });
   const json = join(outDir, 'detection-playwright.json');
+  const projects = FAULTS.filter((f) => f.area !== 'limits').map((f) => ({
+    name: `fault:${f.name}`,
+    fault: f.name,
+    check: f.check,
+    faults: [f.name],
+  }));
   await runContracts(
     {
-      ...process.env,
-      HARNESS_FAULT_MATRIX: '1',
-      HARNESS_RECORD_ONLY: '1',
-      // Mostly waiting on loopback I/O and webhook retries: more workers than cores pays off.
-      HARNESS_WORKERS: process.env.HARNESS_WORKERS ?? '4',
-      HARNESS_OUT_DIR: join(outDir, 'detection-run'),
-      PLAYWRIGHT_JSON_OUTPUT_NAME: json,
-      FORCE_COLOR: '0',
+      // The embedded reference deployment with its defaults: no variable of the user applies.
+      config: loadConfig({}),
+      suite: {
+        outDir: join(outDir, 'detection-run'),
+        runId: randomBytes(4).toString('hex'),
+        recordOnly: true,
+        projects,
+      },
     },
-    15 * 60_000,
-    [],
-    verbose,
+    {
+      env: {
+        ...process.env,
+        // Mostly waiting on loopback I/O and webhook retries: more workers than cores pays off.
+        HARNESS_WORKERS: envVar('HARNESS_WORKERS') ?? '4',
+        PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+        FORCE_COLOR: '0',
+      },
+      timeoutMs: 15 * 60_000,
+      inherit: verbose,
+    },
   );
   const tests = readPlaywrightTests(json);
   const results = readChecks(join(outDir, 'detection-run'));

@@ -79,10 +79,12 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
   const out = resolve(opts.outDir ?? 'reports/latest');
   const started = Date.now();
   const runId = randomBytes(4).toString('hex');
+  // The configuration, read once: the steps get it, the contract suite's processes its file.
+  const cfg: HarnessConfig = loadConfig(opts.env ?? process.env, {
+    ...(opts.faults?.length ? { faults: opts.faults } : {}),
+    ...(opts.strict ? { strict: true } : {}),
+  });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
-  if (opts.faults?.length) env.HARNESS_FAULTS = opts.faults.join(',');
-  if (opts.strict) env.HARNESS_STRICT = '1';
-  const cfg: HarnessConfig = loadConfig(env);
   const clock = runClock(opts.maxSeconds ?? cfg.runMaxSeconds, started);
   prepareOut(out);
   log(
@@ -221,6 +223,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
 
   await area('contracts', '[1/3] contract suite (Playwright)…', async (left) => {
     const c = await runContractsStep({
+      cfg,
       env: ctx.env,
       out: ctx.out,
       runId: ctx.runId,

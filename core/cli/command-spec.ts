@@ -6,7 +6,7 @@
  * with the usage, exit 2.
  */
 import { parseArgs } from 'node:util';
-import { ENV_VARS, type EnvVar } from './env-vars.ts';
+import { ENV_VARS, type EnvVar } from '../variables.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -32,7 +32,7 @@ export interface CommandSpec<O extends Options = Options> {
   /** More lines under the summary (what the positionals are, where reports go). */
   about?: string[];
   options: O;
-  /** Environment variables the command reads (names from `env-vars.ts`). */
+  /** Environment variables the command reads (names from `core/variables.ts`). */
   env: readonly EnvVar[];
   examples: readonly string[];
   /** What exit status 1 means for this command (0 and 2 mean the same everywhere). */

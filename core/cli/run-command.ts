@@ -4,6 +4,7 @@
  * no stack (set HARNESS_DEBUG for one); a usage error adds the command's usage. Shared by
  * `main.ts` and the precompiled fast path of `bin/harness.mjs`, so both fail the same way.
  */
+import { envVar } from '../variables.ts';
 import { redact } from '../redact.ts';
 import { UsageError } from './command-spec.ts';
 
@@ -19,7 +20,7 @@ export async function runCommand(
     process.stderr.write(`harness ${name}: ${redact(msg)}\n`);
     // A misuse of the command line shows how it is used.
     if (err instanceof UsageError) process.stderr.write(`\n${err.usage}`);
-    if (process.env.HARNESS_DEBUG && err instanceof Error && err.stack)
+    if (envVar('HARNESS_DEBUG') && err instanceof Error && err.stack)
       process.stderr.write(`${redact(err.stack)}\n`);
     process.exitCode = 2;
   }

@@ -12,6 +12,7 @@
 import { resolve } from 'node:path';
 import { type CommandSpec, parseCommand, UsageError } from '../../core/cli/command-spec.ts';
 import { isLoopbackHost } from '../../core/config.ts';
+import { envVar } from '../../core/variables.ts';
 import { seedDashboardEndpoints } from '../../server/dashboard-endpoints.ts';
 import { writeCredentialsFiles } from '../../server/credentials-file.ts';
 import { FAULTS } from '../../server/faults.ts';
@@ -121,7 +122,7 @@ export async function run(argv: string[]): Promise<number> {
   const endpointsFile = values['webhook-endpoints'];
   // The receiver's fixed loopback address the README's local walk-through uses.
   const webhookUrl =
-    values['webhook-url'] ?? process.env.HARNESS_WEBHOOK_URL ?? 'http://127.0.0.1:8099';
+    values['webhook-url'] ?? envVar('HARNESS_WEBHOOK_URL') ?? 'http://127.0.0.1:8099';
   const listen = endpointsFile ? loopbackListen(webhookUrl) : undefined;
   const admin = !values['no-admin'];
   const svc = await startService({

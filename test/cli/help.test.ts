@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { ENV_VARS } from '../../core/variables.ts';
 import { COMMANDS } from '../../run/commands.ts';
 import type { CommandSpec } from '../../core/cli/command-spec.ts';
 import { SUBCOMMANDS } from '../../fuzz/command.ts';
@@ -71,13 +72,28 @@ describe('harness <command> --help', () => {
   test('run --help lists every HARNESS_* variable core/config.ts reads', async () => {
     const config = readFileSync(`${root}core/config.ts`, 'utf8');
     const read = new Set(
-      [...config.matchAll(/env\.(HARNESS_[A-Z_]+)/g)]
+      [...config.matchAll(/v\('(HARNESS_[A-Z_]+)'\)/g)]
         .map((m) => m[1]!)
-        // The singular key variables are older spellings of the *_KEYS ones.
-        .filter((v) => !/_KEY$/.test(v) || !config.includes(`env.${v}S`)),
+        // The singular key variables are older spellings of the *_KEYS ones; the Enterprise
+        // limits are harness load's (its --help lists them).
+        .filter((v) => !/_KEY$/.test(v) || !config.includes(`v('${v}S')`))
+        .filter((v) => !['HARNESS_ENTERPRISE_RATE', 'HARNESS_ENTERPRISE_BURST'].includes(v)),
     );
+    assert.ok(read.size > 20, `only ${read.size} variables found`);
     const help = harness('run', '--help').out;
     for (const v of read) assert.match(help, new RegExp(`\\n  ${v}\\b`), `${v} in run --help`);
+  });
+
+  test('README.md’s table names exactly the variables of the one table, core/variables.ts', () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const table = readme.slice(readme.indexOf('| variable | meaning |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const named = rows.flatMap((r) =>
+      [...r.split(' | ')[0]!.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!),
+    );
+    assert.deepEqual([...named].sort(), Object.keys(ENV_VARS).sort());
+    // The other copies of it link to it instead.
+    assert.match(readFileSync(`${root}docs/usage.md`, 'utf8'), /README\.md#variables/);
   });
 
   test('an unknown option is refused with the usage: exit 2', () => {

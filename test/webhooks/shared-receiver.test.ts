@@ -14,16 +14,19 @@ import globalSetup from '../../contracts/global-setup.ts';
 import { generateSelfSignedCert, WebhookDispatcher } from '../../server/webhooks/index.ts';
 import { freePort } from '../../run/serve-process.ts';
 import { remoteView } from '../../core/webhooks/shared-receiver.ts';
+import { readResolved } from '../../core/resolved-config.ts';
 
 const VARS = [
   'HARNESS_WEBHOOK_URL',
   'HARNESS_WEBHOOK_LISTEN',
   'HARNESS_WEBHOOK_TLS_CERT',
   'HARNESS_WEBHOOK_TLS_KEY',
-  'HARNESS_CAPTURE_CONTROL',
-  'HARNESS_CAPTURE_LISTEN',
+  'HARNESS_RESOLVED_CONFIG',
   'HARNESS_BASE_URL',
 ];
+
+/** What the global setup handed the workers (the resolved configuration's `shared`). */
+const captured = () => readResolved()?.shared?.capture;
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const k of VARS) {
@@ -63,8 +66,8 @@ describe('the shared capture receiver', () => {
     const teardown = await globalSetup();
     assert.ok(teardown, 'a receiver was started');
     try {
-      assert.equal(process.env.HARNESS_CAPTURE_LISTEN, `http://127.0.0.1:${port}`);
-      const control = process.env.HARNESS_CAPTURE_CONTROL!;
+      assert.equal(captured()?.listen, `http://127.0.0.1:${port}`);
+      const control = captured()!.control;
       assert.notEqual(new URL(control).port, String(port), 'control API not on the public port');
       // A tunnel that keeps the public path prefix, and one that strips it.
       await deliver(`http://127.0.0.1:${port}/ci-run-7/hook/all`, {
@@ -72,7 +75,7 @@ describe('the shared capture receiver', () => {
         n: 1.0,
       });
       await deliver(`http://127.0.0.1:${port}/hook/subset`, { event: 'ticket.created', text: 'é' });
-      const view = remoteView(control, process.env.HARNESS_CAPTURE_LISTEN);
+      const view = remoteView(control, captured()!.listen);
       const all = await view.all();
       assert.deepEqual(
         all.map((d) => d.path),
@@ -94,7 +97,7 @@ describe('the shared capture receiver', () => {
     process.env.HARNESS_WEBHOOK_LISTEN = `127.0.0.1:${port}`;
     const teardown = await globalSetup();
     try {
-      const view = remoteView(process.env.HARNESS_CAPTURE_CONTROL!, '');
+      const view = remoteView(captured()!.control, '');
       await view.failFirst({ marker: 'retry-me-42', attempts: 1, status: 503 });
       const sent = await deliver(`http://127.0.0.1:${port}/h`, { subject: 'retry-me-42' });
       await deliver(`http://127.0.0.1:${port}/h`, { subject: 'unmarked' });
@@ -108,7 +111,7 @@ describe('the shared capture receiver', () => {
         [503, 204, 204],
       );
       assert.equal(got[0]!.headers['x-service-delivery'], got[1]!.headers['x-service-delivery']);
-      const bad = await fetch(`${process.env.HARNESS_CAPTURE_CONTROL}/rules`, {
+      const bad = await fetch(`${captured()!.control}/rules`, {
         method: 'POST',
         body: '{}',
       });
@@ -131,12 +134,12 @@ describe('the shared capture receiver', () => {
     process.env.HARNESS_WEBHOOK_TLS_KEY = join(dir, 'key.pem');
     const teardown = await globalSetup();
     try {
-      assert.equal(process.env.HARNESS_CAPTURE_LISTEN, `https://127.0.0.1:${port}`);
+      assert.equal(captured()?.listen, `https://127.0.0.1:${port}`);
       const sent = await deliver(`https://127.0.0.1:${port}/tls`, { event: 'ticket.created' }, [
         pems.cert,
       ]);
       assert.equal(sent[0]!.state, 'delivered', JSON.stringify(sent[0]!.attempts));
-      const got = await remoteView(process.env.HARNESS_CAPTURE_CONTROL!, '').all();
+      const got = await remoteView(captured()!.control, '').all();
       assert.deepEqual(
         got.map((d) => d.path),
         ['/tls'],
@@ -165,7 +168,12 @@ describe('the shared capture receiver', () => {
 
   test('no public URL: no shared receiver (each worker binds its own random loopback port)', async () => {
     for (const k of VARS) delete process.env[k];
-    assert.equal(await globalSetup(), undefined);
-    assert.equal(process.env.HARNESS_CAPTURE_CONTROL, undefined);
+    const teardown = await globalSetup();
+    try {
+      assert.ok(readResolved(), 'the configuration read once, for the workers');
+      assert.equal(captured(), undefined);
+    } finally {
+      await teardown();
+    }
   });
 });

@@ -1,6 +1,9 @@
 /**
- * Every environment variable a command reads, with one line of meaning: the help of each command
- * lists the ones it reads from here (`command-spec.ts`). core/config.ts validates them.
+ * The one table of every environment variable the harness reads, with its meaning: each
+ * command's --help lists its own from here (core/cli/command-spec.ts), README.md's table is
+ * checked against it (test/cli/help.test.ts), and code reads a variable only by its name here
+ * (`envVar`) — the configuration's through `loadConfig` (core/config.ts). A module of its own,
+ * importing nothing: the precompiled `harness diff-spec` loads it without the configuration.
  */
 export const ENV_VARS = {
   HARNESS_BASE_URL:
@@ -12,8 +15,10 @@ export const ENV_VARS = {
     'comma-separated keys of one Team workspace (load; two keys add the scope phase)',
   HARNESS_GROWTH_KEYS: 'comma-separated keys of one Growth workspace (load)',
   HARNESS_ENTERPRISE_KEYS: 'comma-separated keys of one Enterprise workspace (load)',
-  HARNESS_ENTERPRISE_RATE: 'Enterprise requests per minute (else read from the headers)',
-  HARNESS_ENTERPRISE_BURST: 'Enterprise burst (else read from the headers)',
+  HARNESS_ENTERPRISE_RATE:
+    'harness load --plan enterprise: the contracted requests per minute (else read from the headers)',
+  HARNESS_ENTERPRISE_BURST:
+    'harness load --plan enterprise: the contracted burst (else read from the headers)',
   HARNESS_WEBHOOK_URL: 'public base URL under which the deployment reaches the capture receiver',
   HARNESS_WEBHOOK_LISTEN: 'host:port the capture receiver binds (default 127.0.0.1:0)',
   HARNESS_WEBHOOK_ENDPOINTS: 'YAML/JSON file of the webhook endpoints set up in the dashboard',
@@ -38,7 +43,13 @@ export const ENV_VARS = {
     'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
   HARNESS_COMPAT_FAIL_ON:
     'ERR, WARN or INFO: a behaviour change at or above it fails the gate (default: reported only)',
-  HARNESS_WORKERS: 'Playwright workers of the contract suite (default 2)',
+  HARNESS_WORKERS: 'Playwright workers of the contract suite (default 2; the detection matrix 4)',
+  HARNESS_OUT_DIR:
+    'npx playwright test alone: where the suite writes (default reports/playwright/, emptied first)',
+  HARNESS_CONSOLE_TAGS:
+    '1: each contract test’s check tags on the console too (harness run --tags)',
+  HARNESS_RESOLVED_CONFIG:
+    'set by the harness for its child processes: the 0600 file of the configuration it resolved',
   HARNESS_DEBUG: 'set: print the stack of an error that stops the command',
   HARNESS_NO_PRECOMPILE: 'set: run diff-spec through tsx instead of its cached plain-JS build',
   K6_BIN: 'the k6 binary (else k6 on PATH; else the Node engine)',
@@ -46,3 +57,7 @@ export const ENV_VARS = {
 } as const;
 
 export type EnvVar = keyof typeof ENV_VARS;
+
+/** The value of one variable of the table (the only way code outside loadConfig reads one). */
+export const envVar = (name: EnvVar, env: NodeJS.ProcessEnv = process.env): string | undefined =>
+  env[name] || undefined;
