@@ -22,7 +22,9 @@ import type { Exchange } from '../core/checks/types.ts';
 import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
-import { configureRateBudgets, processRateStats, rateBudget } from '../core/http/rate-budget.ts';
+import { createClient } from '../core/http/client.ts';
+import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
+import { undiciTransport } from '../core/http/undici-transport.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
@@ -45,6 +47,7 @@ import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
 import { FAILED_BY_CHECKS } from './annotations.ts';
 import { playwrightOutDir } from './playwright-output.ts';
+import { playwrightTransport } from './playwright-transport.ts';
 import type { RetryProbe } from './retry-probe.ts';
 
 /**
@@ -257,36 +260,24 @@ const CLEAN_UP_MS = 90_000;
 async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
   // An embedded deployment is thrown away whole, so only real targets are cleaned.
   if (embedded || cfg.readOnly) return;
-  const authorization = `Bearer ${fullKey(resolved)}`;
-  const budget = rateBudget(baseUrl, authorization);
+  // Paced by the key's budget like every request to the API; never recorded (not evidence).
+  const http = createClient({
+    baseUrl,
+    transport: undiciTransport(),
+    key: fullKey(resolved),
+    timeoutMs: cfg.timeoutMs,
+    deadline: performance.now() + CLEAN_UP_MS,
+  });
   const deadline = performance.now() + CLEAN_UP_MS;
   for (const c of created) {
     if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
     if (performance.now() > deadline) break; // what is left stays listed in the report
-    const url = `${baseUrl}${c.kind === 'ticket' ? `/v1/tickets/${c.id}/close` : `/v1/contacts/${c.id}`}`;
-    const answer = await budget.send(
-      async () => {
-        try {
-          const res = await fetch(url, {
-            method: c.kind === 'ticket' ? 'POST' : 'DELETE',
-            headers: { authorization },
-            signal: AbortSignal.timeout(cfg.timeoutMs),
-          });
-          await res.arrayBuffer();
-          const headers: Record<string, string> = {};
-          res.headers.forEach((v, k) => {
-            headers[k] = v;
-          });
-          return { status: res.status, headers };
-        } catch {
-          return {};
-        }
-      },
-      (a) => a,
-      { deadline },
-    );
+    const answer =
+      c.kind === 'ticket'
+        ? await http.send('POST', `/v1/tickets/${c.id}/close`)
+        : await http.send('DELETE', `/v1/contacts/${c.id}`);
     // A target that stopped answering would cost a timeout per object: the report lists them.
-    if (answer.result.status === undefined) return;
+    if (answer.status === undefined) return;
   }
 }
 
@@ -363,7 +354,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const id = (r?.json as { id?: unknown } | undefined)?.id;
       if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
     };
-    const client = new ApiClient(request, target.baseUrl, target.keys.full, track, {
+    const http = createClient({
+      baseUrl: target.baseUrl,
+      transport: playwrightTransport(request),
+      key: target.keys.full,
+      headers: { accept: 'application/json, application/problem+json' },
+      contentType: 'application/json',
+      record: track,
       timeoutMs: target.cfg.timeoutMs,
       // Time spent waiting for the key's rate limit is not the test's: its limit grows by it
       // (each wait is bounded by the budget: per request, and per worker in total).
@@ -373,7 +370,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
       onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
-    await use(client);
+    await use(new ApiClient(http));
   },
 
   verdict: [

@@ -9,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HarnessConfig } from '../core/config.ts';
+import { createClient } from '../core/http/client.ts';
+import { undiciTransport } from '../core/http/undici-transport.ts';
 import type { SuiteShared } from '../core/resolved-config.ts';
 import type { CaptureReceiver } from '../core/webhooks/capture-receiver.ts';
 
@@ -41,20 +43,16 @@ export async function startRetryProbe(
   const marker = `retry-${randomBytes(6).toString('hex')}`;
   rx.failFirst({ marker, attempts: 1, status: 503 });
   const armedAt = Date.now();
-  const res = await fetch(`${cfg.baseUrl}/v1/tickets`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${cfg.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
+  const created = await apiOf(cfg).send('POST', '/v1/tickets', {
+    body: {
       subject: `[harness ${runId}] webhook retries ${marker}`,
       requester: { email: 'harness@example.com', name: 'Harness' },
       priority: 'normal',
       tags: ['harness', `run-${runId}`],
-    }),
-    signal: AbortSignal.timeout(cfg.timeoutMs),
-  }).catch(() => undefined);
-  const id = res?.ok
-    ? ((await res.json().catch(() => undefined)) as { id?: unknown })?.id
-    : undefined;
+    },
+  });
+  const ok = created.status !== undefined && created.status < 300;
+  const id = ok ? (created.json as { id?: unknown } | undefined)?.id : undefined;
   if (typeof id !== 'string') return undefined;
   return { marker, ticketId: id, armedAt };
 }
@@ -62,9 +60,16 @@ export async function startRetryProbe(
 /** Closes the probe's ticket (shared staging hygiene); a failure is not the run's verdict. */
 export async function closeProbeTicket(cfg: HarnessConfig, probe: RetryProbe): Promise<void> {
   if (!canTrigger(cfg)) return;
-  await fetch(`${cfg.baseUrl}/v1/tickets/${encodeURIComponent(probe.ticketId)}/close`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${cfg.apiKey}` },
-    signal: AbortSignal.timeout(cfg.timeoutMs),
-  }).catch(() => undefined);
+  await apiOf(cfg).send('POST', `/v1/tickets/${encodeURIComponent(probe.ticketId)}/close`);
+}
+
+/** The one client with the run's key, paced by its budget like every request to the API. */
+function apiOf(cfg: HarnessConfig & { baseUrl: string; apiKey: string }) {
+  return createClient({
+    baseUrl: cfg.baseUrl,
+    transport: undiciTransport(),
+    key: cfg.apiKey,
+    timeoutMs: cfg.timeoutMs,
+    contentType: 'application/json',
+  });
 }

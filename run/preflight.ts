@@ -4,7 +4,7 @@
  * key-refusing, misaddressed or redirecting target is named plainly (run/unusable-target.ts
  * says what to fix) instead of surfacing as seventy identical test failures.
  */
-import { request } from 'undici';
+import { undiciTransport } from '../core/http/undici-transport.ts';
 
 export type PreflightState =
   | 'ok'
@@ -44,54 +44,51 @@ export async function preflight(
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
   const url = preflightUrl(baseUrl);
-  try {
-    // undici's request follows no redirect: a 3xx is seen as such.
-    const res = await request(url, {
-      headers: {
-        accept: 'application/json, application/problem+json',
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-      },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.body.text();
-    const status = res.statusCode;
-    const ct = String(res.headers['content-type'] ?? '');
-    const base = { url, status, ms: ms() };
-    if (status >= 500) return { ...base, state: 'server-error', detail: `HTTP ${status}` };
-    if (status >= 300 && status < 400) {
-      const location = String(res.headers.location ?? '');
-      return {
-        ...base,
-        state: 'redirect',
-        location,
-        detail: `HTTP ${status} to ${location || '(no Location)'}`,
-      };
-    }
-    if (status === 401 || status === 403)
-      return { ...base, state: 'key-refused', detail: `HTTP ${status}` };
-    if (status === 404) return { ...base, state: 'not-found', detail: 'HTTP 404' };
-    let json = false;
-    try {
-      JSON.parse(text);
-      json = true;
-    } catch {
-      json = false;
-    }
-    if (!json || !/json/.test(ct)) {
-      return {
-        ...base,
-        state: 'not-json',
-        detail: `HTTP ${status}, Content-Type ${ct || '(none)'}, body is not JSON`,
-      };
-    }
-    // Any other JSON answer (a 429 of a busy shared key, a 400 the suite will judge) is a target
-    // the contract suite can talk to.
-    return { ...base, state: 'ok', detail: `HTTP ${status}` };
-  } catch (e) {
-    return { url, ms: ms(), ...transportFailure(e, timeoutMs) };
+  // The one client's undici transport follows no redirect: a 3xx is seen as such.
+  const a = await undiciTransport().send({
+    method: 'GET',
+    url: new URL(url),
+    headers: [
+      ['accept', 'application/json, application/problem+json'],
+      ...(key ? ([['authorization', `Bearer ${key}`]] as Array<[string, string]>) : []),
+    ],
+    timeoutMs,
+  });
+  if ('error' in a) return { url, ms: ms(), ...transportFailure(a.thrown, timeoutMs) };
+  const text = a.body.toString('utf8');
+  const status = a.status;
+  const ct = a.headers['content-type'] ?? '';
+  const base = { url, status, ms: ms() };
+  if (status >= 500) return { ...base, state: 'server-error', detail: `HTTP ${status}` };
+  if (status >= 300 && status < 400) {
+    const location = a.headers.location ?? '';
+    return {
+      ...base,
+      state: 'redirect',
+      location,
+      detail: `HTTP ${status} to ${location || '(no Location)'}`,
+    };
   }
+  if (status === 401 || status === 403)
+    return { ...base, state: 'key-refused', detail: `HTTP ${status}` };
+  if (status === 404) return { ...base, state: 'not-found', detail: 'HTTP 404' };
+  let json = false;
+  try {
+    JSON.parse(text);
+    json = true;
+  } catch {
+    json = false;
+  }
+  if (!json || !/json/.test(ct)) {
+    return {
+      ...base,
+      state: 'not-json',
+      detail: `HTTP ${status}, Content-Type ${ct || '(none)'}, body is not JSON`,
+    };
+  }
+  // Any other JSON answer (a 429 of a busy shared key, a 400 the suite will judge) is a target
+  // the contract suite can talk to.
+  return { ...base, state: 'ok', detail: `HTTP ${status}` };
 }
 
 /** Names the transport error of a request that got no answer. */

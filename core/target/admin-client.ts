@@ -2,9 +2,12 @@
  * The one client of the reference deployment's admin surface (`x-admin-token`): webhook
  * endpoints, key lookup and rotation, the clock, delivery flushes. Only the reference deployment
  * has one; on a real target the harness works without it (dashboard endpoints, configured keys).
- * Plain fetch, not a recording client: admin calls are set-up, never evidence, and never belong
- * in a transcript or a Playwright trace (the token is a secret).
+ * Through the one client (core/http/client.ts) without recording: admin calls are set-up, never
+ * evidence, and never belong in a transcript or a Playwright trace (the token is a secret).
  */
+import { createClient } from '../http/client.ts';
+import { undiciTransport } from '../http/undici-transport.ts';
+
 export interface AdminAnswer {
   status: number;
   /** Parsed body when it is JSON, else undefined. */
@@ -19,28 +22,20 @@ export interface AdminClient {
 }
 
 export function adminClient(baseUrl: string, token: string, timeoutMs = 20_000): AdminClient {
+  // Unpaced (the admin surface has no rate limit) and unrecorded.
+  const http = createClient({ baseUrl, transport: undiciTransport(), timeoutMs, pace: false });
   const call: AdminClient['call'] = async (method, path, body) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
+    const a = await http.send(method, path, {
+      key: null,
       headers: {
         'x-admin-token': token,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    }).catch((e: Error) => {
-      // fetch says only "fetch failed"; the cause names the refused connection or the timeout.
-      const cause = (e.cause as Error | undefined)?.message ?? e.message;
-      throw new Error(`admin surface ${method} ${path}: no answer (${cause})`);
+      ...(body === undefined ? {} : { body }),
     });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, json, text };
+    if (a.status === undefined)
+      throw new Error(`admin surface ${method} ${path}: no answer (${a.error})`);
+    return { status: a.status, json: a.json as any, text: a.response!.bodyText };
   };
   return {
     call,

@@ -24,7 +24,6 @@ import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-b
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../core/redact.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
-import { checkExchange } from '../shared/check-exchange.ts';
 import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
 import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './operations.ts';
@@ -257,22 +256,19 @@ async function caseCheck(
     if (run.dead) return true;
     const before = known;
     const { body, contentType } = encodeBodyCase(c, spec.mediaType);
-    const started = performance.now();
-    const sentEx = await run.http.send({
-      method: spec.method,
-      path,
+    const ex = await run.http.send(spec.method, path, {
       headers: { ...run.auth, ...(contentType === null ? {} : { 'content-type': contentType }) },
-      body,
+      raw: body,
+      operation: spec.spec,
     });
-    const ex = checkExchange(sentEx, run.baseUrl, performance.now() - started, spec.spec);
     const sent = sentValue(c);
     const schemaValid = isSchemaValid(spec, c, sent);
-    tallyCase(stats, c, sentEx, schemaValid);
+    tallyCase(stats, c, ex, schemaValid);
     const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
       kind: c.kind,
       note: c.note,
       transcript: renderExchange(
-        sentEx,
+        ex,
         [
           `operation: ${operation} (${spec.schema})`,
           `case: ${c.kind}: ${c.note}`,
@@ -292,7 +288,7 @@ async function caseCheck(
       run.dead = `the target stopped answering after a ${operation} case (${(e as Error).message})`;
       const p = judgeCase(operation, ex, sent, before, before)[0] ?? {
         broken: API_INPUT_RULES.answered,
-        reason: `answered ${sentEx.status}, then stopped answering`,
+        reason: `answered ${ex.status}, then stopped answering`,
       };
       const reason = `${p.reason}; and the target stopped answering after it (${(e as Error).message})`;
       seen.failure = {

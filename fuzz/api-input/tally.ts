@@ -6,7 +6,7 @@
  */
 import type { BodyCase } from '../arbitraries/api-body-arb.ts';
 import { validate } from '../../core/schemas/registry.ts';
-import type { HttpExchange } from '../shared/http.ts';
+import type { Answer } from '../shared/http.ts';
 import { acceptsMediaType, type InputOperation } from './operations.ts';
 
 export interface ApiInputStats {
@@ -55,7 +55,7 @@ export function isSchemaValid(spec: InputOperation, c: BodyCase, sent: unknown):
 export function tallyCase(
   stats: ApiInputStats,
   c: BodyCase,
-  ex: HttpExchange,
+  ex: Answer,
   schemaValid: boolean,
 ): void {
   const status = ex.status === undefined ? 'none' : String(ex.status);

@@ -3,9 +3,9 @@
  * walk of the list), a ticket as GET reads it, and fresh target tickets for updates and messages.
  */
 import { redact } from '../../core/redact.ts';
-import type { Http, HttpExchange } from '../shared/http.ts';
+import type { Answer, Http } from '../shared/http.ts';
 
-type Get = (path: string) => Promise<HttpExchange>;
+type Get = (path: string) => Promise<Answer>;
 
 export interface Workspace {
   /** How the ticket count is read. */
@@ -47,7 +47,7 @@ async function countViaList(get: Get): Promise<number> {
 }
 
 export async function openWorkspace(http: Http, auth: Record<string, string>): Promise<Workspace> {
-  const get: Get = (path) => http.send({ method: 'GET', path, headers: auth });
+  const get: Get = (path) => http.send('GET', path, { headers: auth });
   const countedVia = (await countViaSummary(get)) === undefined ? 'list-walk' : 'reports-summary';
   return {
     countedVia,
@@ -63,16 +63,14 @@ export async function openWorkspace(http: Http, auth: Record<string, string>): P
       return ex.json;
     },
     createTarget: async () => {
-      const ex = await http.send({
-        method: 'POST',
-        path: '/v1/tickets',
+      const ex = await http.send('POST', '/v1/tickets', {
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify(SEED_TICKET),
+        raw: JSON.stringify(SEED_TICKET),
       });
       const id = (ex.json as { id?: unknown } | undefined)?.id;
       if (ex.status === undefined || ex.status >= 300 || typeof id !== 'string')
         throw new Error(
-          `api input fuzz: cannot create the target ticket (${ex.status ?? ex.error}): ${redact(ex.text.slice(0, 200))}`,
+          `api input fuzz: cannot create the target ticket (${ex.status ?? ex.error}): ${redact((ex.response?.bodyText ?? '').slice(0, 200))}`,
         );
       return id;
     },

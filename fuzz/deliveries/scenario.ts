@@ -7,7 +7,7 @@ import { redactValue } from '../../core/redact.ts';
 import type { AdminClient } from '../../core/target/admin-client.ts';
 import type { CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';
 import type { TicketContent } from '../arbitraries/ticket-content-arb.ts';
-import type { Http, HttpExchange } from '../shared/http.ts';
+import type { Answer, Http } from '../shared/http.ts';
 import { deliveryRepro } from '../../core/webhooks/delivery-repro.ts';
 import { renderDelivery, renderExchange } from '../shared/transcript.ts';
 import { type Endpoint, endpointName, REGISTERED_SECRET_ENV } from './endpoints.ts';
@@ -72,14 +72,12 @@ async function runScenario(ctx: ScenarioContext, content: TicketContent) {
 }
 
 function post(ctx: ScenarioContext, path: string, body?: unknown) {
-  return ctx.http.send({
-    method: 'POST',
-    path,
+  return ctx.http.send('POST', path, {
     headers: {
       authorization: `Bearer ${ctx.apiKey}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
   });
 }
 
@@ -91,7 +89,7 @@ async function ticketSteps(ctx: ScenarioContext, content: TicketContent): Promis
     ...(content.message === undefined ? {} : { message: content.message }),
     ...(content.priority === undefined ? {} : { priority: content.priority }),
   });
-  const refused = (reason: string, ex: HttpExchange) => ({
+  const refused = (reason: string, ex: Answer) => ({
     reason,
     transcript: renderExchange(ex, [], ctx.secrets),
   });

@@ -10,7 +10,7 @@ import {
   signatureValue,
 } from '../../core/signature/index.ts';
 import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
-import type { HttpExchange } from './http.ts';
+import type { Exchange } from '../../core/http/exchange.ts';
 import { maskSignedMaterial } from './mask-signed.ts';
 import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';
 
@@ -76,29 +76,31 @@ function bodyBytes(body: string | Buffer | undefined): Uint8Array {
 
 /** `> ` request lines, `< ` response lines, `# ` notes. */
 export function renderExchange(
-  ex: HttpExchange,
+  ex: Exchange,
   noteLines: readonly string[] = [],
   extraSecrets: readonly string[] = [],
 ): string {
   const req = ex.request;
+  const url = new URL(req.url);
   const lines = [
     ...notes(noteLines),
     ...message(
       '>',
-      `${req.method} ${req.path} HTTP/1.1`,
-      Object.entries(req.headers ?? {}),
+      `${req.method} ${url.pathname}${url.search} HTTP/1.1`,
+      Object.entries(req.headers),
       bodyBytes(req.body),
     ),
   ];
-  if (ex.status === undefined) {
+  const res = ex.response;
+  if (res === undefined) {
     lines.push(`< (no response: ${ex.error ?? 'unknown error'})`);
   } else {
-    if (ex.rateLimitedRetries > 0) lines.push(`# answered after ${ex.rateLimitedRetries} 429(s)`);
+    if (ex.rateLimitedRetries) lines.push(`# answered after ${ex.rateLimitedRetries} 429(s)`);
     const shown = SHOWN_RESPONSE_HEADERS.flatMap((n) => {
-      const v = ex.headers[n];
+      const v = res.headers[n];
       return v === undefined ? [] : [[n, v] as const];
     });
-    lines.push(...message('<', `HTTP/1.1 ${ex.status}`, shown, Buffer.from(ex.text, 'utf8')));
+    lines.push(...message('<', `HTTP/1.1 ${res.status}`, shown, Buffer.from(res.bodyText, 'utf8')));
   }
   return redact(lines.join('\n'), extraSecrets);
 }

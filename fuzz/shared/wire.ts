@@ -2,11 +2,12 @@
  * The one HTTP layer of the fuzzers: HTTP/1.1 exchanges with full control of what goes on the
  * wire — header names keep their case, a header may repeat, the body goes with `Content-Length`
  * or chunked. `node:http` with a raw header array does exactly that, and parses the response for
- * us. The receiver fuzz sends through it directly; the API client of the delivery check and the
- * input fuzz (`http.ts`) is built on it.
+ * us. The receiver fuzz sends through it directly; the delivery check and the input fuzz send
+ * through the one client (core/http/client.ts) over it (`wireTransport`, http.ts).
  */
 import { type IncomingMessage, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Transport } from '../../core/http/client.ts';
 
 /** A request as sent; `notes` explain it in transcripts (what was spoiled, and how). */
 export interface WireRequest {
@@ -156,4 +157,34 @@ export function responseHeader(res: WireResponse, name: string): string | undefi
     .filter(([n]) => n.toLowerCase() === name.toLowerCase())
     .map(([, v]) => v);
   return values.length === 0 ? undefined : values.join(', ');
+}
+
+/**
+ * The wire client as a transport of the one client: the request's bytes as the caller gave them
+ * (header case, no header added but Host and the framing), one keep-alive pool per run.
+ */
+export function wireTransport(url: URL, timeoutMs: number): Transport {
+  const wire = createClient(url, timeoutMs);
+  return {
+    async send(req) {
+      const o = await wire.send(
+        {
+          method: req.method as WireRequest['method'],
+          headers: req.headers,
+          body: req.body ?? new Uint8Array(0),
+          framing: { kind: 'content-length' },
+          notes: [],
+        },
+        req.url.pathname + req.url.search,
+      );
+      if ('error' in o) return { error: o.error };
+      const headers: Record<string, string> = {};
+      for (const [name, v] of o.response.headers) {
+        const k = name.toLowerCase();
+        headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+      }
+      return { status: o.response.status, headers, body: o.response.body };
+    },
+    close: () => wire.close(),
+  };
 }
