@@ -1,12 +1,11 @@
 /**
- * Starts `npm run serve` (run/commands/serve.ts) as a separate process in dashboard mode — no admin
- * surface, webhook endpoints seeded from a file — and reads back what a user would: the base URL
- * it prints and the credentials env file it writes.
+ * Starts `harness serve` (run/commands/serve.ts) as a separate process and reads back what a user
+ * would: its base URL and the credentials files it writes (from its one machine-readable line).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseEnvFile } from '../core/config.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -54,61 +53,59 @@ export interface ServedDeployment {
   baseUrl: string;
   /** The variables of the credentials env file serve wrote (keys, webhook URL, secrets). */
   vars: Record<string, string>;
+  /** That env file (`npm start -- --env-file FILE`) and its JSON twin (every workspace's keys). */
+  envFile: string;
+  credentialsFile: string;
+  process: ChildProcess;
   stop(): Promise<void>;
 }
 
-export async function serveDashboard(opts: {
-  endpointsFile: string;
-  webhookUrl: string;
-  faults?: string[];
-  env?: Record<string, string>;
-}): Promise<ServedDeployment> {
-  const args = [
-    '--import',
-    'tsx',
-    join(root, 'run/commands/serve.ts'),
-    '--port',
-    '0',
-    '--no-admin',
-    '--webhook-endpoints',
-    opts.endpointsFile,
-    '--webhook-url',
-    opts.webhookUrl,
-    // The deployment's own (fast) retry policy, so the retry check ends in well under a second.
-    '--webhook-retry-delays',
-    '100,200,400,800',
-    ...(opts.faults?.length ? ['--fault', opts.faults.join(',')] : []),
-  ];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * `harness serve ARGS` as its own process — the one way a test or the detection matrix starts the
+ * reference deployment out of process (in process: server/start.ts) — ready when it prints its
+ * `--ready-line`. `env` is its whole environment beside PATH and HOME; `detached` gives it a
+ * process group of its own (a caller that stops whole groups).
+ */
+export async function spawnServe(
+  args: string[],
+  o: { env?: Record<string, string>; detached?: boolean } = {},
+): Promise<ServedDeployment> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'run/main.ts'), 'serve', '--port', '0', '--ready-line', ...args],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(o.detached ? { detached: true } : {}),
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => {
     err += c.toString();
   });
-  const ready = await new Promise<{ baseUrl: string; json: string }>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /listening on (\S+)/.exec(out)?.[1];
-      const json = /Seeded credentials \(mode 0600\): (\S+)/.exec(out)?.[1];
-      if (url && json) {
+  const ready = await new Promise<{ baseUrl: string; envFile: string; credentialsFile: string }>(
+    (resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 60_000);
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        const line = out.split('\n').find((l) => l.startsWith('{"baseUrl"'));
+        if (line) {
+          clearTimeout(t);
+          resolve(JSON.parse(line));
+        }
+      });
+      child.once('exit', (code) => {
         clearTimeout(t);
-        resolve({ baseUrl: url, json });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(t);
-      reject(new Error(`serve exited (${code}): ${err}`));
-    });
-  });
-  const vars = parseEnvFile(readFileSync(join(dirname(ready.json), 'credentials.env'), 'utf8'));
+        reject(new Error(`serve exited (${code}): ${err}`));
+      });
+    },
+  );
   return {
-    baseUrl: ready.baseUrl,
-    vars,
+    ...ready,
+    vars: parseEnvFile(readFileSync(ready.envFile, 'utf8')),
+    process: child,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -119,4 +116,27 @@ export async function serveDashboard(opts: {
       clearTimeout(t);
     },
   };
+}
+
+/** A reference deployment in dashboard mode: no admin surface, webhook endpoints from a file. */
+export function serveDashboard(opts: {
+  endpointsFile: string;
+  webhookUrl: string;
+  faults?: string[];
+  env?: Record<string, string>;
+}): Promise<ServedDeployment> {
+  return spawnServe(
+    [
+      '--no-admin',
+      '--webhook-endpoints',
+      opts.endpointsFile,
+      '--webhook-url',
+      opts.webhookUrl,
+      // The deployment's own (fast) retry policy, so the retry check ends in well under a second.
+      '--webhook-retry-delays',
+      '100,200,400,800',
+      ...(opts.faults?.length ? ['--fault', opts.faults.join(',')] : []),
+    ],
+    { env: opts.env },
+  );
 }

@@ -10,7 +10,7 @@
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
 import { resolve } from 'node:path';
-import { type CommandSpec, parseCommand, UsageError } from '../../core/cli/command-spec.ts';
+import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
 import { isLoopbackHost } from '../../core/config.ts';
 import { envVar } from '../../core/variables.ts';
 import { seedDashboardEndpoints } from '../../server/dashboard-endpoints.ts';
@@ -64,6 +64,10 @@ export const spec = {
       type: 'string',
       arg: 'MS,MS,…',
       help: 'this deployment’s own webhook retry schedule, e.g. 100,200,400',
+    },
+    'ready-line': {
+      type: 'boolean',
+      help: 'first print one JSON line {"baseUrl","envFile","credentialsFile"} once listening (for programs that start serve)',
     },
     'api-plan': {
       type: 'string',
@@ -154,6 +158,10 @@ export async function run(argv: string[]): Promise<number> {
     lines: envLines,
     apiPlan,
   });
+  if (values['ready-line'])
+    console.log(
+      JSON.stringify({ baseUrl: svc.baseUrl, envFile: files.env, credentialsFile: files.json }),
+    );
   console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
   console.log(`Seeded credentials (mode 0600): ${files.json}`);
   console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);
@@ -182,15 +190,4 @@ function loopbackListen(url: string): string | undefined {
     throw new Error(`--webhook-url must be an http(s) URL, got '${url}'`);
   if (!isLoopbackHost(u.hostname)) return undefined;
   return `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  run(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: Error) => {
-      console.error(`serve: ${err.message}`);
-      if (err instanceof UsageError) console.error(`\n${err.usage}`);
-      process.exit(2);
-    },
-  );
 }

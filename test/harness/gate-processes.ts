@@ -1,14 +1,14 @@
 /**
  * Separate processes for the gate tests, as CI meets them: a target (gate-target.ts, or the
- * reference deployment through `run/commands/serve.ts`) and `harness run` itself, reached only through
+ * reference deployment through `harness serve`, run/serve-process.ts) and `harness run` itself, reached only through
  * HARNESS_* variables. Every process started here is stopped by `stopAll`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEnvFile } from '../../core/config.ts';
+import { spawnServe } from '../../run/serve-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const started: ChildProcess[] = [];
@@ -94,25 +94,17 @@ export async function startTarget(
 export async function serveReference(
   faults: string[] = [],
 ): Promise<{ baseUrl: string; vars: Record<string, string> }> {
-  const c = track(
+  const served = await spawnServe(
     [
-      'run/commands/serve.ts',
-      '--port',
-      '0',
       // The deployment's own fast retry schedule: the webhook retry check ends in a second.
       '--webhook-retry-delays',
       '100,200,400,800',
       ...(faults.length ? ['--fault', faults.join(',')] : []),
     ],
-    {},
+    { detached: true },
   );
-  const [baseUrl, json] = await readyOn(
-    c,
-    [/listening on (\S+)/, /Seeded credentials \(mode 0600\): (\S+)/],
-    'reference deployment',
-  );
-  const vars = parseEnvFile(readFileSync(join(dirname(json!), 'credentials.env'), 'utf8'));
-  return { baseUrl: baseUrl!, vars };
+  started.push(served.process);
+  return { baseUrl: served.baseUrl, vars: served.vars };
 }
 
 export interface HarnessRun {

@@ -17,50 +17,15 @@
  * asserts the pacing itself: it waited, hardly any 429 came back, none was scored, none given up.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseEnvFile } from '../../core/config.ts';
 import type { Summary } from '../../report/summary.ts';
+import { spawnServe } from '../../run/serve-process.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
-
-/** Starts `serve` as its own process: the base URL and the env file it reports, and a stop. */
-async function serve(args: string[]) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'run/commands/serve.ts'), '--port', '0', ...args],
-    {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  const envFile = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const file = /--env-file (\S+credentials\.env)/.exec(out)?.[1];
-      if (file) {
-        clearTimeout(t);
-        resolve(file);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const t = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(t);
-  };
-  return { envFile, stop };
-}
 
 /** One gate run as a user runs it: its own process, configured by the env file alone. */
 function gateRun(envFile: string, out: string): Promise<{ code: number; output: string }> {
@@ -84,9 +49,9 @@ function gateRun(envFile: string, out: string): Promise<{ code: number; output: 
 test('three gate runs back to back against one Team-plan deployment: the same PASS, no 429 scored', {
   timeout: 8 * 60_000,
 }, async (t) => {
-  const deployment = await serve(['--time-scale', '5']);
+  const deployment = await spawnServe(['--time-scale', '5']);
   try {
-    const vars = parseEnvFile(readFileSync(deployment.envFile, 'utf8'));
+    const vars = deployment.vars;
     assert.ok(vars.HARNESS_API_KEY && vars.HARNESS_BASE_URL, 'the env file configures the run');
     const dir = mkdtempSync(join(tmpdir(), 'harness-rerun-'));
     const seen: string[] = [];

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from '../../load/lib/index.ts';
+import { spawnServe } from '../../run/serve-process.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
@@ -21,24 +22,9 @@ test('Team in real time under k6, against a deployment run as a separate process
   skip: K6 ? false : NO_K6,
   timeout: 240_000,
 }, async () => {
-  const server = spawn(tsx, ['run/commands/serve.ts', '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = await spawnServe([]);
   try {
-    let banner = '';
-    const credentials = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`serve did not start: ${banner}`)), 30_000);
-      server.stdout.on('data', (d) => {
-        banner += d;
-        const m = banner.match(/(\S+credentials\.json)/);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]!);
-        }
-      });
-    });
-    const c = JSON.parse(readFileSync(credentials, 'utf8')) as {
+    const c = JSON.parse(readFileSync(server.credentialsFile, 'utf8')) as {
       baseUrl: string;
       workspaces: { team: { keys: { full: string; full2: string } } };
     };
@@ -82,6 +68,6 @@ test('Team in real time under k6, against a deployment run as a separate process
     );
     assert.ok(readFileSync(join(root, 'reports/latest/load-team.svg'), 'utf8').startsWith('<svg'));
   } finally {
-    server.kill('SIGTERM');
+    await server.stop();
   }
 });
