@@ -14,6 +14,7 @@ import { SIGNATURE_RULES } from '../../fuzz/signature/index.ts';
 import { VERDICT_IDS } from '../../load/lib/verdicts.ts';
 import { FAULTS } from '../../server/faults.ts';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
+import { ENV_VARS } from '../../core/variables.ts';
 import { RULES as COMPARE_RULES } from '../../compat/compare/index.ts';
 import { RULES as DIFF_RULES, RULE_FAMILIES } from '../../compat/diff/rules.ts';
 import { LIMITER_FAULTS } from '../load/limiter-faults.ts';
@@ -101,6 +102,7 @@ describe('ARCHITECTURE.md', () => {
     },
     'compare rule': { units: Object.keys(COMPARE_RULES) },
     'limiter fault case': { units: Object.keys(LIMITER_FAULTS) },
+    variable: { units: Object.keys(ENV_VARS) },
   };
 
   for (const [kind, { units, quoted, examplesFrom, stem }] of Object.entries(kinds)) {
