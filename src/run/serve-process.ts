@@ -62,6 +62,8 @@ export async function serveDashboard(opts: {
   webhookUrl: string;
   faults?: string[];
   env?: Record<string, string>;
+  /** Plan of the workspace whose keys are HARNESS_API_KEY / _READONLY_KEY (default team). */
+  apiPlan?: 'team' | 'growth';
 }): Promise<ServedDeployment> {
   const args = [
     '--import',
@@ -78,6 +80,7 @@ export async function serveDashboard(opts: {
     '--webhook-retry-delays',
     '100,200,400,800',
     ...(opts.faults?.length ? ['--fault', opts.faults.join(',')] : []),
+    ...(opts.apiPlan ? ['--api-plan', opts.apiPlan] : []),
   ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
