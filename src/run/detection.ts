@@ -10,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULTS } from '../../server/faults.ts';
+import { FAULTS, ruleOf } from '../../server/faults.ts';
 import { redact } from '../redact.ts';
 import { readChecks, readPlaywrightTests } from '../report/collect.ts';
 import type { AreaSummary } from '../report/summary.ts';
@@ -62,7 +62,7 @@ export async function runDetectionMatrix(
     return {
       fault: f.name,
       check: f.check,
-      provenance: f.provenance,
+      provenance: ruleOf(f).provenance,
       caught: Boolean(hit),
       tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
       evidence: hit?.failure
