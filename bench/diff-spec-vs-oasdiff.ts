@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
+import { dump } from 'js-yaml';
 
 const { values } = parseArgs({
   options: {
@@ -220,8 +220,8 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-diff-'));
 try {
   const oldFile = join(dir, 'old.yaml');
   const newFile = join(dir, 'new.yaml');
-  writeFileSync(oldFile, stringify(spec(false)));
-  writeFileSync(newFile, stringify(spec(true)));
+  writeFileSync(oldFile, dump(spec(false)));
+  writeFileSync(newFile, dump(spec(true)));
   const mb = (f: string) => (statSync(f).size / 1e6).toFixed(2);
   console.log(
     `diff-spec vs oasdiff — ${cpus().length} CPUs, load ${loadavg()

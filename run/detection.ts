@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULTS } from '../server/faults.ts';
+import { FAULTS, ruleOf } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
 import { envVar } from '../core/variables.ts';
 import { redact } from '../core/redact.ts';
@@ -79,7 +79,7 @@ export async function runDetectionMatrix(
     return {
       fault: f.name,
       check: f.check,
-      provenance: f.provenance,
+      provenance: ruleOf(f).provenance,
       caught: Boolean(hit),
       tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
       evidence: hit?.failure

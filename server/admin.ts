@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { FAULTS } from './faults.ts';
+import { FAULTS, ruleOf } from './faults.ts';
 import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import { iso } from './represent.ts';
@@ -189,7 +189,17 @@ export function registerAdminRoutes(app: FastifyInstance): void {
 
     admin.get('/admin/faults', async () => ({
       active: ctx.faults.list(),
-      catalogue: FAULTS,
+      catalogue: FAULTS.map((f) => {
+        const { provenance, rule } = ruleOf(f);
+        return {
+          name: f.name,
+          area: f.area,
+          provenance,
+          check: f.check,
+          does: f.does,
+          breaks: rule,
+        };
+      }),
     }));
   });
 }

@@ -48,15 +48,14 @@ export function diffContent(
     if (alt !== undefined) {
       specialised.add(alt);
       const msg = `${what}: media type ${mt} now sent as ${alt}`;
-      emit(ctx, `${pre}-media-type-specialised`, 'INFO', msg, omPtr, join(ncPtr, alt));
+      emit(ctx, `${pre}-media-type-specialised`, msg, omPtr, join(ncPtr, alt));
       diffMediaType(ctx, side, alt, om, omPtr, n[alt], join(ncPtr, alt));
       continue;
     }
     emit(
       ctx,
-      `${pre}-media-type-removed`,
       // Senders of it are refused; receivers asking for it (Accept) get another format or 406.
-      'ERR',
+      `${pre}-media-type-removed`,
       `${what}: media type ${mt} removed`,
       omPtr,
       isObj(nc) ? ncPtr : ownerNew,
@@ -65,14 +64,7 @@ export function diffContent(
   for (const mt of Object.keys(n)) {
     if (mt in o || specialised.has(mt)) continue;
     const msg = `${what}: media type ${mt} added`;
-    emit(
-      ctx,
-      `${pre}-media-type-added`,
-      'INFO',
-      msg,
-      isObj(oc) ? ocPtr : ownerOld,
-      join(ncPtr, mt),
-    );
+    emit(ctx, `${pre}-media-type-added`, msg, isObj(oc) ? ocPtr : ownerOld, join(ncPtr, mt));
   }
 }
 

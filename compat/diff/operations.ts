@@ -55,7 +55,7 @@ export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
       // A path with no operations was never callable: removing it breaks nobody.
       if (ops.length === 0) {
         const rule = `${noun}-without-operations-removed`;
-        emit(base, rule, 'INFO', `${label(ok)} removed`, oPtr, join('', section));
+        emit(base, rule, `${label(ok)} removed`, oPtr, join('', section));
         continue;
       }
       // The same sunset rule as one operation's removal: a path is as removable as the least
@@ -67,7 +67,7 @@ export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
           ? 'ahead'
           : undefined;
       const r = removal(`${noun}-removed`, sunset);
-      emit(base, r.rule, r.level, `${label(ok)} removed${r.why}`, oPtr, join('', section));
+      emit(base, r.rule, `${label(ok)} removed${r.why}`, oPtr, join('', section));
       continue;
     }
     const e = enter(base, oraw, oPtr, nItems[nk], join('', section, nk));
@@ -81,7 +81,6 @@ export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
     emit(
       { ...root, where: label(nk) },
       `${noun}-added`,
-      'INFO',
       `${label(nk)} added`,
       join('', section),
       nPtr,
@@ -101,12 +100,12 @@ function diffMethod(ctx: Ctx, webhook: boolean, label: Label, o: Item, n: Item, 
     const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
     const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
     const rm = removal(id, sunsetOf(obj(r.o!.node)));
-    emit(opCtx, rm.rule, rm.level, `${label(o.path, m)} removed${rm.why}`, oOpPtr, n.itemPtr);
+    emit(opCtx, rm.rule, `${label(o.path, m)} removed${rm.why}`, oOpPtr, n.itemPtr);
     return;
   }
   if (oop === undefined) {
     const rule = webhook ? 'webhook-operation-added' : 'operation-added';
-    emit(opCtx, rule, 'INFO', `${label(n.path, m)} added`, o.itemPtr, nOpPtr);
+    emit(opCtx, rule, `${label(n.path, m)} added`, o.itemPtr, nOpPtr);
     return;
   }
   const r = enter(opCtx, oop, oOpPtr, nop, nOpPtr);
@@ -119,7 +118,6 @@ function diffMethod(ctx: Ctx, webhook: boolean, label: Label, o: Item, n: Item, 
     emit(
       opCtx,
       `${webhook ? 'webhook-' : ''}operation-${isDep ? 'deprecated' : 'undeprecated'}`,
-      'INFO',
       `${label(n.path, m)} ${isDep ? `deprecated${typeof sunset === 'string' ? `, sunset ${sunset}` : ''}` : 'no longer deprecated'}`,
       wasDep ? join(os.opPtr, 'deprecated') : os.opPtr,
       isDep ? join(ns.opPtr, 'deprecated') : ns.opPtr,
@@ -143,20 +141,16 @@ function sunsetOf(op: Obj, now = Date.now()): 'passed' | 'ahead' | undefined {
 
 /**
  * The one sunset rule, for an operation and for a whole path (or webhook) alike: removed after
- * its announced sunset is INFO (`<id>-after-sunset`), before it ERR (`<id>-before-sunset`), and
- * without a deprecation date the plain ERR `<id>`.
+ * its announced sunset (`<id>-after-sunset`, INFO in rules.ts), before it
+ * (`<id>-before-sunset`, ERR), and without a deprecation date the plain `<id>` (ERR).
  */
 function removal(
   id: string,
   sunset: 'passed' | 'ahead' | undefined,
-): { rule: string; level: 'ERR' | 'INFO'; why: string } {
-  if (!sunset) return { rule: id, level: 'ERR', why: '' };
+): { rule: string; why: string } {
+  if (!sunset) return { rule: id, why: '' };
   const when = sunset === 'passed' ? 'after' : 'before';
-  return {
-    rule: `${id}-${when}-sunset`,
-    level: sunset === 'passed' ? 'INFO' : 'ERR',
-    why: ` ${when} its announced sunset`,
-  };
+  return { rule: `${id}-${when}-sunset`, why: ` ${when} its announced sunset` };
 }
 
 function diffOperation(ctx: Ctx, webhook: boolean, o: OpSite, n: OpSite): void {

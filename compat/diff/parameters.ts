@@ -70,21 +70,14 @@ export function diffParams(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void {
     if (moved) {
       consumed.add(moved.key);
       const msg = `parameter \`${a.name}\` moved from ${a.in} to ${moved.in}`;
-      emit(ctx, `${pre}-parameter-moved`, 'ERR', msg, a.ptr, moved.ptr);
+      emit(ctx, `${pre}-parameter-moved`, msg, a.ptr, moved.ptr);
     } else if (side.polarity === 'out') {
       const req = a.p.required === true;
       const rule = `${pre}-${req ? 'parameter-removed' : 'optional-parameter-removed'}`;
-      emit(
-        ctx,
-        rule,
-        req ? 'ERR' : 'WARN',
-        `${a.in} parameter \`${a.name}\` removed`,
-        a.ptr,
-        n.opPtr,
-      );
+      emit(ctx, rule, `${a.in} parameter \`${a.name}\` removed`, a.ptr, n.opPtr);
     } else {
       const msg = `${a.in} parameter \`${a.name}\` removed; clients still sending it may be rejected`;
-      emit(ctx, `${pre}-parameter-removed`, 'WARN', msg, a.ptr, n.opPtr);
+      emit(ctx, `${pre}-parameter-removed`, msg, a.ptr, n.opPtr);
     }
   }
   for (const z of np) {
@@ -94,7 +87,6 @@ export function diffParams(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void {
     emit(
       ctx,
       `${pre}-${breaking ? 'parameter-added-required' : 'parameter-added'}`,
-      breaking ? 'ERR' : 'INFO',
       `${req ? 'required' : 'optional'} ${z.in} parameter \`${z.name}\` added`,
       o.opPtr,
       z.ptr,
@@ -110,7 +102,6 @@ function diffParam(ctx: Ctx, side: Side, a: Param, z: Param): void {
     emit(
       ctx,
       `${side.prefix}-parameter-became-${isReq ? 'required' : 'optional'}`,
-      (side.polarity === 'out') === isReq ? 'INFO' : 'ERR',
       `${a.in} parameter \`${z.name}\` became ${isReq ? 'required' : 'optional'}`,
       // The definition, so a shared parameter component is one finding for every operation.
       e.o!.ptr,

@@ -34,19 +34,17 @@ export function diffRequestBody(
   const what = side.prefix === 'webhook' ? 'payload' : 'request body';
   if (orb && !nrb) {
     // A receiver loses the payload; a sender's data is refused or silently dropped.
-    emit(ctx, `${pre}-body-removed`, 'ERR', `${what} removed`, oPtrB, nPtr);
+    emit(ctx, `${pre}-body-removed`, `${what} removed`, oPtrB, nPtr);
     return;
   }
   if (!orb && nrb && !isReq) {
-    emit(ctx, `${pre}-body-added`, 'INFO', `optional ${what} added`, oPtr, nPtrB);
+    emit(ctx, `${pre}-body-added`, `optional ${what} added`, oPtr, nPtrB);
     return;
   }
   if (wasReq !== isReq) {
-    const tighter = isReq;
     emit(
       ctx,
       `${pre}-body-became-${isReq ? 'required' : 'optional'}`,
-      (side.polarity === 'in') === tighter ? 'ERR' : 'INFO',
       `${what} became ${isReq ? 'required' : 'optional'}`,
       orb ? oPtrB : oPtr,
       nPtrB,

@@ -30,7 +30,6 @@ export function diffResponses(
       emit(
         ctx,
         success ? `${pre}-success-status-removed` : `${pre}-status-removed`,
-        side.polarity === 'in' || success ? 'ERR' : 'INFO',
         `status ${code} removed`,
         join(orPtr, code),
         isObj(n.responses) ? nrPtr : nPtr,
@@ -60,7 +59,6 @@ export function diffResponses(
     emit(
       ctx,
       `${pre}-status-added`,
-      side.polarity === 'out' ? 'WARN' : 'INFO',
       `status ${code} added`,
       isObj(o.responses) ? orPtr : oPtr,
       join(nrPtr, code),
@@ -84,7 +82,6 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
       emit(
         ctx,
         `${pre}-${req ? 'header-removed' : 'optional-header-removed'}`,
-        req ? 'ERR' : 'WARN',
         `header ${ok} removed`,
         e.o!.ptr,
         nPtr,
@@ -99,7 +96,6 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
       emit(
         ctx,
         `${pre}-header-became-${isReq ? 'required' : 'optional'}`,
-        isReq ? 'INFO' : 'ERR',
         `header ${nk} became ${isReq ? 'required' : 'optional'}`,
         e.o!.ptr,
         e.n!.ptr,
@@ -117,6 +113,6 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
   for (const [lk, nk] of nl) {
     if (ol.has(lk)) continue;
     const e = enter(ctx, undefined, undefined, nh[nk], join(nPtr, 'headers', nk));
-    emit(ctx, `${pre}-header-added`, 'INFO', `header ${nk} added`, oPtr, e.n!.ptr);
+    emit(ctx, `${pre}-header-added`, `header ${nk} added`, oPtr, e.n!.ptr);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Every rule `diff-spec` can raise, with its default level — the one place levels are documented
- * from (`docs/usage.md` is generated from it, and a test holds every finding the engine emits on
- * the fixtures and the oasdiff corpus to these levels).
+ * Every rule `diff-spec` can raise, with its default level — the one place levels are chosen:
+ * emitters name a rule id only and `emit` (walk-context.ts) takes its level from here, and
+ * `docs/usage.md` is generated from it.
  *
  * Most rules exist once per place in an exchange, named by a prefix: `request` and
  * `webhook-response` travel from the client (narrowing breaks), `response` and `webhook` travel to

@@ -43,16 +43,16 @@ export function diffSecurity(ctx: Ctx, o: Obj, oPtr: string, n: Obj, nPtr: strin
   const na = requirements(n.security ?? obj(ctx.newDoc).security);
   const anon = (alts: Alternative[]) => alts.length === 0 || alts.some((a) => a.size === 0);
   if (anon(oa) && !anon(na)) {
-    emit(ctx, 'security-added', 'ERR', 'authentication now required', oSecPtr, nSecPtr);
+    emit(ctx, 'security-added', 'authentication now required', oSecPtr, nSecPtr);
   } else if (!anon(oa) && anon(na)) {
-    emit(ctx, 'security-removed', 'INFO', 'authentication no longer required', oSecPtr, nSecPtr);
+    emit(ctx, 'security-removed', 'authentication no longer required', oSecPtr, nSecPtr);
   } else if (!anon(oa)) {
     // Breaking when some credential that used to work no longer satisfies any alternative.
     const broken = oa.some((have) => !na.some((need) => satisfies(have, need)));
     const loosened = !broken && na.some((have) => !oa.some((need) => satisfies(have, need)));
     const msg = `security requirement changed from ${show(oa)} to ${show(na)}`;
-    if (broken) emit(ctx, 'security-requirement-tightened', 'ERR', msg, oSecPtr, nSecPtr);
-    else if (loosened) emit(ctx, 'security-requirement-loosened', 'INFO', msg, oSecPtr, nSecPtr);
+    if (broken) emit(ctx, 'security-requirement-tightened', msg, oSecPtr, nSecPtr);
+    else if (loosened) emit(ctx, 'security-requirement-loosened', msg, oSecPtr, nSecPtr);
   }
   diffScope(ctx, o, oPtr, n, nPtr);
 }
@@ -68,7 +68,7 @@ function diffScope(ctx: Ctx, o: Obj, oPtr: string, n: Obj, nPtr: string): void {
   const oxPtr = os !== undefined ? join(oPtr, 'x-scope') : oPtr;
   const nxPtr = ns !== undefined ? join(nPtr, 'x-scope') : nPtr;
   const msg = `key scope ${os ?? 'unset'} → ${ns ?? 'unset'}`;
-  if (or === undefined || nr === undefined) emit(ctx, 'x-scope-changed', 'WARN', msg, oxPtr, nxPtr);
-  else if (nr > or) emit(ctx, 'x-scope-raised', 'ERR', msg, oxPtr, nxPtr);
-  else if (nr < or) emit(ctx, 'x-scope-lowered', 'INFO', msg, oxPtr, nxPtr);
+  if (or === undefined || nr === undefined) emit(ctx, 'x-scope-changed', msg, oxPtr, nxPtr);
+  else if (nr > or) emit(ctx, 'x-scope-raised', msg, oxPtr, nxPtr);
+  else if (nr < or) emit(ctx, 'x-scope-lowered', msg, oxPtr, nxPtr);
 }

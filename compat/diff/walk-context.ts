@@ -1,4 +1,5 @@
 import { get } from './pointer.ts';
+import { RULES } from './rules.ts';
 import type { AssumedMark, Finding, Level } from './types.ts';
 
 export type Obj = Record<string, unknown>;
@@ -24,6 +25,21 @@ export interface Side {
   polarity: Polarity;
   /** `request` | `response` | `webhook` | `webhook-response`. */
   prefix: string;
+}
+
+const OPPOSITE: Record<string, string> = {
+  request: 'response',
+  response: 'request',
+  webhook: 'webhook-response',
+  'webhook-response': 'webhook',
+};
+
+/**
+ * The place whose values travel the other way (what the inside of a `not` is judged as): the
+ * prefix turns with the polarity, so the rule ids raised there name the direction rules.ts rates.
+ */
+export function opposite(side: Side): Side {
+  return { polarity: side.polarity === 'in' ? 'out' : 'in', prefix: OPPOSITE[side.prefix]! };
 }
 
 /** Collects findings, merging the same change reached from several operations. */
@@ -150,14 +166,21 @@ function assumedMark(
   return undefined;
 }
 
+/**
+ * Emits one finding of rule `rule`. The level is the rules table's (`rules.ts`), or the team's
+ * override: emitters name the rule only, so a level is chosen in one place. A rule id the table
+ * does not hold is a bug of the engine, not a finding.
+ */
 export function emit(
   ctx: Ctx,
   rule: string,
-  level: Level,
   message: string,
   oldPtr: string | undefined,
   newPtr: string | undefined,
 ): void {
+  const level = RULES.get(rule);
+  if (level === undefined)
+    throw new Error(`diff-spec raised '${rule}', a rule rules.ts does not hold`);
   const assumed = assumedMark(ctx, oldPtr, newPtr);
   ctx.sink.add({
     rule,

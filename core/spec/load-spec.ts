@@ -20,8 +20,8 @@ export type OpenApiDoc = Record<string, any>;
 let cached: OpenApiDoc | undefined;
 
 /**
- * The one spec parser (the harness's spec and `diff-spec`'s inputs alike). js-yaml: ~10× faster
- * than `yaml` on multi-MB specs, which is most of diff-spec's time. The YAML 1.2 core schema: no
+ * The one spec parser (the harness's spec and `diff-spec`'s inputs alike). js-yaml, the project's
+ * one YAML package: ~10× faster than `yaml` on multi-MB specs, which is most of diff-spec's time. The YAML 1.2 core schema: no
  * timestamps (a date stays a string) and no merge keys; anchors and aliases (the project's spec
  * shares parameter lists) are followed.
  */

@@ -11,7 +11,7 @@
  *       form: both               # prefixed | plain | both | unknown (unknown: observe, U15)
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { CORE_SCHEMA, load as parseYaml, YAMLException } from 'js-yaml';
 
 import { DELIVERY_FORMS, type EndpointForm } from '../signature/forms.ts';
 
@@ -106,11 +106,19 @@ export function readEndpointsFile(file: string): EndpointSpec[] {
   }
   let doc: unknown;
   try {
-    doc = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+    // The YAML 1.2 core schema, as for the spec (core/spec/load-spec.ts): a date stays text.
+    doc = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text, { schema: CORE_SCHEMA });
   } catch (e) {
-    throw new EndpointsFileError(`${file}: not valid YAML/JSON: ${(e as Error).message}`);
+    throw new EndpointsFileError(`${file}: not valid YAML/JSON: ${parseError(e)}`);
   }
   return validateEndpoints(doc, file);
+}
+
+/** A YAML mistake with the line and column it is on, and the lines around it. */
+function parseError(e: unknown): string {
+  if (!(e instanceof YAMLException) || !e.mark) return (e as Error).message;
+  const { line, column, snippet } = e.mark;
+  return `${e.reason} at line ${line + 1}, column ${column + 1}${snippet ? `:\n\n${snippet}` : ''}`;
 }
 
 /** Attaches each endpoint's secret from `env`; a missing variable is an error naming it. */

@@ -10,7 +10,15 @@ import type { Aggregates } from './metrics.ts';
 import type { PlanLimits } from './plans.ts';
 import type { Schedule } from './schedule.ts';
 
-export type Provenance = 'documented' | 'assumed' | 'observed';
+import { type Provenance, type VerdictId, verdictRule } from '../../core/checks/load-verdicts.ts';
+
+export {
+  type Provenance,
+  VERDICT_IDS,
+  VERDICT_RULES,
+  type VerdictId,
+  verdictRule,
+} from '../../core/checks/load-verdicts.ts';
 export type VerdictStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 
 export interface Verdict {
@@ -23,26 +31,6 @@ export interface Verdict {
   expected: string;
   observed: string;
 }
-
-export const VERDICT_IDS = [
-  'limit-header',
-  'fresh-key',
-  'burst',
-  'rate',
-  'no-429-below-rate',
-  'retry-after-present',
-  'retry-after-honoured',
-  'remaining-zero-on-429',
-  'remaining-never-rises',
-  'remaining-matches-burst',
-  'reset-unit',
-  'algorithm',
-  'scope',
-  'no-dropped-requests',
-  'only-200-or-429',
-] as const;
-
-export type VerdictId = (typeof VERDICT_IDS)[number];
 
 export type Scope = 'per-key' | 'shared' | 'unknown';
 
@@ -116,9 +104,7 @@ const limitHeader: Judge = ({ limits, agg }) => {
   const lmin = Math.min(...Object.values(agg).map((p) => p?.limitMin ?? Number.POSITIVE_INFINITY));
   const lmax = Math.max(...Object.values(agg).map((p) => p?.limitMax ?? Number.NEGATIVE_INFINITY));
   return {
-    id: 'limit-header',
-    title: 'X-RateLimit-Limit equals the plan rate on every response',
-    provenance: 'documented',
+    ...verdictRule('limit-header'),
     status: sent === 0 ? 'skipped' : limitBad === 0 ? 'pass' : 'fail',
     expected: `${limits.ratePerMin} (${limits.rateSource})`,
     observed:
@@ -133,10 +119,7 @@ const freshKey: Judge = ({ limits, agg }) => {
   // The highest Remaining of the burst, not the first answer's: answers overtake each other.
   const firstRem = agg.S1?.remOkMax;
   return {
-    id: 'fresh-key',
-    title: 'a fresh key announces the plan burst (highest Remaining in S1 = burst − 1)',
-    provenance: 'assumed',
-    gap: 'U24',
+    ...verdictRule('fresh-key'),
     status: firstRem === undefined ? 'inconclusive' : firstRem === B - 1 ? 'pass' : 'fail',
     expected: `${B - 1}`,
     observed:
@@ -154,7 +137,7 @@ const freshKey: Judge = ({ limits, agg }) => {
 
 const burstVerdict: Judge = ({ limits, agg, burst }) => {
   const B = limits.burst;
-  const head = { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented' } as const;
+  const head = verdictRule('burst');
   if (!burst || burst.value === null) {
     // No 429 at all: either the burst is above what S1 sent, or S1 ran so slowly that refills
     // kept up — only the first is a finding.
@@ -183,7 +166,7 @@ const burstVerdict: Judge = ({ limits, agg, burst }) => {
 };
 
 const rateVerdict: Judge = ({ limits, rate }) => {
-  const head = { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented' } as const;
+  const head = verdictRule('rate');
   if (rate.method === 'none')
     return {
       ...head,
@@ -201,9 +184,7 @@ const rateVerdict: Judge = ({ limits, rate }) => {
 };
 
 const no429BelowRate: Judge = ({ agg: { S2b: s2b } }) => ({
-  id: 'no-429-below-rate',
-  title: 'no 429 while sending at 0.9 × the rate',
-  provenance: 'documented',
+  ...verdictRule('no-429-below-rate'),
   status: !s2b ? 'skipped' : s2b.rej === 0 ? 'pass' : 'fail',
   expected: '0 × 429',
   observed: s2b ? `${s2b.rej} × 429 of ${s2b.sent}` : 'S2b not run',
@@ -213,10 +194,7 @@ const retryAfterPresent: Judge = ({ agg }) => {
   const rej = sum(agg, (p) => p.rej);
   const raMissing = sum(agg, (p) => p.retryAfterMissing);
   return {
-    id: 'retry-after-present',
-    title: 'every 429 carries Retry-After',
-    provenance: 'assumed',
-    gap: 'U22',
+    ...verdictRule('retry-after-present'),
     status: rej === 0 ? 'skipped' : raMissing === 0 ? 'pass' : 'fail',
     expected: 'Retry-After (seconds or HTTP-date) on every 429',
     observed: `${raMissing} of ${rej} × 429 without a usable Retry-After`,
@@ -226,10 +204,7 @@ const retryAfterPresent: Judge = ({ agg }) => {
 const retryAfterHonoured: Judge = ({ agg: { S6: s6 } }) => {
   const retried = s6 !== undefined && s6.retryOk + s6.retryFail > 0;
   return {
-    id: 'retry-after-honoured',
-    title: 'a retry after waiting Retry-After succeeds',
-    provenance: 'assumed',
-    gap: 'U22',
+    ...verdictRule('retry-after-honoured'),
     status: !retried ? 'inconclusive' : s6.retryFail === 0 ? 'pass' : 'fail',
     expected: 'the retry is accepted',
     observed: !s6
@@ -246,10 +221,7 @@ const remainingZeroOn429: Judge = ({ agg }) => {
   const rej = sum(agg, (p) => p.rej);
   const nz = sum(agg, (p) => p.remainingNonZeroOn429);
   return {
-    id: 'remaining-zero-on-429',
-    title: 'X-RateLimit-Remaining is 0 on every 429',
-    provenance: 'assumed',
-    gap: 'U22',
+    ...verdictRule('remaining-zero-on-429'),
     status: rej === 0 ? 'skipped' : nz === 0 ? 'pass' : 'fail',
     expected: '0',
     observed: `${nz} of ${rej} × 429 with another value`,
@@ -259,10 +231,7 @@ const remainingZeroOn429: Judge = ({ agg }) => {
 const remainingNeverRises: Judge = ({ agg }) => {
   const rises = sum(agg, (p) => p.remainingRises);
   return {
-    id: 'remaining-never-rises',
-    title: 'Remaining never rises within a burst beyond the refill',
-    provenance: 'assumed',
-    gap: 'U24',
+    ...verdictRule('remaining-never-rises'),
     status: rises === 0 ? 'pass' : 'fail',
     expected: 'no rise between causally ordered answers other than refilled tokens',
     observed: `${rises} rise(s)`,
@@ -277,10 +246,7 @@ const remainingMatchesBurst: Judge = ({ agg, burst }) => {
       ? remMax + 1 >= measured.low - 1e-9 && remMax + 1 <= measured.high + 1e-9
       : undefined;
   return {
-    id: 'remaining-matches-burst',
-    title: 'Remaining counts whole tokens: the highest Remaining in S1 + 1 lies in B̂’s interval',
-    provenance: 'assumed',
-    gap: 'U24',
+    ...verdictRule('remaining-matches-burst'),
     status:
       inside === undefined || !measured
         ? 'inconclusive'
@@ -295,10 +261,7 @@ const remainingMatchesBurst: Judge = ({ agg, burst }) => {
 };
 
 const resetUnitVerdict: Judge = ({ resetUnit }) => ({
-  id: 'reset-unit',
-  title: 'X-RateLimit-Reset is in epoch seconds',
-  provenance: 'assumed',
-  gap: 'U23',
+  ...verdictRule('reset-unit'),
   status:
     resetUnit.unit === 'epoch-s' && resetUnit.agreement >= 0.95
       ? 'pass'
@@ -312,10 +275,7 @@ const resetUnitVerdict: Judge = ({ resetUnit }) => ({
 });
 
 const algorithm: Judge = ({ limiter }) => ({
-  id: 'algorithm',
-  title: 'the limiter is a token bucket',
-  provenance: 'assumed',
-  gap: 'U24',
+  ...verdictRule('algorithm'),
   status:
     limiter.algorithm === 'token-bucket'
       ? 'pass'
@@ -327,19 +287,14 @@ const algorithm: Judge = ({ limiter }) => ({
 });
 
 const scopeVerdict: Judge = ({ scope }) => ({
-  id: 'scope',
-  title: 'one bucket per key',
-  provenance: 'assumed',
-  gap: 'U25',
+  ...verdictRule('scope'),
   status: scope.scope === 'per-key' ? 'pass' : scope.scope === 'shared' ? 'fail' : 'skipped',
   expected: 'per-key',
   observed: scope.scope,
 });
 
 const noDroppedRequests: Judge = ({ dropped, truncated }) => ({
-  id: 'no-dropped-requests',
-  title: 'every planned request was sent on schedule',
-  provenance: 'observed',
+  ...verdictRule('no-dropped-requests'),
   status: dropped === 0 && !truncated ? 'pass' : 'fail',
   expected: '0 dropped',
   observed: `${dropped} dropped${truncated ? `; ${truncated}` : ''}`,
@@ -348,9 +303,7 @@ const noDroppedRequests: Judge = ({ dropped, truncated }) => ({
 const only200Or429: Judge = ({ agg }) => {
   const other = sum(agg, (p) => p.other);
   return {
-    id: 'only-200-or-429',
-    title: 'every answer is a success or a 429',
-    provenance: 'observed',
+    ...verdictRule('only-200-or-429'),
     status: other === 0 ? 'pass' : 'fail',
     expected: '2xx/3xx or 429',
     observed: `${other} other answer(s) (transport errors, 401, 5xx…)`,

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
-import { FAULTS } from '../../server/faults.ts';
+import { FAULTS, ruleOf } from '../../server/faults.ts';
 import { startService } from '../../server/start.ts';
 import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
@@ -182,7 +182,11 @@ describe('api input fuzz, one judge and a target that must always answer', () =>
       const [create] = r.operations;
       const warning = create?.warnings.find((w) => w.broken.check === fault.check);
       assert.ok(warning, `the fault's own check is reported:\n${report}`);
-      assert.equal(warning.broken.provenance, fault.provenance, 'with the check’s provenance');
+      assert.equal(
+        warning.broken.provenance,
+        ruleOf(fault).provenance,
+        'with the check’s provenance',
+      );
       assert.match(warning.reason, /^200 from POST \/v1\/tickets; expected one of 201\b/);
       assert.match(warning.counterexample.transcript, /^< HTTP\/1\.1 200$/m);
       const failure = apiInputFailures(r).find((f) => f.check === fault.check);

@@ -106,8 +106,10 @@ describe('endpoints file', () => {
     assert.throws(() => readEndpointsFile(join(dir, 'nope.yaml')), /cannot read .*nope\.yaml/);
     assert.throws(
       () => readEndpointsFile(file('bad.yaml', 'endpoints: [\n')),
-      /bad\.yaml: not valid YAML\/JSON/,
+      /bad\.yaml: not valid YAML\/JSON: .* at line 2, column 1:\n\n 1 \| endpoints: \[/,
     );
+    const tabbed = 'endpoints:\n  - path: /a\n\t  events: [ticket.created]\n';
+    assert.throws(() => readEndpointsFile(file('tab.yaml', tabbed)), /tab\.yaml: .* at line 3,/);
   });
 });
 

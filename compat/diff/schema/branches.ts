@@ -65,7 +65,6 @@ function conjunct(st: Step, kw: 'oneOf' | 'anyOf', ob?: unknown[], nb?: unknown[
   report(
     st,
     fit === 0 ? `${kebab(kw)}-${how}` : 'one-of-ambiguous',
-    'ERR',
     fit === 0
       ? `\`${kw}\` ${how}; values valid before match none of its branches`
       : `values valid before now match ${fit} \`oneOf\` branches and so fail \`oneOf\``,
@@ -111,7 +110,6 @@ function unmatched(
     report(
       st,
       sends && !oBad.includes(a) ? 'branch-removed-covered' : 'branch-removed',
-      oBad.includes(a) ? 'ERR' : 'INFO',
       `${kw} branch #${a.i} removed`,
       [oPtr(a.i), join(nv.ptr, kw)],
     );
@@ -119,7 +117,6 @@ function unmatched(
     report(
       st,
       !sends && !nBad.includes(z) ? 'branch-added-covered' : 'branch-added',
-      nBad.includes(z) ? 'ERR' : 'INFO',
       `${kw} branch #${z.i} added`,
       [join(ov.ptr, kw), nPtr(z.i)],
     );

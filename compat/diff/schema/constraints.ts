@@ -2,7 +2,7 @@
  * Constraints on the value itself: bounds (length, range, item and property counts),
  * `uniqueItems`, `pattern`, the encoding of a string's content, and the default.
  */
-import { ats, kebab, type Ptrs, rate, report, type Step } from './step.ts';
+import { ats, kebab, type Ptrs, report, type Step } from './step.ts';
 
 /** Bound keywords grouped by the rule they raise; `max` means a lower value is tighter. */
 const BOUNDS: { key: string; group: string; max: boolean }[] = [
@@ -40,7 +40,7 @@ export function diffBounds(st: Step): void {
     changes.push(['items', 'uniqueItems', z === true, a, z, ats(st, 'uniqueItems')]);
   for (const [group, key, tighter, a, z, ptrs] of changes) {
     const rule = `${group}-${tighter ? 'tightened' : 'loosened'}`;
-    report(st, rule, rate(st.side, tighter), `${key} ${a ?? 'unset'} → ${z ?? 'unset'}`, ptrs);
+    report(st, rule, `${key} ${a ?? 'unset'} → ${z ?? 'unset'}`, ptrs);
   }
 }
 
@@ -50,11 +50,10 @@ export function diffPattern(st: Step): void {
   const npat = typeof nv.s.pattern === 'string' && nv.s.pattern !== '' ? nv.s.pattern : undefined;
   if (opat === npat) return;
   // A pattern where there was none narrows; a changed one may go either way (whether one
-  // regex accepts more than another is undecidable in general): flag it for a human.
+  // regex accepts more than another is undecidable in general): rules.ts flags it for a human.
   const kind = opat === undefined ? 'added' : npat === undefined ? 'removed' : 'changed';
-  const level = kind === 'changed' ? 'WARN' : rate(st.side, kind === 'added');
   const message = `pattern ${JSON.stringify(opat ?? null)} → ${JSON.stringify(npat ?? null)}`;
-  report(st, `pattern-${kind}`, level, message, ats(st, 'pattern'));
+  report(st, `pattern-${kind}`, message, ats(st, 'pattern'));
 }
 
 export function diffContentEncoding(st: Step): void {
@@ -68,7 +67,7 @@ export function diffContentEncoding(st: Step): void {
       a !== undefined && z !== undefined ? 'changed' : a === undefined ? 'added' : 'removed';
     const message = `${kw} ${JSON.stringify(a ?? null)} → ${JSON.stringify(z ?? null)}`;
     const ptrs = ats(st, kw, a !== undefined, z !== undefined);
-    report(st, `${kebab(kw)}-${how}`, how === 'changed' ? 'ERR' : 'WARN', message, ptrs);
+    report(st, `${kebab(kw)}-${how}`, message, ptrs);
   }
 }
 
@@ -79,5 +78,5 @@ export function diffDefault(st: Step): void {
   const [a, z] = [JSON.stringify(ov.s.default), JSON.stringify(nv.s.default)];
   if (a === undefined || z === undefined || a === z) return;
   const message = `default ${a} → ${z}; senders that leave it out get different behaviour`;
-  report(st, 'default-changed', 'ERR', message, ats(st, 'default'));
+  report(st, 'default-changed', message, ats(st, 'default'));
 }

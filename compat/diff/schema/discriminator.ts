@@ -5,10 +5,10 @@
 import { join } from '../pointer.ts';
 import { isObj, type Obj } from '../walk-context.ts';
 import { fingerprint } from './canonical.ts';
-import { type Ptrs, rate, report, type Step } from './step.ts';
+import { type Ptrs, report, type Step } from './step.ts';
 
 export function diffDiscriminator(st: Step): void {
-  const { ctx, side, ov, nv } = st;
+  const { ctx, ov, nv } = st;
   const od = isObj(ov.s.discriminator) ? ov.s.discriminator : undefined;
   const nd = isObj(nv.s.discriminator) ? nv.s.discriminator : undefined;
   if (!od || !nd) return;
@@ -18,7 +18,6 @@ export function diffDiscriminator(st: Step): void {
     report(
       st,
       'discriminator-property-changed',
-      'ERR',
       `discriminator property ${JSON.stringify(od.propertyName)} → ${JSON.stringify(nd.propertyName)}`,
       [join(oPtr, 'propertyName'), join(nPtr, 'propertyName')],
     );
@@ -33,16 +32,15 @@ export function diffDiscriminator(st: Step): void {
   const mPtr = (ptr: string, d: Obj) => ('mapping' in d ? join(ptr, 'mapping') : ptr);
   const ptrs: Ptrs = [mPtr(oPtr, od), mPtr(nPtr, nd)];
   const changes = [
-    ['value-removed', rate(side, true), 'removed', Object.keys(om).filter((k) => !(k in nm))],
-    ['value-added', rate(side, false), 'added', Object.keys(nm).filter((k) => !(k in om))],
-    ['mapping-changed', 'ERR', 'now map to a different schema', moved],
+    ['value-removed', 'removed', Object.keys(om).filter((k) => !(k in nm))],
+    ['value-added', 'added', Object.keys(nm).filter((k) => !(k in om))],
+    ['mapping-changed', 'now map to a different schema', moved],
   ] as const;
-  for (const [rule, level, how, keys] of changes)
+  for (const [rule, how, keys] of changes)
     if (keys.length > 0)
       report(
         st,
         `discriminator-${rule}`,
-        level,
         `discriminator value(s) ${how}: ${keys.join(', ')}`,
         ptrs,
       );

@@ -1,7 +1,6 @@
 /** Enum changes: `enum`/`const` values added, removed, imposed or lifted, and `x-extensible-enum`. */
-import type { Level } from '../types.ts';
 import type { Obj } from '../walk-context.ts';
-import { ats, type Ptrs, rate, report, type Step } from './step.ts';
+import { ats, type Ptrs, report, type Step } from './step.ts';
 import { at, type View } from './view.ts';
 
 function enumValues(s: Obj): unknown[] | undefined {
@@ -22,45 +21,38 @@ function lacking(a: unknown[], b: unknown[]): string[] {
 }
 
 export function diffEnum(st: Step): void {
-  const { side, ov, nv } = st;
+  const { ov, nv } = st;
   const oe = enumValues(ov.s);
   const ne = enumValues(nv.s);
   const ptrs: Ptrs = [ptr(ov, oe), ptr(nv, ne)];
-  if (oe && ne) values(st, 'enum', oe, ne, rate(side, false), ptrs);
+  if (oe && ne) values(st, 'enum', oe, ne, ptrs);
   else if (oe || ne) {
     const how = ne ? 'now limited to' : 'no longer limited to';
     const rule = `enum-${ne ? 'restricted' : 'unrestricted'}`;
-    report(st, rule, rate(side, Boolean(ne)), `${how} ${JSON.stringify(ne ?? oe)}`, ptrs);
+    report(st, rule, `${how} ${JSON.stringify(ne ?? oe)}`, ptrs);
   }
   const kw = 'x-extensible-enum';
   const ox = Array.isArray(ov.s[kw]) ? (ov.s[kw] as unknown[]) : [];
   const nx = Array.isArray(nv.s[kw]) ? (nv.s[kw] as unknown[]) : [];
   // Receivers of an extensible enum must expect new values; senders lose removed ones.
-  if (ox.length > 0 && nx.length > 0) values(st, 'extensible-enum', ox, nx, 'INFO', ats(st, kw));
+  if (ox.length > 0 && nx.length > 0) values(st, 'extensible-enum', ox, nx, ats(st, kw));
 }
 
-/** Values added to and removed from a list on both sides; an added one is rated `addedLevel`. */
+/** Values added to and removed from a list on both sides. */
 function values(
   st: Step,
   id: 'enum' | 'extensible-enum',
   a: unknown[],
   z: unknown[],
-  addedLevel: Level,
   ptrs: Ptrs,
 ): void {
   const what = id === 'enum' ? 'enum' : 'x-extensible-enum';
   const added = lacking(a, z);
   const removed = lacking(z, a);
   if (added.length > 0)
-    report(
-      st,
-      `${id}-value-added`,
-      addedLevel,
-      `${what} value(s) added: ${added.join(', ')}`,
-      ptrs,
-    );
+    report(st, `${id}-value-added`, `${what} value(s) added: ${added.join(', ')}`, ptrs);
   if (removed.length > 0) {
     const message = `${what} value(s) removed: ${removed.join(', ')}`;
-    report(st, `${id}-value-removed`, rate(st.side, true), message, ptrs);
+    report(st, `${id}-value-removed`, message, ptrs);
   }
 }

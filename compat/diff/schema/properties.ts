@@ -1,6 +1,6 @@
 /** Property changes: properties added, removed, made required or optional, and `dependentRequired`. */
 import { isObj, resolve } from '../walk-context.ts';
-import { ats, compare, type Ptrs, rate, report, type Step } from './step.ts';
+import { ats, compare, type Ptrs, report, type Step } from './step.ts';
 
 /** A property that never travels this way (`readOnly` in a request, `writeOnly` in a response). */
 function oneWay(st: Step, raw: unknown): boolean {
@@ -11,7 +11,7 @@ function oneWay(st: Step, raw: unknown): boolean {
 
 function became(st: Step, name: string, isReq: boolean, ptrs: Ptrs): void {
   const now = isReq ? 'required' : 'optional';
-  report(st, `property-became-${now}`, rate(st.side, isReq), `became ${now}`, ptrs, name);
+  report(st, `property-became-${now}`, `became ${now}`, ptrs, name);
 }
 
 export function diffProperties(st: Step): void {
@@ -27,7 +27,6 @@ export function diffProperties(st: Step): void {
       report(
         st,
         out && !wasReq ? 'optional-property-removed' : 'property-removed',
-        out && wasReq ? 'ERR' : 'WARN',
         out ? `${wasReq ? 'required' : 'optional'} property removed` : 'property removed',
         [op.ptr, nv.ptr],
         sub(k),
@@ -51,13 +50,13 @@ export function diffProperties(st: Step): void {
     const breaking = !out && isReq && !oneWay(st, np.raw);
     const rule = breaking ? 'required-property-added' : 'property-added';
     const message = `${isReq ? 'required' : 'optional'} property added`;
-    report(st, rule, breaking ? 'ERR' : 'INFO', message, [ov.ptr, np.ptr], sub(k));
+    report(st, rule, message, [ov.ptr, np.ptr], sub(k));
   }
 }
 
 /** Dependent requirements: `when A is present, B is required`. */
 export function diffDependentRequired(st: Step): void {
-  const { side, ov, nv } = st;
+  const { ov, nv } = st;
   const odr = isObj(ov.s.dependentRequired) ? ov.s.dependentRequired : {};
   const ndr = isObj(nv.s.dependentRequired) ? nv.s.dependentRequired : {};
   const list = (v: unknown) => new Set(Array.isArray(v) ? v.map(String) : []);
@@ -72,10 +71,10 @@ export function diffDependentRequired(st: Step): void {
   const ptrs = ats(st, 'dependentRequired');
   if (added.length > 0) {
     const message = `now required together: ${added.join(', ')}`;
-    report(st, 'dependent-required-added', rate(side, true), message, ptrs);
+    report(st, 'dependent-required-added', message, ptrs);
   }
   if (removed.length > 0) {
     const message = `no longer required together: ${removed.join(', ')}`;
-    report(st, 'dependent-required-removed', rate(side, false), message, ptrs);
+    report(st, 'dependent-required-removed', message, ptrs);
   }
 }

@@ -2,7 +2,7 @@
  * One step of the schema walk: the pair being compared, and what every part of the comparison
  * does with it (report a change, compare a nested pair, count what a nested pair would break).
  */
-import type { Level } from '../types.ts';
+import { failing } from '../../../core/level.ts';
 import { type Ctx, emit, type Side, Sink } from '../walk-context.ts';
 import { at, type View } from './view.ts';
 
@@ -22,12 +22,6 @@ export interface Step {
   diff: DiffSchema;
 }
 
-/** Level of a change that narrows (`tighter`) or widens what is allowed, for each polarity. */
-export function rate(side: Side, tighter: boolean): Level {
-  // Narrowing hurts whoever sends; widening hurts whoever receives.
-  return (side.polarity === 'in') === tighter ? 'ERR' : 'INFO';
-}
-
 export function kebab(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
@@ -40,17 +34,19 @@ export function ats(st: Step, kw: string, oHas?: boolean, nHas?: boolean): Ptrs 
   return [at(st.ov, kw, oHas), at(st.nv, kw, nHas)];
 }
 
-/** Emits `<side>-<rule>` with a message about `name` (the step's schema unless told). */
+/**
+ * Emits `<side>-<rule>` with a message about `name` (the step's schema unless told); its level
+ * for this side comes from the rules table.
+ */
 export function report(
   st: Step,
   rule: string,
-  level: Level,
   message: string,
   [oldPtr, newPtr]: Ptrs,
   name = st.name,
 ): void {
   const what = name === '' ? 'the schema' : `\`${name}\``;
-  emit(st.ctx, `${st.side.prefix}-${rule}`, level, `${what}: ${message}`, oldPtr, newPtr);
+  emit(st.ctx, `${st.side.prefix}-${rule}`, `${what}: ${message}`, oldPtr, newPtr);
 }
 
 /** Compares a nested pair of schemas, reporting what it finds. */
@@ -80,8 +76,7 @@ export function trialErrs(st: Step, side: Side, pair: Pair): number {
   } finally {
     running.delete(key);
   }
-  let errs = 0;
-  for (const f of sink.byKey.values()) if (f.level === 'ERR') errs++;
+  const errs = failing([...sink.byKey.values()]).length;
   ctx.trials?.set(key, errs);
   return errs;
 }

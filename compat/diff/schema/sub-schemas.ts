@@ -3,9 +3,9 @@
  * `items` or `additionalProperties`, maps of them, `prefixItems`, `if`, and `not`.
  */
 import { join } from '../pointer.ts';
-import { isObj, type Obj, type Side } from '../walk-context.ts';
+import { isObj, type Obj, opposite } from '../walk-context.ts';
 import { fingerprint } from './canonical.ts';
-import { ats, compare, type Ptrs, rate, report, type Step, trialErrs } from './step.ts';
+import { ats, compare, type Ptrs, report, type Step, trialErrs } from './step.ts';
 import { at, type View } from './view.ts';
 
 /**
@@ -57,11 +57,10 @@ function diffSlot(st: Step, id: string, a: Slot, z: Slot, name: string): void {
   const closing = id === 'additional-properties' || id === 'unevaluated-properties';
   if (closing && sa !== 'schema' && sz !== 'schema') {
     // Closing an object to undeclared properties: like removing a property a sender might still
-    // send (WARN), and for receivers like a new optional property when opened (INFO).
+    // send, and for receivers like a new optional property when opened (rules.ts rates both).
     const closed = sz === 'false';
-    const level = closed && st.side.polarity === 'in' ? 'WARN' : 'INFO';
     const message = `undeclared properties ${closed ? 'no longer allowed' : 'now allowed'}`;
-    report(st, `${id}-${closed ? 'closed' : 'opened'}`, level, message, ptrs, name);
+    report(st, `${id}-${closed ? 'closed' : 'opened'}`, message, ptrs, name);
     return;
   }
   // none < schema < false, from loosest to tightest.
@@ -71,14 +70,7 @@ function diffSlot(st: Step, id: string, a: Slot, z: Slot, name: string): void {
   const how =
     sa === 'none' ? 'added' : sz === 'none' ? 'removed' : tighter ? 'tightened' : 'loosened';
   const what = how === 'added' || how === 'removed' ? how : `${shown(a)} → ${shown(z)}`;
-  report(
-    st,
-    `${id}-${how}`,
-    rate(st.side, tighter),
-    `${id.replace(/-/g, ' ')} ${what}`,
-    ptrs,
-    name,
-  );
+  report(st, `${id}-${how}`, `${id.replace(/-/g, ' ')} ${what}`, ptrs, name);
 }
 
 export function diffSubSchemas(st: Step): void {
@@ -121,7 +113,7 @@ function diffIf(st: Step): void {
   if (ov.s.if === undefined || nv.s.if === undefined) return;
   // Values on one side of the old condition now meet the other branch's constraints.
   if (fingerprint(ctx.oldDoc, ov.s.if) !== fingerprint(ctx.newDoc, nv.s.if))
-    report(st, 'if-changed', 'ERR', 'the `if` condition changed', ats(st, 'if'));
+    report(st, 'if-changed', 'the `if` condition changed', ats(st, 'if'));
 }
 
 /** `not`: a change inside inverts its meaning, so it is judged with the polarity flipped. */
@@ -133,15 +125,14 @@ function diffNot(st: Step): void {
   const ptrs = ats(st, 'not', onot !== undefined, nnot !== undefined);
   if (onot === undefined || nnot === undefined) {
     const how = onot === undefined ? 'added' : 'removed';
-    report(st, `not-${how}`, rate(side, onot === undefined), `\`not\` ${how}`, ptrs);
+    report(st, `not-${how}`, `\`not\` ${how}`, ptrs);
     return;
   }
-  const flipped: Side = { ...side, polarity: side.polarity === 'in' ? 'out' : 'in' };
-  const breaks = trialErrs(st, flipped, [onot, ptrs[0], nnot, ptrs[1]]) > 0;
+  const breaks = trialErrs(st, opposite(side), [onot, ptrs[0], nnot, ptrs[1]]) > 0;
   const why =
     side.polarity === 'in'
       ? ' so that values accepted before are now excluded'
       : ' so that values excluded before may now arrive';
   const rule = breaks ? 'not-changed' : 'not-changed-compatible';
-  report(st, rule, breaks ? 'ERR' : 'INFO', `\`not\` changed${breaks ? why : ''}`, ptrs);
+  report(st, rule, `\`not\` changed${breaks ? why : ''}`, ptrs);
 }

@@ -1,6 +1,6 @@
 /** Type changes: a schema's set of types, and whether one set allows every value of another. */
 import type { Obj } from '../walk-context.ts';
-import { ats, rate, report, type Step } from './step.ts';
+import { ats, report, type Step } from './step.ts';
 import type { View } from './view.ts';
 
 export function typeSet(s: Obj, param = false): Set<string> | undefined {
@@ -46,7 +46,6 @@ export function diffType(st: Step): void {
   report(
     st,
     `type-${how}`,
-    how === 'changed' ? 'ERR' : rate(st.side, narrowed),
     `type ${how} from ${show(ot)} to ${show(nt)}`,
     ats(st, 'type', ot !== undefined, nt !== undefined),
   );

@@ -48,7 +48,7 @@ function wrapped(st: Step, kw: 'oneOf' | 'anyOf', wrap: boolean): void {
   const many = multi.s[kw] as unknown[];
   const ptrs: Ptrs = wrap ? [ov.ptr, join(nv.ptr, kw)] : [join(ov.ptr, kw), nv.ptr];
   const message = wrap ? `now a \`${kw}\` of ${many.length} schemas` : `no longer a \`${kw}\``;
-  report(st, `composition-${wrap ? 'wrapped' : 'unwrapped'}`, 'INFO', message, ptrs);
+  report(st, `composition-${wrap ? 'wrapped' : 'unwrapped'}`, message, ptrs);
   const branchPtr = (i: number) => join(multi.ptr, kw, i);
   const pair = (i: number): Pair =>
     wrap
@@ -68,7 +68,6 @@ function wrapped(st: Step, kw: 'oneOf' | 'anyOf', wrap: boolean): void {
     report(
       st,
       'one-of-ambiguous',
-      'ERR',
       `values valid before now match ${fitting.length} \`oneOf\` branches (#${fitting.join(', #')}) and so fail \`oneOf\``,
       ptrs,
     );

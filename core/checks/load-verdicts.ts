@@ -1,0 +1,94 @@
+/**
+ * The plan-limit verdicts' rules: each verdict's id, rule and provenance, in the order reports list
+ * them — the one place they are written, beside the contract checks' registry. The load judges
+ * (load/lib/verdicts.ts) and the reference deployment's fault catalogue (server/faults.ts) read
+ * them here. This file imports nothing: k6 runs load/lib, and k6 cannot import Node modules
+ * (the import-graph test keeps it so).
+ */
+export type Provenance = 'documented' | 'assumed' | 'observed';
+
+/**
+ * Each verdict's rule and provenance, in the order reports list the verdicts: the one place they
+ * are written (the judges below and the reference deployment's fault catalogue read them here).
+ */
+export const VERDICT_RULES = [
+  {
+    id: 'limit-header',
+    title: 'X-RateLimit-Limit equals the plan rate on every response',
+    provenance: 'documented',
+  },
+  {
+    id: 'fresh-key',
+    title: 'a fresh key announces the plan burst (highest Remaining in S1 = burst − 1)',
+    provenance: 'assumed',
+    gap: 'U24',
+  },
+  { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented' },
+  { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented' },
+  {
+    id: 'no-429-below-rate',
+    title: 'no 429 while sending at 0.9 × the rate',
+    provenance: 'documented',
+  },
+  {
+    id: 'retry-after-present',
+    title: 'every 429 carries Retry-After',
+    provenance: 'assumed',
+    gap: 'U22',
+  },
+  {
+    id: 'retry-after-honoured',
+    title: 'a retry after waiting Retry-After succeeds',
+    provenance: 'assumed',
+    gap: 'U22',
+  },
+  {
+    id: 'remaining-zero-on-429',
+    title: 'X-RateLimit-Remaining is 0 on every 429',
+    provenance: 'assumed',
+    gap: 'U22',
+  },
+  {
+    id: 'remaining-never-rises',
+    title: 'Remaining never rises within a burst beyond the refill',
+    provenance: 'assumed',
+    gap: 'U24',
+  },
+  {
+    id: 'remaining-matches-burst',
+    title: 'Remaining counts whole tokens: the highest Remaining in S1 + 1 lies in B̂’s interval',
+    provenance: 'assumed',
+    gap: 'U24',
+  },
+  {
+    id: 'reset-unit',
+    title: 'X-RateLimit-Reset is in epoch seconds',
+    provenance: 'assumed',
+    gap: 'U23',
+  },
+  { id: 'algorithm', title: 'the limiter is a token bucket', provenance: 'assumed', gap: 'U24' },
+  { id: 'scope', title: 'one bucket per key', provenance: 'assumed', gap: 'U25' },
+  {
+    id: 'no-dropped-requests',
+    title: 'every planned request was sent on schedule',
+    provenance: 'observed',
+  },
+  { id: 'only-200-or-429', title: 'every answer is a success or a 429', provenance: 'observed' },
+] as const;
+
+export type VerdictId = (typeof VERDICT_RULES)[number]['id'];
+
+export const VERDICT_IDS: readonly VerdictId[] = VERDICT_RULES.map((v) => v.id);
+
+/** What every verdict of `id` says before it is judged: its id, rule, provenance and gap. */
+export function verdictRule(id: VerdictId): {
+  id: VerdictId;
+  title: string;
+  provenance: Provenance;
+  gap?: string;
+} {
+  const v: { title: string; provenance: Provenance; gap?: string } = VERDICT_RULES.find(
+    (r) => r.id === id,
+  )!;
+  return { id, title: v.title, provenance: v.provenance, ...(v.gap ? { gap: v.gap } : {}) };
+}
