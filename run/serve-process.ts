@@ -124,6 +124,8 @@ export function serveDashboard(opts: {
   webhookUrl: string;
   faults?: string[];
   env?: Record<string, string>;
+  /** Plan of the workspace whose keys are HARNESS_API_KEY / _READONLY_KEY (default team). */
+  apiPlan?: 'team' | 'growth';
 }): Promise<ServedDeployment> {
   return spawnServe(
     [
@@ -136,6 +138,7 @@ export function serveDashboard(opts: {
       '--webhook-retry-delays',
       '100,200,400,800',
       ...(opts.faults?.length ? ['--fault', opts.faults.join(',')] : []),
+      ...(opts.apiPlan ? ['--api-plan', opts.apiPlan] : []),
     ],
     { env: opts.env },
   );
