@@ -162,7 +162,7 @@ ${loadResults
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
-${documented.map(failureBlock).join('\n') || '<p class="pass">No documented rule is broken.</p>'}
+${documented.map(failureBlock).join('\n') || noFailures(s)}
 ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
@@ -177,6 +177,17 @@ ${detectionSection(s)}
 }
 
 /** An unusable target, said before anything else: no check ran. */
+/**
+ * The failures section with none to show: a pass only when a check was judged; an unusable target
+ * (or a run where every area was skipped) judged nothing, and must not read as a green light.
+ */
+function noFailures(s: Summary): string {
+  const judged = s.checks.some((c) => c.passed + c.failed > 0) || s.tests.passed > 0;
+  return judged
+    ? '<p class="pass">No documented rule is broken.</p>'
+    : '<p class="not-run">No check ran, so no rule was judged.</p>';
+}
+
 function unusableNote(s: Summary): string {
   if (!s.unusable) return '';
   return `<p><b class="error">Target unusable</b>: ${esc(s.unusable.cause)}.<br>What to fix: ${esc(s.unusable.fix)}.<br><small>No check ran: this run says nothing about the contract (exit 2).</small></p>`;

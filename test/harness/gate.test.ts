@@ -79,7 +79,10 @@ async function assertUnusable(name: string, cause: RegExp, fix: RegExp, key?: st
   );
   assert.equal((junit.match(/<error /g) ?? []).length, 1, 'one erroring case');
   assert.doesNotMatch(junit, /<failure/, 'no failing rule');
-  assert.match(r.read('index.html'), /Target unusable<\/b>/);
+  const html = r.read('index.html');
+  assert.match(html, /Target unusable<\/b>/);
+  assert.match(html, /No check ran, so no rule was judged\./);
+  assert.doesNotMatch(html, /No documented rule is broken/, 'nothing judged is no green light');
 }
 
 before(async () => {
