@@ -8,7 +8,7 @@ import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
 export const spec = {
   name: 'detect',
   summary:
-    'The detection matrix: the contract suite against the reference deployment with each contract and webhook fault of the catalogue on, one at a time; each must be caught by its named check (webhook faults also in dashboard mode). ≈ 1–2 min.',
+    'The detection matrix: the contract suite against the reference deployment with each contract and webhook fault of the catalogue on, one at a time; each must be caught by its named check (webhook faults also in dashboard mode). Several minutes: ≈ 8–12 on two cores.',
   options: {
     out: {
       type: 'string',
