@@ -1,18 +1,2 @@
-export {
-  countByLevel,
-  failing,
-  LEVEL_RANK,
-  LEVELS,
-  type Level,
-  type Leveled,
-} from '../../core/level.ts';
-export {
-  cell,
-  code,
-  type FindingsView,
-  type Format,
-  findingsJson,
-  findingsJunit,
-  findingsMarkdown,
-  renderFindings,
-} from './report.ts';
+export { countByLevel, failing } from '../../core/level.ts';
+export { type FindingsView, findingsJunit } from './report.ts';

@@ -112,6 +112,3 @@ export function renderCompare(
     meta.failOn,
   );
 }
-
-export const toMarkdown = (findings: readonly CompareFinding[], meta: CompareMeta) =>
-  renderCompare('md', findings, meta);

@@ -4,18 +4,7 @@ import { CheckRegistry } from './registry.ts';
 
 export const checks = new CheckRegistry().register(...ALL_CHECKS);
 
-export type { CheckArgsOf, CheckName, HarnessCheck } from './all.ts';
+export type { CheckArgsOf, CheckName } from './all.ts';
 
-export { formatFailure, show, toFailure } from './failure.ts';
-export { curlRepro } from './repro.ts';
-export { CheckRegistry, defineCheck } from './registry.ts';
-export type {
-  ArgsOf,
-  Check,
-  Exchange,
-  Failure,
-  NameOf,
-  RecordedRequest,
-  RecordedResponse,
-  Violation,
-} from './types.ts';
+export { formatFailure } from './failure.ts';
+export type { NameOf } from './types.ts';

@@ -8,10 +8,9 @@ export {
   SIGNATURE_PREFIX,
   type SignatureForm,
 } from './forms.ts';
-export { type SignatureSecret, signatureHeaders, signatureHex, signatureValue } from './sign.ts';
+export { signatureHeaders, signatureHex, signatureValue } from './sign.ts';
 export {
   headerValue,
-  type VerifyRequestOptions,
   verifyRequest,
   verifySignature,
 } from './verify.ts';

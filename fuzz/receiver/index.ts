@@ -1,8 +1,7 @@
 export { formatPropertyLine, formatReceiverFuzzReport } from './format.ts';
 export { fuzzLocalReceiver } from './local.ts';
-export { type PropertyContext, RECEIVER_PROPERTIES, type ReceiverProperty } from './properties.ts';
+export { RECEIVER_PROPERTIES } from './properties.ts';
 export {
-  type PropertyResult,
   plannedRuns,
   type ReceiverFuzzOptions,
   type ReceiverFuzzResult,
