@@ -15,7 +15,6 @@
  * Each subcommand has its own option table (`harness fuzz SUB --help`).
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import {
   formatPropertyLine,
@@ -24,7 +23,6 @@ import {
   runReceiverFuzz,
 } from './receiver/index.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from './signature/index.ts';
-import { redactValue } from '../core/redact.ts';
 import {
   type CommandSpec,
   type OptionSpec,
@@ -32,7 +30,7 @@ import {
   UsageError,
   usageText,
 } from '../core/cli/command-spec.ts';
-import { apiInputCommand, deliveriesCommand } from './deployment-command.ts';
+import { apiInputCommand, deliveriesCommand, seedOf, writeJson } from './deployment-command.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
 import type { FuzzWiring } from './wiring.ts';
 
@@ -218,9 +216,7 @@ interface Values {
 }
 
 function bounds(values: Values): Omit<ReceiverFuzzOptions, 'url' | 'secret'> {
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isSafeInteger(seed))
-    throw new Error(`--seed must be an integer (got '${values.seed}')`);
+  const seed = seedOf(values);
   const form = values.form ?? 'both';
   if (!['prefixed', 'plain', 'both'].includes(form))
     throw new Error(`--form must be prefixed, plain or both (got '${form}')`);
@@ -252,7 +248,7 @@ async function fuzzReceiver(
     onResult: (r) => process.stdout.write(`${formatPropertyLine(r, options.strict)}\n`),
   });
   process.stdout.write(`${formatReceiverFuzzReport(result)}\n`);
-  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(redactValue(result), null, 2)}\n`);
+  writeJson(jsonFile, result);
   return result.passed ? 0 : 1;
 }
 

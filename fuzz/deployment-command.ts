@@ -36,7 +36,8 @@ export interface DeploymentFuzzArgs {
   json?: string;
 }
 
-function seedOf(args: DeploymentFuzzArgs): number | undefined {
+/** `--seed`, an integer when given. */
+export function seedOf(args: Pick<DeploymentFuzzArgs, 'seed'>): number | undefined {
   if (args.seed === undefined) return undefined;
   const seed = Number(args.seed);
   if (!Number.isSafeInteger(seed))
@@ -89,7 +90,8 @@ async function withTarget<T>(
   return withResolvedTarget(cfg, { ...FUZZ_DEPLOYMENT, start }, (t) => fn(t, where));
 }
 
-function writeJson(file: string | undefined, result: unknown): void {
+/** `--json FILE`: the result, secrets redacted. */
+export function writeJson(file: string | undefined, result: unknown): void {
   if (file) writeFileSync(file, `${JSON.stringify(redactValue(result), null, 2)}\n`);
 }
 

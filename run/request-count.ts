@@ -9,19 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addRateStats, emptyRateStats, type RateStats } from '../core/http/rate-budget.ts';
-
-export interface RequestCount {
-  /** Requests sent, all areas. */
-  total: number;
-  /** Requests sent per area that ran. */
-  byArea: Record<string, number>;
-  /** 429 answers the paced areas (contracts, fuzz) received; waited out unless `inconclusive`. */
-  rateLimited: number;
-  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
-  waitedS: number;
-  /** Requests given up because the key's budget was spent (their tests: inconclusive). */
-  inconclusive: number;
-}
+import type { RequestCount } from '../report/summary.ts';
 
 /** The contract workers' request statistics, summed (none written: zero). */
 export function contractRequestStats(out: string): RateStats {
