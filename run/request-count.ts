@@ -23,15 +23,8 @@ export function contractRequestStats(out: string): RateStats {
 }
 
 /** What a process's budgets counted between two readings. */
-export function statsSince(now: RateStats, then: RateStats): RateStats {
-  return {
-    sent: now.sent - then.sent,
-    rateLimited: now.rateLimited - then.rateLimited,
-    retried: now.retried - then.retried,
-    waitedMs: now.waitedMs - then.waitedMs,
-    inconclusive: now.inconclusive - then.inconclusive,
-  };
-}
+export const statsSince = (now: RateStats, then: RateStats): RateStats =>
+  addRateStats(now, then, -1);
 
 /** The run's count from the paced areas' statistics and the load area's plain count. */
 export function requestCount(
