@@ -1,6 +1,7 @@
 export { diagnoseSignature } from './diagnose.ts';
 export {
   DELIVERY_FORMS,
+  formOfHeader,
   type DeliveryForm,
   type EndpointForm,
   SIGNATURE_FORMS,

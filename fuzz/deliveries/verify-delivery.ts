@@ -25,7 +25,7 @@ import {
   type EndpointForm,
   type SignatureForm,
 } from '../../core/signature/index.ts';
-import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
+import { type CapturedDelivery, deliveryAsExchange } from '../../core/webhooks/capture-receiver.ts';
 
 export { diagnoseSignature };
 
@@ -69,20 +69,6 @@ const finding = (c: Check<any>, problem: string): DeliveryFinding => ({
   provenance: c.provenance,
   problem,
 });
-
-/** The delivery as the checks' exchange: the request the service sent, the receiver's answer. */
-export function deliveryAsExchange(d: CapturedDelivery): Exchange {
-  return {
-    request: {
-      method: d.method,
-      url: d.path,
-      headers: d.headers,
-      body: d.raw.toString('utf8').slice(0, 2000),
-    },
-    response: { status: d.answered, headers: {}, bodyText: '' },
-    durationMs: 0,
-  };
-}
 
 /** The payload by the checks of its event; a body that is not UTF-8 JSON is judged as no payload. */
 function payloadFindings(raw: Buffer, ex: Exchange) {
