@@ -15,12 +15,12 @@
  * Each subcommand has its own option table (`harness fuzz SUB --help`).
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import {
   formatPropertyLine,
   formatReceiverFuzzReport,
   type ReceiverFuzzOptions,
   runReceiverFuzz,
+  withLocalReceiver,
 } from './receiver/index.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from './signature/index.ts';
 import {
@@ -271,24 +271,13 @@ async function receiver(values: Values): Promise<number> {
 
 async function exampleReceiver(values: Values, wiring: FuzzWiring): Promise<number> {
   const secret = randomBytes(24).toString('base64url');
-  const server = wiring.exampleReceiver({ secret });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    const b = bounds(values);
-    return await fuzzReceiver(
-      {
-        url: `http://127.0.0.1:${port}/webhook`,
-        secret,
-        ...b,
-        rate: values.rate ? b.rate : Number.POSITIVE_INFINITY,
-      },
+  const b = bounds(values);
+  return withLocalReceiver(wiring.exampleReceiver({ secret }), (url) =>
+    fuzzReceiver(
+      { url, secret, ...b, rate: values.rate ? b.rate : Number.POSITIVE_INFINITY },
       values.json,
-    );
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
+    ),
+  );
 }
 
 async function verifier(): Promise<number> {

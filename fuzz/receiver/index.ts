@@ -1,5 +1,5 @@
 export { formatPropertyLine, formatReceiverFuzzReport } from './format.ts';
-export { fuzzLocalReceiver } from './local.ts';
+export { fuzzLocalReceiver, withLocalReceiver } from './local.ts';
 export { RECEIVER_PROPERTIES } from './properties.ts';
 export {
   plannedRuns,
