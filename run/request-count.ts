@@ -6,20 +6,17 @@
  * provoke 429s on purpose, on their plan keys, and are not paced). The preflight's one request
  * is not counted.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readJsonl } from '../contracts/collect.ts';
 import { join } from 'node:path';
 import { addRateStats, emptyRateStats, type RateStats } from '../core/http/rate-budget.ts';
 import type { RequestCount } from '../report/summary.ts';
 
 /** The contract workers' request statistics, summed (none written: zero). */
 export function contractRequestStats(out: string): RateStats {
-  const raw = join(out, 'raw');
-  let s = emptyRateStats();
-  if (!existsSync(raw)) return s;
-  for (const f of readdirSync(raw).filter((n) => /^requests-.*\.jsonl$/.test(n)))
-    for (const line of readFileSync(join(raw, f), 'utf8').split('\n'))
-      if (line.trim()) s = addRateStats(s, JSON.parse(line) as Partial<RateStats>);
-  return s;
+  return readJsonl<Partial<RateStats>>(join(out, 'raw'), 'requests-').reduce<RateStats>(
+    (s, r) => addRateStats(s, r),
+    emptyRateStats(),
+  );
 }
 
 /** What a process's budgets counted between two readings. */
