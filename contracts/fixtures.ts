@@ -101,11 +101,7 @@ export interface Target {
   /** Endpoints come from the user's dashboard (no admin surface to create them). */
   dashboard: boolean;
   /** Admin surface call (reference deployments only). */
-  admin(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; json: any }>;
+  admin: AdminClient['call'];
   /**
    * An endpoint receiving `events`: created through the admin surface, or — on a dashboard-
    * configured deployment — the configured endpoint subscribed to all of them (the widest one).
@@ -118,7 +114,7 @@ export interface Target {
   /** A subscription for one configured dashboard endpoint. */
   endpoint(e: DashboardEndpoint): Subscription;
   /** Lookup of a key's workspace id and key id (reference deployments only). */
-  lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
+  lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
