@@ -1,9 +1,8 @@
 /**
  * The delivery check's options and its result, JSON-serialisable as the run report stores it.
  */
-import type { SignatureForm } from '../../core/signature/index.ts';
+import type { EndpointForm, SignatureForm } from '../../core/signature/index.ts';
 import type { AdminClient } from '../../core/target/admin-client.ts';
-import type { EndpointForm } from '../../core/signature/index.ts';
 
 /** Options of `runDeliveryCheck` (delivery-check.ts). */
 export interface DeliveryCheckOptions {
