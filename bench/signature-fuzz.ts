@@ -15,7 +15,7 @@ import {
   signatureMutationArb,
 } from '../fuzz/arbitraries/signature-mutation-arb.ts';
 import { fuzzSeed } from '../fuzz/shared/seed.ts';
-import { fuzzLocalReceiver } from '../fuzz/receiver/index.ts';
+import { fuzzLocalReceiver } from '../fuzz/receiver/local.ts';
 import { SIGNATURE_FORMS, signatureValue, verifySignature } from '../core/signature/index.ts';
 
 const { values } = parseArgs({

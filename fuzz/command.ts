@@ -15,13 +15,9 @@
  * Each subcommand has its own option table (`harness fuzz SUB --help`).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  formatPropertyLine,
-  formatReceiverFuzzReport,
-  type ReceiverFuzzOptions,
-  runReceiverFuzz,
-  withLocalReceiver,
-} from './receiver/index.ts';
+import { formatPropertyLine, formatReceiverFuzzReport } from './receiver/format.ts';
+import { type ReceiverFuzzOptions, runReceiverFuzz } from './receiver/run-receiver-fuzz.ts';
+import { withLocalReceiver } from './receiver/local.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from './signature/index.ts';
 import {
   type CommandSpec,

@@ -11,15 +11,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HarnessConfig } from '../core/config.ts';
-import {
-  apiInputFailures,
-  deliveryFailures,
-  FUZZ_DEPLOYMENT,
-  runApiInputFuzz,
-  runDeliveryCheck,
-} from './index.ts';
+import { apiInputFailures } from './api-input/rules.ts';
+import { deliveryFailures } from './deliveries/failures.ts';
+import { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
+import { runApiInputFuzz } from './api-input/api-input.ts';
+import { runDeliveryCheck } from './deliveries/delivery-check.ts';
 import { receiverFailures, receiverNotRun } from './receiver/failures.ts';
-import { fuzzLocalReceiver } from './receiver/index.ts';
+import { fuzzLocalReceiver } from './receiver/local.ts';
 import { registerSecret } from '../core/redact.ts';
 import { type AreaSummary, emptyArea, fileFailures, judged } from '../core/area.ts';
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';

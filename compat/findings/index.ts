@@ -1,2 +1,0 @@
-export { countByLevel, failing } from '../../core/level.ts';
-export { type FindingsView, findingsJunit } from './report.ts';
