@@ -3,8 +3,3 @@ import { ALL_CHECKS } from './all.ts';
 import { CheckRegistry } from './registry.ts';
 
 export const checks = new CheckRegistry().register(...ALL_CHECKS);
-
-export type { CheckArgsOf, CheckName } from './all.ts';
-
-export { formatFailure } from './failure.ts';
-export type { NameOf } from './types.ts';
