@@ -19,15 +19,12 @@ import {
 import type { Check, Exchange } from '../../core/checks/types.ts';
 import type { Provenance } from '../../core/spec/operations.ts';
 import {
-  diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   type EndpointForm,
   type SignatureForm,
 } from '../../core/signature/index.ts';
 import { type CapturedDelivery, deliveryAsExchange } from '../../core/webhooks/capture-receiver.ts';
-
-export { diagnoseSignature };
 
 /** The header forms a delivery to an endpoint of `form` must carry. */
 export function promisedForms(form: EndpointForm): SignatureForm[] {
