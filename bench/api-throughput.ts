@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { freePort } from '../load/k6-progress.ts';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,18 +88,6 @@ async function bench(opts: CannonOptions): Promise<CannonResult> {
   // A short warm-up so JIT and connection setup stay out of the measured window.
   await autocannon({ ...opts, duration: WARMUP_S, connections, workers });
   return autocannon({ ...opts, duration, connections, workers });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => ok(port));
-    });
-  });
 }
 
 /** Starts `prism mock` on a loopback port and waits until it answers; throws with its output otherwise. */

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startService } from '../server/start.ts';
 import { findK6 } from '../load/k6-engine.ts';
-import { performance, waitUntil } from '../core/http/pacer.ts';
+import { pacedGets } from './lib/paced-gets.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });
 const seconds = Number(values.seconds);
@@ -42,30 +42,7 @@ interface Row {
 }
 
 async function node(rate: number, secs: number): Promise<Row> {
-  const n = Math.max(1, Math.round(rate * secs));
-  const lags: number[] = [];
-  const pending: Array<Promise<void>> = [];
-  const t0 = performance.now() + 20;
-  let lastSend = t0;
-  for (let i = 0; i < n; i++) {
-    const due = t0 + (i * 1000) / rate;
-    if (due > performance.now()) await waitUntil(due);
-    else if (i % 16 === 0) await new Promise((r) => setImmediate(r));
-    lastSend = performance.now();
-    lags.push(lastSend - due);
-    pending.push(
-      pool
-        .request({
-          method: 'GET',
-          path: '/v1/tickets?limit=1',
-          headers: { authorization: `Bearer ${key}` },
-        })
-        .then((res) => res.body.dump()),
-    );
-  }
-  await Promise.all(pending);
-  lags.sort((a, b) => a - b);
-  const q = (p: number) => lags[Math.min(lags.length - 1, Math.floor(p * (lags.length - 1)))]!;
+  const { n, t0, lastSend, q } = await pacedGets(pool, key, rate, secs);
   return { achieved: sendRate(n, lastSend - t0, rate), p50: q(0.5), p99: q(0.99), sent: n };
 }
 

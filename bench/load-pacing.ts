@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startService } from '../server/start.ts';
-import { performance, waitUntil } from '../core/http/pacer.ts';
+import { pacedGets } from './lib/paced-gets.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' } } });
 const seconds = Number(values.seconds);
@@ -20,42 +20,9 @@ const key = svc.credentials.workspaces.enterprise.keys.full;
 const pool = new Pool(svc.baseUrl, { connections: 64, pipelining: 1 });
 
 async function paced(rate: number) {
-  const n = Math.max(1, Math.round(rate * seconds));
-  const lags: number[] = [];
-  const pending: Array<Promise<void>> = [];
-  const t0 = performance.now() + 20;
-  let statusOther = 0;
-  for (let i = 0; i < n; i++) {
-    const due = t0 + (i * 1000) / rate;
-    if (due > performance.now()) await waitUntil(due);
-    else if (i % 16 === 0) await new Promise((r) => setImmediate(r));
-    lags.push(performance.now() - due);
-    pending.push(
-      pool
-        .request({
-          method: 'GET',
-          path: '/v1/tickets?limit=1',
-          headers: { authorization: `Bearer ${key}` },
-        })
-        .then(async (res) => {
-          if (res.statusCode !== 200) statusOther += 1;
-          await res.body.dump();
-        }),
-    );
-  }
-  await Promise.all(pending);
-  const elapsed = (performance.now() - t0) / 1000;
-  lags.sort((a, b) => a - b);
-  const q = (p: number) => lags[Math.min(lags.length - 1, Math.floor(p * (lags.length - 1)))]!;
-  return {
-    rate,
-    n,
-    achieved: n / elapsed,
-    p50: q(0.5),
-    p99: q(0.99),
-    max: lags[lags.length - 1]!,
-    statusOther,
-  };
+  const { n, t0, answeredAt, lags, q, statusOther } = await pacedGets(pool, key, rate, seconds);
+  const achieved = n / ((answeredAt - t0) / 1000);
+  return { rate, n, achieved, p50: q(0.5), p99: q(0.99), max: lags[lags.length - 1]!, statusOther };
 }
 
 console.log(`pacing on loopback, ${seconds} s per rate (lag = actual − scheduled send time)`);

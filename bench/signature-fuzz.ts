@@ -4,7 +4,6 @@
  * nothing. Run: npx tsx bench/signature-fuzz.ts [--runs N] [--cases N]
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { createReceiver } from '../examples/receiver/receiver.ts';
@@ -16,7 +15,7 @@ import {
   signatureMutationArb,
 } from '../fuzz/arbitraries/signature-mutation-arb.ts';
 import { fuzzSeed } from '../fuzz/shared/seed.ts';
-import { runReceiverFuzz } from '../fuzz/receiver/index.ts';
+import { fuzzLocalReceiver } from '../fuzz/receiver/local.ts';
 import { SIGNATURE_FORMS, signatureValue, verifySignature } from '../core/signature/index.ts';
 
 const { values } = parseArgs({
@@ -81,23 +80,13 @@ for (const [name, make] of verifierBenches) {
 
 console.log('\nreceiver fuzz over loopback (example receiver, no rate limit)');
 const secret = randomBytes(24).toString('base64url');
-const server = createReceiver({ secret });
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-try {
-  const { port } = server.address() as AddressInfo;
-  const result = await runReceiverFuzz({
-    url: `http://127.0.0.1:${port}/webhook`,
-    secret,
-    cases,
-    rate: Number.POSITIVE_INFINITY,
-    maxSeconds: 300,
-    seed,
-  });
-  const perSecond = (result.requests / result.durationMs) * 1000;
-  console.log(
-    `  ${result.properties.length} property runs, ${result.requests} requests in ${(result.durationMs / 1000).toFixed(2)} s → ${perSecond.toFixed(0)} cases/s (${result.passed ? 'all passed' : 'FAILURES'})`,
-  );
-} finally {
-  server.closeAllConnections();
-  server.close();
-}
+const result = await fuzzLocalReceiver(createReceiver({ secret }), {
+  secret,
+  cases,
+  maxSeconds: 300,
+  seed,
+});
+const perSecond = (result.requests / result.durationMs) * 1000;
+console.log(
+  `  ${result.properties.length} property runs, ${result.requests} requests in ${(result.durationMs / 1000).toFixed(2)} s → ${perSecond.toFixed(0)} cases/s (${result.passed ? 'all passed' : 'FAILURES'})`,
+);

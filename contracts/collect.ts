@@ -24,7 +24,8 @@ export interface TestRow {
   failedOn?: 'checks' | 'precondition';
 }
 
-function readJsonl<T>(dir: string, prefix: string): T[] {
+/** The rows of every `<prefix>*.jsonl` file in `dir` (none when there is no such directory). */
+export function readJsonl<T>(dir: string, prefix: string): T[] {
   if (!existsSync(dir)) return [];
   const rows: T[] = [];
   for (const f of readdirSync(dir)

@@ -1,7 +1,7 @@
 /**
  * The contract area of a run from what the suite recorded: check results and Playwright's tests.
  */
-import { type AreaSummary, type AreaVerdict, uniqueFailures } from '../core/area.ts';
+import { type AreaSummary, judged, uniqueFailures } from '../core/area.ts';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import type { TestRow } from './collect.ts';
 
@@ -33,14 +33,7 @@ export function contractsArea(results: CheckResult[], tests: TestRow[]): AreaSum
     });
   }
   const ran = tests.filter((t) => t.status !== 'skipped').length;
-  const verdict: AreaVerdict =
-    tests.length === 0
-      ? 'not-run'
-      : documented.length > 0
-        ? 'fail'
-        : assumed.length > 0
-          ? 'warn'
-          : 'pass';
+  const verdict = tests.length === 0 ? 'not-run' : judged(documented.length, assumed.length);
   return {
     verdict,
     headline: `${ran} tests, ${results.length} check evaluations: ${documented.length} documented failures, ${assumed.length} assumption mismatches, ${notRun.length} not run`,

@@ -14,7 +14,6 @@
  *   probe     (test)    records an observed gap value (U-table) for snapshot.json
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { checks } from '../core/checks/index.ts';
@@ -29,7 +28,8 @@ import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { type Resolved, readResolved } from '../core/resolved-config.ts';
-import { redactValue, registerSecret } from '../core/redact.ts';
+import { registerSecret } from '../core/redact.ts';
+import { appendJsonl } from '../core/output-dir.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
 import {
   type EmbeddedDeployment,
@@ -101,11 +101,7 @@ export interface Target {
   /** Endpoints come from the user's dashboard (no admin surface to create them). */
   dashboard: boolean;
   /** Admin surface call (reference deployments only). */
-  admin(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; json: any }>;
+  admin: AdminClient['call'];
   /**
    * An endpoint receiving `events`: created through the admin surface, or — on a dashboard-
    * configured deployment — the configured endpoint subscribed to all of them (the widest one).
@@ -118,7 +114,7 @@ export interface Target {
   /** A subscription for one configured dashboard endpoint. */
   endpoint(e: DashboardEndpoint): Subscription;
   /** Lookup of a key's workspace id and key id (reference deployments only). */
-  lookupKey(key: string): Promise<{ id: string; workspace_id: string } | undefined>;
+  lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
@@ -154,14 +150,8 @@ type TestFixtures = {
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
 
-function appendJsonl(file: string, rows: unknown[]): void {
-  if (rows.length === 0) return;
-  mkdirSync(run().rawDir, { recursive: true });
-  appendFileSync(
-    join(run().rawDir, file),
-    `${rows.map((r) => JSON.stringify(redactValue(r))).join('\n')}\n`,
-  );
-}
+/** Appends `rows` to this run's raw file `file`. */
+const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
 
 /** Subscriptions over the receiver's deliveries, each waiting up to `waitMs` by default. */
 function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: number) {
@@ -313,9 +303,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
       await cleanUp(target);
-      appendJsonl(`created-${process.pid}.jsonl`, target.created);
+      appendRaw(`created-${process.pid}.jsonl`, target.created);
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
-      appendJsonl(`requests-${process.pid}.jsonl`, [processRateStats()]);
+      appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
       await own?.close();
       await resolved.close();
     },
@@ -387,7 +377,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       v.checkExchanges(exchanges);
       v.checkSequences(exchanges, history);
       v.flush();
-      appendJsonl(
+      appendRaw(
         `exchanges-${testInfo.parallelIndex}.jsonl`,
         exchanges.map((ex) => ({ test: title, ...loggableExchange(ex) })),
       );
@@ -433,7 +423,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         throw new Error(
           `probe id '${id}' is not kebab-case[:parameter]; wording goes in the label`,
         );
-      appendJsonl(`probes-${testInfo.parallelIndex}.jsonl`, [
+      appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
         { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
       ]);
     });

@@ -5,7 +5,11 @@
  */
 import type { Exchange } from '../core/checks/types.ts';
 import type { ApiClient, TypedExchange } from '../core/http/api-client.ts';
-import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
+import {
+  type CapturedDelivery,
+  deliveryAsExchange,
+  deliveryJson,
+} from '../core/webhooks/capture-receiver.ts';
 import { deliveryRepro } from '../core/webhooks/delivery-repro.ts';
 import type { Subscription, Target } from './fixtures.ts';
 
@@ -45,7 +49,6 @@ export function unknownId(prefix = 'tkt'): string {
   return `${prefix}_harness_unknown_${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** A captured delivery as an Exchange: the request the service sent and the receiver's answer. */
 /** Where the delivery was sent: the public URL's path may be kept by the tunnel, or stripped. */
 function deliveryUrl(receiverUrl: string, path: string): string {
   const base = new URL(receiverUrl);
@@ -69,14 +72,7 @@ export function deliveryExchange(
       url: deliveryUrl(receiverUrl, d.path),
       secretEnv: sub.secretEnv ?? 'WEBHOOK_SECRET',
     }),
-    request: {
-      method: d.method,
-      url: `${receiverUrl}${d.path}`,
-      headers: d.headers,
-      body: d.raw.toString('utf8').slice(0, 2000),
-    },
-    response: { status: d.answered, headers: {}, bodyText: '' },
-    durationMs: 0,
+    ...deliveryAsExchange(d, `${receiverUrl}${d.path}`),
   };
 }
 

@@ -9,11 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { ENVELOPE_EVENTS } from '../core/checks/catalogue/webhooks.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import { SIGNATURE_HEADER } from '../core/signature/index.ts';
-import type { CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
-import { deliveryJson } from '../core/webhooks/capture-receiver.ts';
+import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
 import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
-import type { Subscription, Target } from './fixtures.ts';
-import { test } from './fixtures.ts';
+import { type Subscription, type Target, test } from './fixtures.ts';
 import { need } from './need.ts';
 import { RETRY_MIN_WAIT_MS } from './retry-probe.ts';
 import {

@@ -21,6 +21,22 @@ export interface AreaSummary {
   details?: unknown;
 }
 
+/** An area with nothing filed yet: its step files failures (`fileFailures`) and judges last. */
+export function emptyArea(verdict: AreaVerdict = 'pass', headline = ''): AreaSummary {
+  return { verdict, headline, documentedFailures: [], assumptionMismatches: [], notRun: [] };
+}
+
+/** Files each failure of the one failure shape by its provenance. */
+export function fileFailures(area: AreaSummary, fs: readonly Failure[]): void {
+  for (const f of fs)
+    (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+}
+
+/** A documented failure fails the area, an assumption mismatch warns, else it passes. */
+export function judged(documented: number, assumed: number): AreaVerdict {
+  return documented > 0 ? 'fail' : assumed > 0 ? 'warn' : 'pass';
+}
+
 /** Dedupes failures by check + received text (the same rule broken by many exchanges reads once). */
 export function uniqueFailures(fs: Failure[]): Failure[] {
   const seen = new Set<string>();
@@ -38,9 +54,7 @@ export function uniqueFailures(fs: Failure[]): Failure[] {
  */
 export function errorArea(reason: string, found?: AreaSummary): AreaSummary {
   return {
-    documentedFailures: [],
-    assumptionMismatches: [],
-    notRun: [],
+    ...emptyArea(),
     ...found,
     verdict: 'error',
     error: reason,
@@ -48,15 +62,9 @@ export function errorArea(reason: string, found?: AreaSummary): AreaSummary {
   };
 }
 
-/** An area that did not run at all (skipped, or impossible on this target). */
-export function notRunArea(reason: string): AreaSummary {
-  return {
-    verdict: 'not-run',
-    headline: reason,
-    documentedFailures: [],
-    assumptionMismatches: [],
-    notRun: [{ name: 'area', reason }],
-  };
+/** An area that did not run at all (skipped, or impossible on this target); `name`: what did not run. */
+export function notRunArea(reason: string, name = 'area'): AreaSummary {
+  return { ...emptyArea('not-run', reason), notRun: [{ name, reason }] };
 }
 
 /** The first line of what was thrown, redacted. */

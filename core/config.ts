@@ -154,23 +154,12 @@ function compatFailOn(raw: string | undefined): Level | undefined {
   return level;
 }
 
-/** A positive number, or unset. */
-function positive(raw: string | undefined, name: string): number | undefined {
+/** A positive number (`of` says of what, e.g. ' of seconds'), or unset. */
+function positive(raw: string | undefined, name: string, of = ''): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0)
-    throw new ConfigError(`${name} must be a positive number, got '${raw}'`);
-  return n;
-}
-
-/** HARNESS_RUN_MAX_SECONDS: a positive number of seconds, or unset. */
-export function runMaxSeconds(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new ConfigError(
-      `HARNESS_RUN_MAX_SECONDS must be a positive number of seconds, got '${raw}'`,
-    );
+    throw new ConfigError(`${name} must be a positive number${of}, got '${raw}'`);
   return n;
 }
 
@@ -258,7 +247,7 @@ export function loadConfig(
     readOnly: flag(v('HARNESS_READ_ONLY'), 'HARNESS_READ_ONLY'),
     allowInsecure: flag(v('HARNESS_ALLOW_INSECURE'), 'HARNESS_ALLOW_INSECURE'),
     timeoutMs,
-    runMaxSeconds: runMaxSeconds(v('HARNESS_RUN_MAX_SECONDS')),
+    runMaxSeconds: positive(v('HARNESS_RUN_MAX_SECONDS'), 'HARNESS_RUN_MAX_SECONDS', ' of seconds'),
     baseline: v('HARNESS_BASELINE') || undefined,
     compatFailOn: compatFailOn(v('HARNESS_COMPAT_FAIL_ON')),
     enterpriseLimits: {

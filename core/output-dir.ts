@@ -2,9 +2,9 @@
  * The run's output directory: emptied at the start of each run — only when the harness made it —
  * and every file written into it redacted.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { redact } from './redact.ts';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { redact, redactValue } from './redact.ts';
 
 const MARKER = '.harness-output';
 
@@ -25,6 +25,13 @@ export function prepareOut(out: string): void {
   }
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, MARKER), 'written by harness run; emptied at the start of each run\n');
+}
+
+/** Appends `rows` to a JSONL file (one per line, redacted), making its directory. */
+export function appendJsonl(file: string, rows: readonly unknown[]): void {
+  if (rows.length === 0) return;
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, `${rows.map((r) => JSON.stringify(redactValue(r))).join('\n')}\n`);
 }
 
 export function writeRedacted(out: string, name: string, text: string): string {

@@ -15,24 +15,26 @@
  * Each subcommand has its own option table (`harness fuzz SUB --help`).
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import {
-  formatPropertyLine,
-  formatReceiverFuzzReport,
-  type ReceiverFuzzOptions,
-  runReceiverFuzz,
-} from './receiver/index.ts';
+import { formatPropertyLine, formatReceiverFuzzReport } from './receiver/format.ts';
+import { type ReceiverFuzzOptions, runReceiverFuzz } from './receiver/run-receiver-fuzz.ts';
+import { withLocalReceiver } from './receiver/local.ts';
 import { runSignatureProperties, SIGNATURE_RULES } from './signature/index.ts';
-import { redactValue } from '../core/redact.ts';
 import {
   type CommandSpec,
   type OptionSpec,
   parseCommand,
   UsageError,
   usageText,
+  type Values as OptionValues,
 } from '../core/cli/command-spec.ts';
-import { apiInputCommand, deliveriesCommand } from './deployment-command.ts';
+import {
+  apiInputCommand,
+  DELIVERIES_OPTIONS,
+  DEPLOYMENT_OPTIONS,
+  deliveriesCommand,
+  seedOf,
+  writeJson,
+} from './deployment-command.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
 import type { FuzzWiring } from './wiring.ts';
 
@@ -44,8 +46,8 @@ const bound = {
   cases: { type: 'string', arg: 'N', help: 'cases per property (default 50)' },
   'max-seconds': { type: 'string', arg: 'N', help: 'wall-clock budget of the run (default 120)' },
   rate: { type: 'string', arg: 'N', help: 'most requests per second (default 50)' },
-  seed: { type: 'string', arg: 'N', help: 'fast-check seed (default FC_SEED, else fixed)' },
-  json: { type: 'string', arg: 'FILE', help: 'also write the result as JSON (secrets redacted)' },
+  seed: DEPLOYMENT_OPTIONS.seed,
+  json: DEPLOYMENT_OPTIONS.json,
 } as const satisfies Record<string, OptionSpec>;
 
 const receiverBounds = {
@@ -61,28 +63,6 @@ const receiverBounds = {
     type: 'boolean',
     help: 'assumed properties (hardening beyond the documented rule) fail too; default: warnings',
   },
-} as const satisfies Record<string, OptionSpec>;
-
-const deployment = {
-  url: {
-    type: 'string',
-    arg: 'URL',
-    help: 'deployment (default: the embedded reference deployment)',
-  },
-  'api-key-env': {
-    type: 'string',
-    arg: 'NAME',
-    help: 'variable holding a full-access key (default HARNESS_API_KEY)',
-  },
-  fault: { type: 'string', arg: 'a,b', help: 'faults of the embedded deployment' },
-  cases: {
-    type: 'string',
-    arg: 'N',
-    help: 'scenarios (deliveries, default 25) or cases per operation (api-input, default 100)',
-  },
-  'max-seconds': { type: 'string', arg: 'N', help: 'wall-clock budget of the run (default 60)' },
-  seed: bound.seed,
-  json: bound.json,
 } as const satisfies Record<string, OptionSpec>;
 
 export const SUBCOMMANDS = {
@@ -131,30 +111,7 @@ export const SUBCOMMANDS = {
     name: 'fuzz deliveries',
     summary:
       'Real webhook deliveries of a deployment, verified over the bytes received, per header form; with the dashboard endpoints file no admin token is needed.',
-    options: {
-      ...deployment,
-      'admin-token-env': {
-        type: 'string',
-        arg: 'NAME',
-        help: 'variable holding the admin token (default HARNESS_ADMIN_TOKEN)',
-      },
-      endpoints: {
-        type: 'string',
-        arg: 'FILE',
-        help: 'endpoints set up in the deployment’s dashboard; secrets from each secret_env (default HARNESS_WEBHOOK_ENDPOINTS)',
-      },
-      'receiver-listen': {
-        type: 'string',
-        arg: 'HOST:PORT',
-        help: 'where the capture receiver listens (default HARNESS_WEBHOOK_LISTEN or 127.0.0.1:0)',
-      },
-      'receiver-host': { type: 'string', arg: 'HOST', help: 'interface of the capture receiver' },
-      'receiver-url': {
-        type: 'string',
-        arg: 'URL',
-        help: 'URL under which the deployment reaches it (default its address; with --endpoints HARNESS_WEBHOOK_URL)',
-      },
-    },
+    options: DELIVERIES_OPTIONS,
     env: [
       'HARNESS_API_KEY',
       'HARNESS_ADMIN_TOKEN',
@@ -174,7 +131,7 @@ export const SUBCOMMANDS = {
     name: 'fuzz api-input',
     summary:
       'Schema-derived valid and invalid bodies for create, update and message: valid ones accepted, invalid ones refused with a 4xx problem, never a 5xx, nothing half done.',
-    options: deployment,
+    options: DEPLOYMENT_OPTIONS,
     env: ['HARNESS_API_KEY', 'FC_SEED'],
     examples: [
       'npx harness fuzz api-input --cases 50',
@@ -203,24 +160,11 @@ export const spec = {
   exit1: EXIT1,
 } as const satisfies CommandSpec;
 
-/** The options the bounds read, whichever subcommand parsed them. */
-interface Values {
-  url?: string;
-  'secret-env'?: string;
-  form?: string;
-  cases?: string;
-  'max-seconds'?: string;
-  rate?: string;
-  seed?: string;
-  only?: string;
-  strict?: boolean;
-  json?: string;
-}
+/** The options the bounds read, whichever subcommand parsed them: the receiver's have them all. */
+type Values = OptionValues<typeof SUBCOMMANDS.receiver.options>;
 
 function bounds(values: Values): Omit<ReceiverFuzzOptions, 'url' | 'secret'> {
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (seed !== undefined && !Number.isSafeInteger(seed))
-    throw new Error(`--seed must be an integer (got '${values.seed}')`);
+  const seed = seedOf(values);
   const form = values.form ?? 'both';
   if (!['prefixed', 'plain', 'both'].includes(form))
     throw new Error(`--form must be prefixed, plain or both (got '${form}')`);
@@ -252,7 +196,7 @@ async function fuzzReceiver(
     onResult: (r) => process.stdout.write(`${formatPropertyLine(r, options.strict)}\n`),
   });
   process.stdout.write(`${formatReceiverFuzzReport(result)}\n`);
-  if (jsonFile) writeFileSync(jsonFile, `${JSON.stringify(redactValue(result), null, 2)}\n`);
+  writeJson(jsonFile, result);
   return result.passed ? 0 : 1;
 }
 
@@ -275,24 +219,13 @@ async function receiver(values: Values): Promise<number> {
 
 async function exampleReceiver(values: Values, wiring: FuzzWiring): Promise<number> {
   const secret = randomBytes(24).toString('base64url');
-  const server = wiring.exampleReceiver({ secret });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    const b = bounds(values);
-    return await fuzzReceiver(
-      {
-        url: `http://127.0.0.1:${port}/webhook`,
-        secret,
-        ...b,
-        rate: values.rate ? b.rate : Number.POSITIVE_INFINITY,
-      },
+  const b = bounds(values);
+  return withLocalReceiver(wiring.exampleReceiver({ secret }), (url) =>
+    fuzzReceiver(
+      { url, secret, ...b, rate: values.rate ? b.rate : Number.POSITIVE_INFINITY },
       values.json,
-    );
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
+    ),
+  );
 }
 
 async function verifier(): Promise<number> {

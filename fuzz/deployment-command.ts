@@ -19,24 +19,61 @@ import {
   withTarget as withResolvedTarget,
 } from '../core/target/resolve-target.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
+import type { OptionSpec, Values as OptionValues } from '../core/cli/command-spec.ts';
+
+/** The options of `fuzz api-input`; `fuzz deliveries` has more (DELIVERIES_OPTIONS). */
+export const DEPLOYMENT_OPTIONS = {
+  url: {
+    type: 'string',
+    arg: 'URL',
+    help: 'deployment (default: the embedded reference deployment)',
+  },
+  'api-key-env': {
+    type: 'string',
+    arg: 'NAME',
+    help: 'variable holding a full-access key (default HARNESS_API_KEY)',
+  },
+  fault: { type: 'string', arg: 'a,b', help: 'faults of the embedded deployment' },
+  cases: {
+    type: 'string',
+    arg: 'N',
+    help: 'scenarios (deliveries, default 25) or cases per operation (api-input, default 100)',
+  },
+  'max-seconds': { type: 'string', arg: 'N', help: 'wall-clock budget of the run (default 60)' },
+  seed: { type: 'string', arg: 'N', help: 'fast-check seed (default FC_SEED, else fixed)' },
+  json: { type: 'string', arg: 'FILE', help: 'also write the result as JSON (secrets redacted)' },
+} as const satisfies Record<string, OptionSpec>;
+
+export const DELIVERIES_OPTIONS = {
+  ...DEPLOYMENT_OPTIONS,
+  'admin-token-env': {
+    type: 'string',
+    arg: 'NAME',
+    help: 'variable holding the admin token (default HARNESS_ADMIN_TOKEN)',
+  },
+  endpoints: {
+    type: 'string',
+    arg: 'FILE',
+    help: 'endpoints set up in the deployment’s dashboard; secrets from each secret_env (default HARNESS_WEBHOOK_ENDPOINTS)',
+  },
+  'receiver-listen': {
+    type: 'string',
+    arg: 'HOST:PORT',
+    help: 'where the capture receiver listens (default HARNESS_WEBHOOK_LISTEN or 127.0.0.1:0)',
+  },
+  'receiver-host': { type: 'string', arg: 'HOST', help: 'interface of the capture receiver' },
+  'receiver-url': {
+    type: 'string',
+    arg: 'URL',
+    help: 'URL under which the deployment reaches it (default its address; with --endpoints HARNESS_WEBHOOK_URL)',
+  },
+} as const satisfies Record<string, OptionSpec>;
 
 /** The options these subcommands read (the rest of `harness fuzz`'s are ignored). */
-export interface DeploymentFuzzArgs {
-  url?: string;
-  'api-key-env'?: string;
-  'admin-token-env'?: string;
-  'receiver-host'?: string;
-  'receiver-url'?: string;
-  'receiver-listen'?: string;
-  endpoints?: string;
-  fault?: string;
-  cases?: string;
-  'max-seconds'?: string;
-  seed?: string;
-  json?: string;
-}
+export type DeploymentFuzzArgs = OptionValues<typeof DELIVERIES_OPTIONS>;
 
-function seedOf(args: DeploymentFuzzArgs): number | undefined {
+/** `--seed`, an integer when given. */
+export function seedOf(args: Pick<DeploymentFuzzArgs, 'seed'>): number | undefined {
   if (args.seed === undefined) return undefined;
   const seed = Number(args.seed);
   if (!Number.isSafeInteger(seed))
@@ -89,7 +126,8 @@ async function withTarget<T>(
   return withResolvedTarget(cfg, { ...FUZZ_DEPLOYMENT, start }, (t) => fn(t, where));
 }
 
-function writeJson(file: string | undefined, result: unknown): void {
+/** `--json FILE`: the result, secrets redacted. */
+export function writeJson(file: string | undefined, result: unknown): void {
   if (file) writeFileSync(file, `${JSON.stringify(redactValue(result), null, 2)}\n`);
 }
 

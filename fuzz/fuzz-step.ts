@@ -10,19 +10,16 @@
  * Against the embedded deployment all three run; against a real one, what its credentials allow.
  */
 import { randomBytes } from 'node:crypto';
-import type { Failure } from '../core/checks/types.ts';
 import type { HarnessConfig } from '../core/config.ts';
-import {
-  apiInputFailures,
-  deliveryFailures,
-  FUZZ_DEPLOYMENT,
-  runApiInputFuzz,
-  runDeliveryCheck,
-} from './index.ts';
+import { apiInputFailures } from './api-input/rules.ts';
+import { deliveryFailures } from './deliveries/failures.ts';
+import { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
+import { runApiInputFuzz } from './api-input/api-input.ts';
+import { runDeliveryCheck } from './deliveries/delivery-check.ts';
 import { receiverFailures, receiverNotRun } from './receiver/failures.ts';
-import { fuzzLocalReceiver } from './receiver/index.ts';
+import { fuzzLocalReceiver } from './receiver/local.ts';
 import { registerSecret } from '../core/redact.ts';
-import type { AreaSummary } from '../core/area.ts';
+import { type AreaSummary, emptyArea, fileFailures, judged } from '../core/area.ts';
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
 import type { FuzzWiring } from './wiring.ts';
 
@@ -42,22 +39,12 @@ export async function runFuzzStep(
   log: (l: string) => void,
   wiring: FuzzWiring,
 ): Promise<AreaSummary> {
-  const area: AreaSummary = {
-    verdict: 'pass',
-    headline: '',
-    documentedFailures: [],
-    assumptionMismatches: [],
-    notRun: [],
-  };
-  // Each fuzzer reports in the one failure shape; the area only files them by provenance.
-  const file = (fs: Failure[]) => {
-    for (const f of fs)
-      (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
-  };
+  const area = emptyArea();
 
   const receiver = await exampleReceiverFuzz(wiring.exampleReceiver);
   const failed = receiver.properties.filter((p) => p.status === 'failed');
-  file(receiverFailures(receiver));
+  // Each fuzzer reports in the one failure shape; the area only files them by provenance.
+  fileFailures(area, receiverFailures(receiver));
   area.notRun.push(...receiverNotRun(receiver));
   log(
     `  example receiver: ${receiver.properties.length - failed.length} of ${receiver.properties.length} property runs hold (seed ${receiver.seed})`,
@@ -116,7 +103,7 @@ export async function runFuzzStep(
     log(
       `  deliveries: ${delivery.deliveries} captured, ${delivery.verified.prefixed} prefixed + ${delivery.verified.plain} plain signatures verified, ${delivery.failedDeliveries} failed (seed ${delivery.seed})`,
     );
-    file(deliveryFailures(delivery));
+    fileFailures(area, deliveryFailures(delivery));
   }
   if (!input)
     area.notRun.push({
@@ -126,17 +113,13 @@ export async function runFuzzStep(
   else {
     for (const op of input.operations)
       log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
-    file(apiInputFailures(input));
+    fileFailures(area, apiInputFailures(input));
     // Operations the spent budget left unjudged are already named once, above.
     for (const op of input.operations.filter((o) => o.notRun && o.notRun !== input.inconclusive))
       area.notRun.push({ name: `fuzz.api-input ${op.operation}`, reason: op.notRun! });
   }
   area.details = { receiver, delivery, input };
-  area.verdict = area.documentedFailures.length
-    ? 'fail'
-    : area.assumptionMismatches.length
-      ? 'warn'
-      : 'pass';
+  area.verdict = judged(area.documentedFailures.length, area.assumptionMismatches.length);
   area.headline = [
     `receiver fuzz ${receiver.properties.length - failed.length}/${receiver.properties.length}`,
     delivery

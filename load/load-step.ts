@@ -9,7 +9,15 @@ import type { HarnessConfig } from '../core/config.ts';
 import { loadFailures, loadNotRun } from './failures.ts';
 import { runLoad, summaryLine } from './run-load.ts';
 import type { PlanLimitObservation } from '../core/snapshot/types.ts';
-import { type AreaSummary, errorArea, reasonOf } from '../core/area.ts';
+import {
+  type AreaSummary,
+  emptyArea,
+  errorArea,
+  fileFailures,
+  judged,
+  notRunArea,
+  reasonOf,
+} from '../core/area.ts';
 import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
 
 export async function runLoadStep(
@@ -27,17 +35,7 @@ export async function runLoadStep(
     if (plans.length === 0) {
       const reason =
         'not run: needs HARNESS_TEAM_KEYS / HARNESS_GROWTH_KEYS (keys of a workspace on that plan)';
-      return {
-        area: {
-          verdict: 'not-run',
-          headline: reason,
-          documentedFailures: [],
-          assumptionMismatches: [],
-          notRun: [{ name: 'plan limits', reason }],
-        },
-        limits: [],
-        results: [],
-      };
+      return { area: notRunArea(reason, 'plan limits'), limits: [], results: [] };
     }
     const results = await runLoad({
       plans,
@@ -62,25 +60,13 @@ export async function runLoadStep(
 }
 
 export function loadArea(results: LoadResult[]): AreaSummary {
-  const area: AreaSummary = {
-    verdict: 'pass',
-    headline: '',
-    documentedFailures: [],
-    assumptionMismatches: [],
-    notRun: [],
-    details: results,
-  };
+  const area: AreaSummary = { ...emptyArea(), details: results };
   // Each run reports in the one failure shape (load/failures.ts); the area files them.
   for (const r of results) {
-    for (const f of loadFailures(r))
-      (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+    fileFailures(area, loadFailures(r));
     area.notRun.push(...loadNotRun(r));
   }
-  area.verdict = area.documentedFailures.length
-    ? 'fail'
-    : area.assumptionMismatches.length
-      ? 'warn'
-      : 'pass';
+  area.verdict = judged(area.documentedFailures.length, area.assumptionMismatches.length);
   area.headline = results.map((r) => summaryLine(r)).join(' | ');
   return area;
 }

@@ -5,18 +5,15 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
-import { type Phase, type PlanName, rateHeaders, type Sample } from './lib/index.ts';
+import {
+  type LiveProgress,
+  type Phase,
+  type PlanName,
+  rateHeaders,
+  type Sample,
+} from './lib/index.ts';
 import { performance } from '../core/http/pacer.ts';
 import type { RequestBudget } from './request-budget.ts';
-
-export interface Progress {
-  plan: PlanName;
-  phase: string;
-  sent: number;
-  ok: number;
-  rejected: number;
-  planned: number;
-}
 
 export interface SenderOptions {
   plan: PlanName;
@@ -32,7 +29,8 @@ export interface SenderOptions {
 
 export class PlanSender {
   readonly samples: Sample[] = [];
-  readonly progress: Progress;
+  /** Counts only: the running estimates are the live progress's (live-progress.ts). */
+  readonly progress: LiveProgress;
   dropped = 0;
   truncated: string | undefined;
   /** `performance.now()` when the sender was made. */

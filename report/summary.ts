@@ -29,15 +29,22 @@ export interface Summary {
   /** Objects created on the target (shared staging hygiene). */
   created?: string[];
   /** Requests the run sent to the API, per area and in total, and what the rate limit cost it. */
-  requests?: {
-    total: number;
-    byArea: Record<string, number>;
-    rateLimited: number;
-    waitedS: number;
-    inconclusive: number;
-  };
+  requests?: RequestCount;
   /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
   compatibility?: CompatibilityReport;
+}
+
+export interface RequestCount {
+  /** Requests sent, all areas. */
+  total: number;
+  /** Requests sent per area that ran. */
+  byArea: Record<string, number>;
+  /** 429 answers the paced areas (contracts, fuzz) received; waited out unless `inconclusive`. */
+  rateLimited: number;
+  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
+  waitedS: number;
+  /** Requests given up because the key's budget was spent (their tests: inconclusive). */
+  inconclusive: number;
 }
 
 export function checkTable(results: CheckResult[]): Summary['checks'] {

@@ -13,7 +13,8 @@ import { loadConfig } from '../core/config.ts';
 import { envVar } from '../core/variables.ts';
 import { redact } from '../core/redact.ts';
 import { writeResolved } from '../core/resolved-config.ts';
-import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
+import { readChecks, readPlaywrightTests, type TestRow } from '../contracts/collect.ts';
+import type { CheckResult } from '../core/checks/verdict.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';
 
@@ -29,6 +30,22 @@ export const NOT_IN_DASHBOARD_MODE: Record<string, string> = {
 export type DashboardCell =
   | { caught: boolean; tests: number; evidence?: string }
   | { notRun: string };
+
+/**
+ * Whether `check` recorded a failure in Playwright project `project` (its fault caught), how many
+ * tests ran there, and the first failure as evidence.
+ */
+export function caughtIn(project: string, check: string, tests: TestRow[], results: CheckResult[]) {
+  const hit = results.find((r) => r.project === project && r.check === check && !r.passed);
+  const failure = hit?.failure;
+  return {
+    caught: Boolean(hit),
+    tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
+    ...(failure
+      ? { evidence: redact(`Received: ${failure.received} / Expected: ${failure.expected}`) }
+      : {}),
+  };
+}
 
 /** Fresh secrets for the example file's secret_env variables. */
 export function exampleSecrets(): Record<string, string> {
@@ -111,21 +128,8 @@ export async function runDashboardDetection(outDir: string): Promise<Map<string,
     const cells = new Map<string, DashboardCell>(
       Object.entries(NOT_IN_DASHBOARD_MODE).map(([fault, notRun]) => [fault, { notRun }]),
     );
-    for (const f of faults) {
-      const project = `dashboard:${f.name}`;
-      const hit = results.find((r) => r.project === project && r.check === f.check && !r.passed);
-      cells.set(f.name, {
-        caught: Boolean(hit),
-        tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
-        ...(hit?.failure
-          ? {
-              evidence: redact(
-                `Received: ${hit.failure.received} / Expected: ${hit.failure.expected}`,
-              ),
-            }
-          : {}),
-      });
-    }
+    for (const f of faults)
+      cells.set(f.name, caughtIn(`dashboard:${f.name}`, f.check, tests, results));
     return cells;
   } finally {
     for (const c of cleanUp) c();

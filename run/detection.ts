@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { FAULTS, ruleOf } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
 import { envVar } from '../core/variables.ts';
-import { redact } from '../core/redact.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import type { AreaSummary } from '../core/area.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
-import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
+import { caughtIn, type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 
 export interface DetectionRow {
   fault: string;
@@ -73,21 +72,15 @@ export async function runDetectionMatrix(
   const results = readChecks(join(outDir, 'detection-run'));
   const dashboard =
     opts.dashboard === false ? undefined : await runDashboardDetection(join(outDir, 'dashboard'));
-  const rows = FAULTS.filter((f) => f.area !== 'limits').map((f): DetectionRow => {
-    const project = `fault:${f.name}`;
-    const hit = results.find((r) => r.project === project && r.check === f.check && !r.passed);
-    return {
+  const rows = FAULTS.filter((f) => f.area !== 'limits').map(
+    (f): DetectionRow => ({
       fault: f.name,
       check: f.check,
       provenance: ruleOf(f).provenance,
-      caught: Boolean(hit),
-      tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
-      evidence: hit?.failure
-        ? redact(`Received: ${hit.failure.received} / Expected: ${hit.failure.expected}`)
-        : undefined,
+      ...caughtIn(`fault:${f.name}`, f.check, tests, results),
       ...(dashboard?.has(f.name) ? { dashboard: dashboard.get(f.name)! } : {}),
-    };
-  });
+    }),
+  );
   writeFileSync(join(outDir, 'detection-matrix.json'), `${JSON.stringify(rows, null, 2)}\n`);
   writeFileSync(join(outDir, 'detection-matrix.md'), detectionMarkdown(rows));
   return rows;

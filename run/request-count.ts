@@ -6,44 +6,22 @@
  * provoke 429s on purpose, on their plan keys, and are not paced). The preflight's one request
  * is not counted.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readJsonl } from '../contracts/collect.ts';
 import { join } from 'node:path';
 import { addRateStats, emptyRateStats, type RateStats } from '../core/http/rate-budget.ts';
-
-export interface RequestCount {
-  /** Requests sent, all areas. */
-  total: number;
-  /** Requests sent per area that ran. */
-  byArea: Record<string, number>;
-  /** 429 answers the paced areas (contracts, fuzz) received; waited out unless `inconclusive`. */
-  rateLimited: number;
-  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
-  waitedS: number;
-  /** Requests given up because the key's budget was spent (their tests: inconclusive). */
-  inconclusive: number;
-}
+import type { RequestCount } from '../report/summary.ts';
 
 /** The contract workers' request statistics, summed (none written: zero). */
 export function contractRequestStats(out: string): RateStats {
-  const raw = join(out, 'raw');
-  let s = emptyRateStats();
-  if (!existsSync(raw)) return s;
-  for (const f of readdirSync(raw).filter((n) => /^requests-.*\.jsonl$/.test(n)))
-    for (const line of readFileSync(join(raw, f), 'utf8').split('\n'))
-      if (line.trim()) s = addRateStats(s, JSON.parse(line) as Partial<RateStats>);
-  return s;
+  return readJsonl<Partial<RateStats>>(join(out, 'raw'), 'requests-').reduce<RateStats>(
+    (s, r) => addRateStats(s, r),
+    emptyRateStats(),
+  );
 }
 
 /** What a process's budgets counted between two readings. */
-export function statsSince(now: RateStats, then: RateStats): RateStats {
-  return {
-    sent: now.sent - then.sent,
-    rateLimited: now.rateLimited - then.rateLimited,
-    retried: now.retried - then.retried,
-    waitedMs: now.waitedMs - then.waitedMs,
-    inconclusive: now.inconclusive - then.inconclusive,
-  };
-}
+export const statsSince = (now: RateStats, then: RateStats): RateStats =>
+  addRateStats(now, then, -1);
 
 /** The run's count from the paced areas' statistics and the load area's plain count. */
 export function requestCount(

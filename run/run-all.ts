@@ -11,13 +11,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { CheckResult } from '../core/checks/verdict.ts';
 import { processRateStats, type RateStats } from '../core/http/rate-budget.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { redact } from '../core/redact.ts';
-import type { TestRow } from '../contracts/collect.ts';
 import { renderConsole } from '../report/console.ts';
-import type { PlanLimitObservation } from '../core/snapshot/types.ts';
 import { type AreaSummary, errorArea, notRunArea } from '../core/area.ts';
 import type { Summary } from '../report/summary.ts';
 import { applyEnv, insecureTlsEnv } from '../core/target/tls-trust.ts';
@@ -30,15 +27,9 @@ import { runLoadStep } from '../load/load-step.ts';
 import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
-import {
-  contractRequestStats,
-  type RequestCount,
-  requestCount,
-  requestLine,
-  statsSince,
-} from './request-count.ts';
+import { contractRequestStats, requestCount, requestLine, statsSince } from './request-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
-import { writeReports } from './write-reports.ts';
+import { type ReportInput, writeReports } from './write-reports.ts';
 
 export type Area = 'contracts' | 'load' | 'fuzz';
 
@@ -129,14 +120,9 @@ interface RunContext {
   log: (line: string) => void;
 }
 
-interface AreasRun {
-  areas: Record<string, AreaSummary>;
-  tests: TestRow[];
-  results?: CheckResult[];
-  limits: PlanLimitObservation[];
-  unusable?: Unusable;
-  /** Requests the run sent to the API, per area (request-count.ts). */
-  requests?: RequestCount;
+/** What the areas found, as the reports take it. */
+interface AreasRun
+  extends Pick<ReportInput, 'areas' | 'tests' | 'results' | 'limits' | 'unusable' | 'requests'> {
   /** The contract suite ran to its end (the baseline comparison makes sense). */
   complete: boolean;
   outOfTime: boolean;

@@ -33,7 +33,6 @@ import {
   VERDICT_OF_EXIT,
 } from '../report/summary.ts';
 import { writeRedacted } from '../core/output-dir.ts';
-import type { RequestCount } from './request-count.ts';
 
 export interface ReportInput {
   out: string;
@@ -49,7 +48,7 @@ export interface ReportInput {
   /** The preflight found the target unusable: cause and what to fix. */
   unusable?: Summary['unusable'];
   /** Requests the run sent to the API, per area (run/request-count.ts). */
-  requests?: RequestCount;
+  requests?: Summary['requests'];
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean; limits?: boolean };
 }

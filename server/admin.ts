@@ -10,6 +10,7 @@ import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import { iso } from './represent.ts';
 import type { Plan } from './store.ts';
+import type { WebhookEndpoint } from './webhooks/types.ts';
 import { runSlaSweep } from './sla-sweep.ts';
 
 function sameToken(a: string, b: string): boolean {
@@ -204,14 +205,7 @@ export function registerAdminRoutes(app: FastifyInstance): void {
   });
 }
 
-function publicEndpoint(e: {
-  id: string;
-  workspaceId: string;
-  url: string;
-  events: string[];
-  form: string;
-  secret?: string;
-}) {
+function publicEndpoint(e: WebhookEndpoint) {
   // The secret is write-only: the dashboard never shows it back.
   return {
     id: e.id,

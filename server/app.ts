@@ -23,7 +23,7 @@ import {
   answerFrameworkError,
   newRequestId,
 } from './transport-errors.ts';
-import { WebhookDispatcher } from './webhooks/index.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export interface ServiceOptions {
   /** Fault names from the catalogue (server/faults.ts). Default: none — the correct deployment. */

@@ -1,5 +1,5 @@
 /** What every route of the reference deployment shares: state, clock, faults, limiter, webhooks. */
-import type { WebhookDispatcher } from './webhooks/index.ts';
+import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { ServiceClock } from './clock.ts';
 import type { FaultSet } from './faults.ts';
 import type { Limiter } from './rate-limit/types.ts';

@@ -2,7 +2,7 @@
 import type { ServiceContext } from './context.ts';
 import type { Contact, Message, Rule, Ticket } from './store.ts';
 
-function iso(ms: number): string {
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
@@ -61,5 +61,3 @@ export function ruleJson(r: Rule): Record<string, unknown> {
     created_at: iso(r.createdAtMs),
   };
 }
-
-export { iso };

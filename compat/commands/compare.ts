@@ -2,7 +2,9 @@
  * `harness compare BASELINE CURRENT`: what the current deployment does differently from the
  * baseline's — statuses, headers, content types, body shapes, gap values, plan limits.
  */
-import { compareSnapshots, loadSnapshot, render } from '../compare/index.ts';
+import { compareSnapshots } from '../compare/compare-snapshots.ts';
+import { loadSnapshot } from '../compare/load-snapshot.ts';
+import { renderCompare as render } from '../findings/views.ts';
 import type { CommandSpec } from '../../core/cli/command-spec.ts';
 import { FINDINGS_OPTIONS, runFindingsCommand } from './findings-command.ts';
 

@@ -13,13 +13,10 @@ import {
   usageText,
   type Values,
 } from '../../core/cli/command-spec.ts';
-import { failing, type Leveled } from '../../core/level.ts';
+import { failing, type Level, LEVELS, type Leveled } from '../../core/level.ts';
+import type { Format } from '../findings/report.ts';
 
-export type ReportFormat = 'md' | 'json' | 'junit';
-export type FailOn = 'ERR' | 'WARN' | 'INFO';
-
-const FORMATS: readonly ReportFormat[] = ['md', 'json', 'junit'];
-const LEVELS: readonly FailOn[] = ['ERR', 'WARN', 'INFO'];
+const FORMATS: readonly Format[] = ['md', 'json', 'junit'];
 
 export const FINDINGS_OPTIONS = {
   format: { type: 'string', arg: 'md|json|junit', default: 'md', help: 'report format' },
@@ -32,19 +29,6 @@ export const FINDINGS_OPTIONS = {
   },
 } as const satisfies Record<string, OptionSpec>;
 
-export function reportFlags(values: { format?: string; 'fail-on'?: string }): {
-  format: ReportFormat;
-  failOn: FailOn;
-} {
-  const format = (values.format ?? 'md') as ReportFormat;
-  if (!FORMATS.includes(format))
-    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${values.format}')`);
-  const failOn = String(values['fail-on'] ?? 'ERR').toUpperCase() as FailOn;
-  if (!LEVELS.includes(failOn))
-    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${values['fail-on']}')`);
-  return { format, failOn };
-}
-
 /**
  * Parses `argv` for `spec`, and with its two inputs `find`s the findings and `render`s them.
  * `twoInputs` is the usage error's text when there are not exactly two.
@@ -54,24 +38,23 @@ export async function runFindingsCommand<O extends Options, F extends Leveled>(
   argv: string[],
   twoInputs: string,
   find: (a: string, b: string, values: Values<O>) => readonly F[],
-  render: (
-    format: ReportFormat,
-    findings: readonly F[],
-    a: string,
-    b: string,
-    failOn: FailOn,
-  ) => string,
+  render: (format: Format, findings: readonly F[], a: string, b: string, failOn: Level) => string,
 ): Promise<number> {
   const parsed = parseCommand(spec, argv);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (positionals.length !== 2) throw new UsageError(twoInputs, usageText(spec));
-  const { format, failOn } = reportFlags(values as { format?: string; 'fail-on'?: string });
+  const flags = values as { format?: string; 'fail-on'?: string; out?: string };
+  const format = (flags.format ?? 'md') as Format;
+  if (!FORMATS.includes(format))
+    throw new Error(`--format must be one of ${FORMATS.join(', ')} (got '${flags.format}')`);
+  const failOn = String(flags['fail-on'] ?? 'ERR').toUpperCase() as Level;
+  if (!LEVELS.includes(failOn))
+    throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${flags['fail-on']}')`);
   const [a, b] = positionals as [string, string];
   const findings = find(a, b, values);
   const text = render(format, findings, a, b, failOn);
-  const out = (values as { out?: string }).out;
-  if (out) writeFileSync(out, text);
+  if (flags.out) writeFileSync(flags.out, text);
   else process.stdout.write(text);
   return failing(findings, failOn).length > 0 ? 1 : 0;
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { BehaviourSnapshot } from '../../core/snapshot/types.ts';
 import { compareSnapshots } from './compare-snapshots.ts';
 import { countByLevel } from '../../core/level.ts';
-import { toMarkdown } from '../findings/views.ts';
+import { renderCompare } from '../findings/views.ts';
 import { loadSnapshot } from './load-snapshot.ts';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
 import type { CompareOptions } from './types.ts';
@@ -44,7 +44,7 @@ export function compareWithBaseline(
     baselineTakenAt: base.takenAt,
     counts: countByLevel(findings),
     findings,
-    markdown: toMarkdown(findings, { baseline: name, current: 'this run' }),
+    markdown: renderCompare('md', findings, { baseline: name, current: 'this run' }),
     ...(opts.partial ? { partial: true } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * (HARNESS_COMPAT_FAIL_ON): then each change at or above that level fails the gate like a broken
  * documented rule, still labelled `observed` (a change since the baseline, not a rule of the docs).
  */
-import type { AreaSummary } from '../../core/area.ts';
+import { type AreaSummary, emptyArea, notRunArea } from '../../core/area.ts';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { failing, type Level } from '../../core/level.ts';
 import { compareFailure } from '../findings/as-failure.ts';
@@ -15,20 +15,16 @@ export function compatibilityArea(
   failOn: Level | undefined,
 ): AreaSummary | undefined {
   const gate = failOn ? `gating at ${failOn} (HARNESS_COMPAT_FAIL_ON)` : 'reported, not gating';
-  const area = (verdict: AreaSummary['verdict'], headline: string): AreaSummary => ({
-    verdict,
-    headline,
-    documentedFailures: [],
-    assumptionMismatches: [],
-    notRun: [],
-  });
   if (!report) {
     if (!failOn) return undefined;
     const reason = `no baseline comparison in this run (it needs the whole contract suite and a baseline; HARNESS_BASELINE=off turns it off), so the ${failOn} gate was not applied`;
-    return { ...area('not-run', reason), notRun: [{ name: 'baseline comparison', reason }] };
+    return notRunArea(reason, 'baseline comparison');
   }
   if (report.error) {
-    const a = area(failOn ? 'fail' : 'not-run', `baseline ${report.baseline}: ${report.error}`);
+    const a = emptyArea(
+      failOn ? 'fail' : 'not-run',
+      `baseline ${report.baseline}: ${report.error}`,
+    );
     if (!failOn) return { ...a, notRun: [{ name: 'baseline comparison', reason: report.error }] };
     a.documentedFailures.push({
       check: 'harness.baseline-readable',
@@ -43,5 +39,5 @@ export function compatibilityArea(
   const gated = failOn ? failing(report.findings, failOn).map(compareFailure) : [];
   const headline = `against ${report.baseline}: ERR ${ERR} · WARN ${WARN} · INFO ${INFO}${report.partial ? ' (partial run)' : ''}; ${gate}`;
   const verdict = gated.length ? 'fail' : ERR + WARN > 0 ? 'warn' : 'pass';
-  return { ...area(verdict, headline), documentedFailures: gated };
+  return { ...emptyArea(verdict, headline), documentedFailures: gated };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseSpec as parseDoc } from '../../core/spec/load-spec.ts';
+import { parseSpec } from '../../core/spec/load-spec.ts';
 import { bundleRefs } from './bundle-refs.ts';
 import type { SpecDoc } from './types.ts';
 
@@ -26,10 +26,6 @@ export function loadSpecText(source: string, cwd = process.cwd()): string {
   }
 }
 
-/** The spec parser of core/spec, typed for the diff. */
-export const parseSpec = (text: string, source: string): SpecDoc =>
-  parseDoc(text, source) as SpecDoc;
-
 /**
  * A document `diff-spec` can compare: an `openapi: 3.x` mapping. Anything else (a YAML file that
  * happens to parse, a Swagger 2.0 file) is refused: diffing it would report every path of the
@@ -53,7 +49,8 @@ export function assertOpenApi(doc: SpecDoc, source: string): void {
 
 /** Reads and parses a spec, refuses a non-OpenAPI one, then resolves every `$ref` (see `bundleRefs`). */
 export function loadSpec(source: string, cwd?: string): SpecDoc {
-  const read = (s: string) => parseSpec(loadSpecText(s, cwd), s);
+  // The one spec parser (core/spec), typed for the diff.
+  const read = (s: string) => parseSpec(loadSpecText(s, cwd), s) as SpecDoc;
   const doc = read(source);
   // Only the document itself: the files its `$ref`s point into are fragments, not documents.
   assertOpenApi(doc, source);

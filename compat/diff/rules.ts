@@ -31,24 +31,12 @@ export const PREFIXES = [
   { prefix: 'webhook-response', way: 'sent' },
 ] as const;
 
-const narrowing = (id: string, summary: string): RuleFamily => ({
-  id,
-  sent: 'ERR',
-  received: 'INFO',
-  summary,
-});
-const widening = (id: string, summary: string): RuleFamily => ({
-  id,
-  sent: 'INFO',
-  received: 'ERR',
-  summary,
-});
-const both = (id: string, level: Level, summary: string): RuleFamily => ({
-  id,
-  sent: level,
-  received: level,
-  summary,
-});
+const family =
+  (sent: L, received: L) =>
+  (id: string, summary: string): RuleFamily => ({ id, sent, received, summary });
+const narrowing = family('ERR', 'INFO');
+const widening = family('INFO', 'ERR');
+const both = (id: string, level: Level, summary: string) => family(level, level)(id, summary);
 
 /** Sub-schema keywords whose presence constrains (absent or `true` = anything goes). */
 const SLOTS: [string, string][] = [
@@ -414,15 +402,7 @@ export const RULE_FAMILIES: RuleFamily[] = [
       ['x-scope-lowered', 'INFO', '`x-scope` write → read'],
       ['x-scope-changed', 'WARN', '`x-scope` changed to or from a value we cannot rank'],
     ] as const
-  ).map(
-    ([id, level, summary]): RuleFamily => ({
-      id,
-      sent: level,
-      received: level,
-      summary,
-      prefixed: false,
-    }),
-  ),
+  ).map(([id, level, summary]): RuleFamily => ({ ...both(id, level, summary), prefixed: false })),
 ];
 
 /** Every rule id with its default level. */

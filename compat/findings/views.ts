@@ -5,7 +5,7 @@
  * observed, with the baseline and current values) — their words, columns and case names.
  */
 import { valueText, whereText } from '../../core/compatibility.ts';
-import type { Level } from '../../core/level.ts';
+import type { Level, Leveled } from '../../core/level.ts';
 import type { CompareFinding } from '../compare/types.ts';
 import type { Finding } from '../diff/types.ts';
 import { compareFailure, diffFailure } from './as-failure.ts';
@@ -53,17 +53,6 @@ function diffView(meta: ReportMeta): FindingsView<Finding> {
   };
 }
 
-/** `harness diff-spec`'s report in `format`. */
-export function renderDiff(format: Format, findings: readonly Finding[], meta: ReportMeta): string {
-  return renderFindings(
-    format,
-    diffView(meta),
-    `diff-spec ${meta.old} → ${meta.new}`,
-    findings,
-    meta.failOn,
-  );
-}
-
 export interface CompareMeta {
   /** How the baseline was named (a path). */
   baseline: string;
@@ -98,20 +87,16 @@ function compareView(meta: CompareMeta): FindingsView<CompareFinding> {
   };
 }
 
-/** `harness compare`'s report in `format`. */
-export function renderCompare(
-  format: Format,
-  findings: readonly CompareFinding[],
-  meta: CompareMeta,
-): string {
-  return renderFindings(
-    format,
-    compareView(meta),
-    `compare ${meta.baseline} → ${meta.current}`,
-    findings,
-    meta.failOn,
-  );
-}
+/** A tool's report in `format`: its view of the findings, under a title naming the two inputs. */
+const report =
+  <F extends Leveled & { rule: string; message: string }, M extends { failOn?: Level }>(
+    view: (meta: M) => FindingsView<F>,
+    title: (meta: M) => string,
+  ) =>
+  (format: Format, findings: readonly F[], meta: M): string =>
+    renderFindings(format, view(meta), title(meta), findings, meta.failOn);
 
-export const toMarkdown = (findings: readonly CompareFinding[], meta: CompareMeta) =>
-  renderCompare('md', findings, meta);
+/** `harness diff-spec`'s report in `format`. */
+export const renderDiff = report(diffView, (m) => `diff-spec ${m.old} → ${m.new}`);
+/** `harness compare`'s report in `format`. */
+export const renderCompare = report(compareView, (m) => `compare ${m.baseline} → ${m.current}`);

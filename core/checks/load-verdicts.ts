@@ -80,15 +80,16 @@ export type VerdictId = (typeof VERDICT_RULES)[number]['id'];
 
 export const VERDICT_IDS: readonly VerdictId[] = VERDICT_RULES.map((v) => v.id);
 
-/** What every verdict of `id` says before it is judged: its id, rule, provenance and gap. */
-export function verdictRule(id: VerdictId): {
+/** What every verdict says before it is judged: its id, rule, provenance and gap. */
+export interface VerdictRule {
   id: VerdictId;
   title: string;
   provenance: Provenance;
+  /** docs/assumptions.md gap the assumption fills, when assumed. */
   gap?: string;
-} {
-  const v: { title: string; provenance: Provenance; gap?: string } = VERDICT_RULES.find(
-    (r) => r.id === id,
-  )!;
+}
+
+export function verdictRule(id: VerdictId): VerdictRule {
+  const v: Omit<VerdictRule, 'id'> = VERDICT_RULES.find((r) => r.id === id)!;
   return { id, title: v.title, provenance: v.provenance, ...(v.gap ? { gap: v.gap } : {}) };
 }

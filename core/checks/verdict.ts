@@ -4,9 +4,8 @@
  * is otherwise reported as "differs from assumption". Results are appended to a JSONL file that
  * `harness run` aggregates into summary.json.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { redactValue } from '../redact.ts';
+import { uniqueFailures } from '../area.ts';
+import { appendJsonl } from '../output-dir.ts';
 import { formatFailure, toFailure } from './failure.ts';
 import type { HarnessCheck } from './all.ts';
 import type { CheckRegistry } from './registry.ts';
@@ -136,25 +135,13 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
 
   /** Appends results to the JSONL sink (redacted). */
   flush(): void {
-    if (!this.sink || this.results.length === 0) return;
-    mkdirSync(dirname(this.sink), { recursive: true });
-    appendFileSync(
-      this.sink,
-      this.results.map((r) => JSON.stringify(redactValue(r))).join('\n') + '\n',
-    );
+    if (this.sink) appendJsonl(this.sink, this.results);
   }
 
   /** Error text for the failures that fail the test (documented; assumed too when strict). */
   fatalMessage(strict: boolean): string | undefined {
     const fatal = this.failures().filter((f) => f.provenance === 'documented' || strict);
     if (fatal.length === 0) return undefined;
-    const seen = new Set<string>();
-    const unique = fatal.filter((f) => {
-      const k = `${f.check}|${f.received}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
-    return unique.map(formatFailure).join('\n\n');
+    return uniqueFailures(fatal).map(formatFailure).join('\n\n');
   }
 }

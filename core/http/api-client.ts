@@ -9,8 +9,6 @@ import type { paths } from '../../spec/generated/api.d.ts';
 import type { Exchange } from '../checks/types.ts';
 import type { HttpClient, SendOptions } from './client.ts';
 
-export type { SendOptions };
-
 type Method = 'get' | 'post' | 'patch' | 'delete';
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type JsonOf<C> = C extends { content: { 'application/json': infer J } } ? J : never;

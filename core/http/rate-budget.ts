@@ -114,15 +114,11 @@ export const emptyRateStats = (): RateStats => ({
   inconclusive: 0,
 });
 
-/** Sums stats (of several processes or areas). */
-export function addRateStats(a: RateStats, b: Partial<RateStats>): RateStats {
-  return {
-    sent: a.sent + (b.sent ?? 0),
-    rateLimited: a.rateLimited + (b.rateLimited ?? 0),
-    retried: a.retried + (b.retried ?? 0),
-    waitedMs: a.waitedMs + (b.waitedMs ?? 0),
-    inconclusive: a.inconclusive + (b.inconclusive ?? 0),
-  };
+/** Sums stats (of several processes or areas); `sign` -1 takes `b` away (an earlier reading). */
+export function addRateStats(a: RateStats, b: Partial<RateStats>, sign = 1): RateStats {
+  const sum = { ...a };
+  for (const k of Object.keys(sum) as Array<keyof RateStats>) sum[k] += sign * (b[k] ?? 0);
+  return sum;
 }
 
 /** One answer as the budget needs it: its status (undefined: no answer) and headers. */

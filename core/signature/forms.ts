@@ -26,5 +26,9 @@ export const SIGNATURE_HEADER: Readonly<Record<SignatureForm, string>> = {
   plain: 'service-signature',
 };
 
+/** The form whose documented header `name` (any case) is, if it is one. */
+export const formOfHeader = (name: string): SignatureForm | undefined =>
+  SIGNATURE_FORMS.find((f) => SIGNATURE_HEADER[f].toLowerCase() === name.toLowerCase());
+
 /** The only prefix the documented prefixed form carries. */
 export const SIGNATURE_PREFIX = 'sha256=';

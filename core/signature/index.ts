@@ -1,6 +1,7 @@
 export { diagnoseSignature } from './diagnose.ts';
 export {
   DELIVERY_FORMS,
+  formOfHeader,
   type DeliveryForm,
   type EndpointForm,
   SIGNATURE_FORMS,
@@ -8,10 +9,9 @@ export {
   SIGNATURE_PREFIX,
   type SignatureForm,
 } from './forms.ts';
-export { type SignatureSecret, signatureHeaders, signatureHex, signatureValue } from './sign.ts';
+export { signatureHeaders, signatureHex, signatureValue } from './sign.ts';
 export {
   headerValue,
-  type VerifyRequestOptions,
   verifyRequest,
   verifySignature,
 } from './verify.ts';

@@ -2,6 +2,7 @@
  * The behaviour snapshot's vocabulary (snapshot.json): what report/snapshot.ts builds from the
  * contract suite's rows and compat/compare diffs. Types only, shared by both wings.
  */
+import type { loggableExchange } from '../http/exchange-log.ts';
 import type { Shape } from './shape.ts';
 
 export const SNAPSHOT_SCHEMA = 'harness/behaviour-snapshot';
@@ -50,14 +51,4 @@ export interface ProbeRow {
 }
 
 /** One exchange of the contract suite's raw log (core/http/exchange-log.ts), by test. */
-export interface ExchangeRow {
-  test: string;
-  method: string;
-  url: string;
-  operation?: string;
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  error?: string;
-  durationMs: number;
-}
+export type ExchangeRow = ReturnType<typeof loggableExchange> & { test: string };

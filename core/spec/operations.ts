@@ -40,7 +40,8 @@ function deref(doc: OpenApiDoc, node: any): any {
   return n;
 }
 
-function refName(node: any): string | undefined {
+/** The component name a `$ref` node points at (its last segment), if it is one. */
+export function refName(node: any): string | undefined {
   const ref = node?.$ref;
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }

@@ -6,6 +6,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Exchange } from '../http/exchange.ts';
 
 export interface CapturedDelivery {
   receivedAt: number;
@@ -151,6 +152,23 @@ export class CaptureReceiver {
     s.closeAllConnections?.();
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
+}
+
+/**
+ * The delivery as the checks' exchange: the request the service sent (to `url`, default its
+ * path), the receiver's answer.
+ */
+export function deliveryAsExchange(d: CapturedDelivery, url = d.path): Exchange {
+  return {
+    request: {
+      method: d.method,
+      url,
+      headers: d.headers,
+      body: d.raw.toString('utf8').slice(0, 2000),
+    },
+    response: { status: d.answered, headers: {}, bodyText: '' },
+    durationMs: 0,
+  };
 }
 
 /** Parsed JSON of a delivery, or undefined. */

@@ -5,7 +5,7 @@
  * the answer by — statuses, response schemas and all.
  */
 import { loadSpec } from '../../core/spec/load-spec.ts';
-import { type OperationSpec, operations } from '../../core/spec/operations.ts';
+import { type OperationSpec, operations, refName } from '../../core/spec/operations.ts';
 
 export type ApiInputOperation = 'createTicket' | 'updateTicket' | 'addMessage';
 
@@ -24,11 +24,6 @@ export interface InputOperation {
   alsoAccepted: string[];
   /** The spec's operation: what the checks hold an answer to (statuses, schemas). */
   spec: OperationSpec;
-}
-
-function refName(node: unknown): string | undefined {
-  const ref = (node as { $ref?: unknown } | undefined)?.$ref;
-  return typeof ref === 'string' ? ref.split('/').pop() : undefined;
 }
 
 /** The operation `operationId` of the spec, with its request body; throws if the spec lacks it. */

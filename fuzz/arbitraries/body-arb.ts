@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
+/** A string's UTF-8 bytes. */
+export const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** Byte sequences that are not valid UTF-8 on their own (lone continuation, overlong, surrogate, truncated, 0xFF). */
 export const INVALID_UTF8_SNIPPETS: readonly (readonly number[])[] = [

@@ -15,7 +15,8 @@
  * receiver that fails only on those is hardened less, not wrong.
  */
 import fc from 'fast-check';
-import { INVALID_UTF8_SNIPPETS, jsonEventArb } from './body-arb.ts';
+import { INVALID_UTF8_SNIPPETS, jsonEventArb, utf8 } from './body-arb.ts';
+import { escapeNonAscii } from './json-text-arb.ts';
 
 export interface BodyClass {
   name: string;
@@ -26,7 +27,6 @@ export interface BodyClass {
   arb: () => fc.Arbitrary<Uint8Array>;
 }
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
 const compact = () => jsonEventArb().map((v) => JSON.stringify(v));
 const pretty = () => jsonEventArb().map((v) => JSON.stringify(v, null, 2));
 
@@ -53,13 +53,6 @@ const normalisedSubject = (form: 'NFC' | 'NFD') =>
 const NON_ASCII = ['café', '☃', '😀', '\u2028', '\u2029', 'Zoë', '𝔘𝔫𝔦'];
 const nonAsciiNote = () =>
   fc.array(fc.constantFrom(...NON_ASCII), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(' '));
-
-function escapeNonAscii(text: string): string {
-  return text.replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
 
 /** Spellings of numbers that a parse/serialise round trip rewrites (1.0 → 1, 1e2 → 100, -0 → 0). */
 const NUMBER_SPELLINGS = ['1.0', '1e2', '2E+1', '-0', '0.10', '1.5e-3', '100.00'];

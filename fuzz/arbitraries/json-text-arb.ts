@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 
-function escapeNonAscii(text: string): string {
+/** Every character from U+007F up as a `\uXXXX` escape: the same JSON value, other bytes. */
+export function escapeNonAscii(text: string): string {
   return text.replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

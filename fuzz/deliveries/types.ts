@@ -1,9 +1,9 @@
 /**
  * The delivery check's options and its result, JSON-serialisable as the run report stores it.
  */
-import type { SignatureForm } from '../../core/signature/index.ts';
+import type { EndpointForm, SignatureForm } from '../../core/signature/index.ts';
 import type { AdminClient } from '../../core/target/admin-client.ts';
-import type { EndpointForm } from '../../core/signature/index.ts';
+import type { DashboardEndpoint } from '../../core/webhooks/endpoints-file.ts';
 
 /** Options of `runDeliveryCheck` (delivery-check.ts). */
 export interface DeliveryCheckOptions {
@@ -46,16 +46,11 @@ export interface DeliveryCheckOptions {
   receiverTls?: { key: string; cert: string };
 }
 
-/** An endpoint configured in a dashboard (core/webhooks/endpoints-file.ts, secret attached). */
-export interface ConfiguredEndpoint {
-  /** Path under the receiver's public URL. */
-  path: string;
-  events: readonly string[];
-  form: EndpointForm;
-  secret: string;
-  /** The variable the secret was read from, as repros name it. */
-  secretEnv?: string;
-}
+/**
+ * An endpoint configured in a dashboard (core/webhooks/endpoints-file.ts, secret attached); the
+ * variable the secret was read from, as repros name it, may be unknown.
+ */
+export type ConfiguredEndpoint = Omit<DashboardEndpoint, 'secretEnv'> & { secretEnv?: string };
 
 export interface FormTally {
   /** Deliveries captured at the endpoint (of this form, or at this path for dashboard ones). */

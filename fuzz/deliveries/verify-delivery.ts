@@ -19,15 +19,12 @@ import {
 import type { Check, Exchange } from '../../core/checks/types.ts';
 import type { Provenance } from '../../core/spec/operations.ts';
 import {
-  diagnoseSignature,
   SIGNATURE_FORMS,
   SIGNATURE_HEADER,
   type EndpointForm,
   type SignatureForm,
 } from '../../core/signature/index.ts';
-import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
-
-export { diagnoseSignature };
+import { type CapturedDelivery, deliveryAsExchange } from '../../core/webhooks/capture-receiver.ts';
 
 /** The header forms a delivery to an endpoint of `form` must carry. */
 export function promisedForms(form: EndpointForm): SignatureForm[] {
@@ -69,20 +66,6 @@ const finding = (c: Check<any>, problem: string): DeliveryFinding => ({
   provenance: c.provenance,
   problem,
 });
-
-/** The delivery as the checks' exchange: the request the service sent, the receiver's answer. */
-export function deliveryAsExchange(d: CapturedDelivery): Exchange {
-  return {
-    request: {
-      method: d.method,
-      url: d.path,
-      headers: d.headers,
-      body: d.raw.toString('utf8').slice(0, 2000),
-    },
-    response: { status: d.answered, headers: {}, bodyText: '' },
-    durationMs: 0,
-  };
-}
 
 /** The payload by the checks of its event; a body that is not UTF-8 JSON is judged as no payload. */
 function payloadFindings(raw: Buffer, ex: Exchange) {

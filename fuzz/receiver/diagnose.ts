@@ -8,11 +8,7 @@
  * signed over its raw bytes and accepted when signed over the rewrite's. Candidates the witnesses
  * do not separate are named together, as what this body cannot tell apart.
  */
-import {
-  SIGNATURE_HEADER,
-  type SignatureForm,
-  signatureValue,
-} from '../../core/signature/index.ts';
+import { formOfHeader, signatureValue } from '../../core/signature/index.ts';
 import type { WireOutcome, WireRequest } from '../shared/wire.ts';
 
 export interface BodyRewrite {
@@ -143,11 +139,6 @@ export function rewriteCandidates(body: Uint8Array): Array<{ bytes: Uint8Array; 
   return out;
 }
 
-const FORM_OF: Record<string, SignatureForm> = {
-  [SIGNATURE_HEADER.prefixed.toLowerCase()]: 'prefixed',
-  [SIGNATURE_HEADER.plain.toLowerCase()]: 'plain',
-};
-
 /** `req` with `body`, each documented signature header signed over `signedBytes`. */
 export function resigned(
   req: WireRequest,
@@ -159,7 +150,7 @@ export function resigned(
     ...req,
     body,
     headers: req.headers.map(([n, v]): [string, string] => {
-      const form = FORM_OF[n.toLowerCase()];
+      const form = formOfHeader(n);
       return form ? [n, signatureValue(form, secret, signedBytes)] : [n, v];
     }),
     notes: [...req.notes, 'diagnosis: signed over other bytes than the body sent'],
@@ -196,7 +187,7 @@ export async function diagnoseRefusal(
   send: Send,
 ): Promise<string | undefined> {
   if (!refused(outcome)) return undefined;
-  if (!req.headers.some(([n]) => FORM_OF[n.toLowerCase()])) return undefined;
+  if (!req.headers.some(([n]) => formOfHeader(n))) return undefined;
   const candidates = rewriteCandidates(req.body);
   const named: string[] = [];
   for (const c of candidates) {

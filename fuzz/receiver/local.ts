@@ -10,18 +10,24 @@ import {
   runReceiverFuzz,
 } from './run-receiver-fuzz.ts';
 
-export async function fuzzLocalReceiver(
+export function fuzzLocalReceiver(
   server: Server,
   options: Omit<ReceiverFuzzOptions, 'url'>,
 ): Promise<ReceiverFuzzResult> {
+  return withLocalReceiver(server, (url) =>
+    runReceiverFuzz({ rate: Number.POSITIVE_INFINITY, ...options, url }),
+  );
+}
+
+/** Serves `server` on a loopback port for `fn`, given its webhook URL, and always closes it. */
+export async function withLocalReceiver<T>(
+  server: Server,
+  fn: (url: string) => Promise<T>,
+): Promise<T> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    return await runReceiverFuzz({
-      rate: Number.POSITIVE_INFINITY,
-      ...options,
-      url: `http://127.0.0.1:${port}/webhook`,
-    });
+    return await fn(`http://127.0.0.1:${port}/webhook`);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,6 +20,7 @@ import {
   jsonEventBodyArb,
   nulBodyArb,
   textBodyArb,
+  utf8,
 } from '../arbitraries/body-arb.ts';
 import {
   type BodyClass,
@@ -82,7 +83,6 @@ export interface ReceiverProperty {
   check(outcome: WireOutcome): string | undefined;
 }
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
 const other = (form: SignatureForm): SignatureForm => (form === 'prefixed' ? 'plain' : 'prefixed');
 
 /** Characters a header value can carry on the wire (RFC 9110 field-value, obs-text included). */

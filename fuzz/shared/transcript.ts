@@ -4,11 +4,7 @@
  * value redacted. API exchanges, captured deliveries and raw receiver exchanges all go through it.
  */
 import { redact } from '../../core/redact.ts';
-import {
-  SIGNATURE_HEADER,
-  type SignatureForm,
-  signatureValue,
-} from '../../core/signature/index.ts';
+import { formOfHeader, signatureValue } from '../../core/signature/index.ts';
 import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 import type { Exchange } from '../../core/http/exchange.ts';
 import { maskSignedMaterial } from './mask-signed.ts';
@@ -125,11 +121,6 @@ export interface Signing {
   label: string;
 }
 
-const FORMS: Record<string, SignatureForm> = {
-  [SIGNATURE_HEADER.prefixed.toLowerCase()]: 'prefixed',
-  [SIGNATURE_HEADER.plain.toLowerCase()]: 'plain',
-};
-
 /**
  * The header lines with every signature value replaced by what it is: a value computed with the
  * secret — valid, spoiled (a flipped bit, a truncation, another prefix, SHA-1 …) or under another
@@ -143,7 +134,7 @@ export function maskSignatures(
 ): Array<[string, string]> {
   return headers.map(([n, v]): [string, string] => {
     if (!/signature/i.test(n)) return [n, v];
-    const form = FORMS[n.toLowerCase()];
+    const form = formOfHeader(n);
     const valid = form && v === signatureValue(form, signing.secret, body);
     if (valid)
       return [

@@ -11,6 +11,7 @@ import {
   crlfBodyArb,
   invalidUtf8BodyArb,
   nfcNfdPairArb,
+  utf8,
 } from '../arbitraries/body-arb.ts';
 import { nonCanonicalJsonTextArb } from '../arbitraries/json-text-arb.ts';
 import { secretArb } from '../arbitraries/secret-arb.ts';
@@ -20,7 +21,6 @@ import { collect, type SignatureRule } from './rule.ts';
 export const RULES: SignatureRule[] = [];
 const ruleForEachForm = collect(RULES);
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
 const differ = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) !== 0;
 
 /** Signs `original`, checks the transform changed the bytes, and that the signature fails on them. */

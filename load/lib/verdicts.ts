@@ -10,23 +10,12 @@ import type { Aggregates } from './metrics.ts';
 import type { PlanLimits } from './plans.ts';
 import type { Schedule } from './schedule.ts';
 
-import { type Provenance, type VerdictId, verdictRule } from '../../core/checks/load-verdicts.ts';
+import { type VerdictRule, verdictRule } from '../../core/checks/load-verdicts.ts';
 
-export {
-  type Provenance,
-  VERDICT_IDS,
-  VERDICT_RULES,
-  type VerdictId,
-  verdictRule,
-} from '../../core/checks/load-verdicts.ts';
+export { VERDICT_IDS, type VerdictId, verdictRule } from '../../core/checks/load-verdicts.ts';
 export type VerdictStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 
-export interface Verdict {
-  id: VerdictId;
-  title: string;
-  provenance: Provenance;
-  /** docs/assumptions.md gap the assumption fills, when assumed. */
-  gap?: string;
+export interface Verdict extends VerdictRule {
   status: VerdictStatus;
   expected: string;
   observed: string;

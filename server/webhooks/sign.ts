@@ -1,10 +1,10 @@
 import { signatureHex } from '../../core/signature/sign.ts';
-import type { DeliveryForm } from '../../core/signature/forms.ts';
+import {
+  type DeliveryForm,
+  SIGNATURE_HEADER,
+  SIGNATURE_PREFIX,
+} from '../../core/signature/forms.ts';
 import type { WebhookFaults } from './types.ts';
-
-export const PREFIXED_HEADER = 'X-Service-Signature';
-export const PLAIN_HEADER = 'service-signature';
-export const SIGNATURE_PREFIX = 'sha256=';
 
 /**
  * The signature header(s) of one delivery. The contract: HMAC-SHA256 over the exact bytes sent,
@@ -26,7 +26,7 @@ export function signatureHeaders(
   if (faults.signatureUppercase) hex = hex.toUpperCase();
   const out: Record<string, string> = {};
   if (form === 'prefixed' || form === 'both')
-    out[PREFIXED_HEADER] = faults.prefixMissing ? hex : SIGNATURE_PREFIX + hex;
-  if (form === 'plain' || form === 'both') out[PLAIN_HEADER] = hex;
+    out[SIGNATURE_HEADER.prefixed] = faults.prefixMissing ? hex : SIGNATURE_PREFIX + hex;
+  if (form === 'plain' || form === 'both') out[SIGNATURE_HEADER.plain] = hex;
   return out;
 }

@@ -1,5 +1,4 @@
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 
 export interface PostResult {
   status?: number;

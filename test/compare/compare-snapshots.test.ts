@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type CompareFinding, compareSnapshots, RULES } from '../../compat/compare/index.ts';
+import type { CompareFinding } from '../../compat/compare/types.ts';
+import { compareSnapshots } from '../../compat/compare/compare-snapshots.ts';
+import { RULES } from '../../compat/compare/rules.ts';
 import {
   type BehaviourSnapshot,
   type OperationObservation,

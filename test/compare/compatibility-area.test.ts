@@ -10,7 +10,7 @@ import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
 import { Findings } from '../../compat/compare/rules.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
-import { countByLevel } from '../../compat/findings/index.ts';
+import { countByLevel } from '../../core/level.ts';
 import { exitCodeOf } from '../../report/summary.ts';
 
 function report(): CompatibilityReport {

@@ -15,12 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
 import { after, before, describe, test } from 'node:test';
-import {
-  type CompareFinding,
-  compareSnapshots,
-  loadSnapshot,
-  REFERENCE_BASELINE,
-} from '../../compat/compare/index.ts';
+import type { CompareFinding } from '../../compat/compare/types.ts';
+import { compareSnapshots } from '../../compat/compare/compare-snapshots.ts';
+import { loadSnapshot } from '../../compat/compare/load-snapshot.ts';
+import { REFERENCE_BASELINE } from '../../compat/compare/baseline.ts';
 import { runAll } from '../../run/run-all.ts';
 
 const GREP = 'list tickets';

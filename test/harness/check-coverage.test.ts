@@ -13,7 +13,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FAULTS } from '../../server/faults.ts';
-import { checks, formatFailure } from '../../core/checks/index.ts';
+import { checks } from '../../core/checks/index.ts';
+import { formatFailure } from '../../core/checks/failure.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
 import { registerSecret } from '../../core/redact.ts';
 import { checksShownToFail, FAILURE_CASES } from './check-failure-cases.ts';

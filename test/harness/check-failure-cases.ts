@@ -8,7 +8,8 @@
  * break the rule (loopback is exempt from HTTPS; no contract test is tagged with the check) or
  * when the rule is about webhooks, whose faults live with the webhook dispatcher.
  */
-import { type CheckArgsOf, type CheckName, checks } from '../../core/checks/index.ts';
+import type { CheckArgsOf, CheckName } from '../../core/checks/all.ts';
+import { checks } from '../../core/checks/index.ts';
 import type { Exchange } from '../../core/checks/types.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
 import { matchOperation } from '../../core/spec/operations.ts';

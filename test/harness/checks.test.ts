@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { EXCHANGE_CHECKS } from '../../core/checks/catalogue/exchange.ts';
-import { checks, type NameOf } from '../../core/checks/index.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { NameOf } from '../../core/checks/types.ts';
 import { CheckRegistry, defineCheck } from '../../core/checks/registry.ts';
 import type { Exchange } from '../../core/checks/types.ts';
 import { Verdict } from '../../core/checks/verdict.ts';

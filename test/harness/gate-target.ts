@@ -22,7 +22,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { generateSelfSignedCert } from '../../server/webhooks/index.ts';
+import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
 
 const [kind, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({

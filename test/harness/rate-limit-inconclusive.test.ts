@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { apiInputFailures, runApiInputFuzz } from '../../fuzz/index.ts';
+import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
+import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { readChecks, readPlaywrightTests } from '../../contracts/collect.ts';
 
 const root = new URL('../..', import.meta.url).pathname;

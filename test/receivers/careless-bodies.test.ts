@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 import { CARELESS_BODY_CLASSES } from '../../fuzz/arbitraries/careless-body-arb.ts';
-import { fuzzLocalReceiver } from '../../fuzz/receiver/index.ts';
+import { fuzzLocalReceiver } from '../../fuzz/receiver/local.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'careless-secret-5b2e';

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runReceiverFuzz, type ReceiverFuzzResult } from '../../fuzz/receiver/index.ts';
+import { runReceiverFuzz, type ReceiverFuzzResult } from '../../fuzz/receiver/run-receiver-fuzz.ts';
 import {
   CREATE_HMAC,
   EXPRESS_JSON,

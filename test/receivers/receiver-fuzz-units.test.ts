@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
 import { run as fuzz } from '../../fuzz/command.ts';
 import { startService } from '../../server/start.ts';
-import { plannedRuns, runReceiverFuzz } from '../../fuzz/receiver/index.ts';
+import { plannedRuns, runReceiverFuzz } from '../../fuzz/receiver/run-receiver-fuzz.ts';
 import { renderBody, renderTranscript } from '../../fuzz/shared/transcript.ts';
 import type { WireRequest } from '../../fuzz/shared/wire.ts';
 import { ZOO } from './faulty-receivers.ts';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { receiverFailures } from '../../fuzz/receiver/failures.ts';
-import type { ReceiverFuzzResult } from '../../fuzz/receiver/index.ts';
+import type { ReceiverFuzzResult } from '../../fuzz/receiver/run-receiver-fuzz.ts';
 import { loadConfig } from '../../core/config.ts';
 import { writeReports } from '../../run/write-reports.ts';
 import { spawnReceiver } from './spawn-receiver.ts';

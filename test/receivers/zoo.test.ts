@@ -9,11 +9,9 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { describe, test } from 'node:test';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
-import {
-  RECEIVER_PROPERTIES,
-  type ReceiverFuzzResult,
-  fuzzLocalReceiver,
-} from '../../fuzz/receiver/index.ts';
+import { RECEIVER_PROPERTIES } from '../../fuzz/receiver/properties.ts';
+import type { ReceiverFuzzResult } from '../../fuzz/receiver/run-receiver-fuzz.ts';
+import { fuzzLocalReceiver } from '../../fuzz/receiver/local.ts';
 import { ZOO } from './faulty-receivers.ts';
 
 const secret = 'zoo-secret-4f1c9a';

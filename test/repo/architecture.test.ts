@@ -15,7 +15,7 @@ import { VERDICT_IDS } from '../../load/lib/verdicts.ts';
 import { FAULTS } from '../../server/faults.ts';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
 import { ENV_VARS } from '../../core/variables.ts';
-import { RULES as COMPARE_RULES } from '../../compat/compare/index.ts';
+import { RULES as COMPARE_RULES } from '../../compat/compare/rules.ts';
 import { RULES as DIFF_RULES, RULE_FAMILIES } from '../../compat/diff/rules.ts';
 import { LIMITER_FAULTS } from '../load/limiter-faults.ts';
 

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findingsJunit, type FindingsView, failing } from '../../compat/findings/index.ts';
+import { findingsJunit, type FindingsView } from '../../compat/findings/report.ts';
+import { failing } from '../../core/level.ts';
 import { junitXml } from '../../core/junit.ts';
 
 test('counts per suite and overall; failures, skips and detail; XML escaped', () => {

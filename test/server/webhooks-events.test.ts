@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  WEBHOOK_EVENTS,
-  WebhookDispatcher,
-  type WebhookFaults,
-} from '../../server/webhooks/index.ts';
+import { WEBHOOK_EVENTS } from '../../server/webhooks/events.ts';
+import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
+import type { WebhookFaults } from '../../server/webhooks/types.ts';
 import { header, type Receiver, startReceiver } from './webhooks-receiver.ts';
 
 const EMITTED = ['ticket.created', 'ticket.closed', 'sla.at_risk', 'customer.replied'];

@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import {
-  classifyAttempt,
-  DEFAULT_RETRY_DELAYS_MS,
-  type Delivery,
-  type DispatcherOptions,
-  retryDelay,
-  WebhookDispatcher,
-} from '../../server/webhooks/index.ts';
+import { classifyAttempt } from '../../server/webhooks/outcome.ts';
+import { DEFAULT_RETRY_DELAYS_MS, retryDelay } from '../../server/webhooks/backoff.ts';
+import type { Delivery, DispatcherOptions } from '../../server/webhooks/types.ts';
+import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import { header, type Receiver, type Reply, seeded, startReceiver } from './webhooks-receiver.ts';
 
 /** Runs `body` with one receiver and one dispatcher with one endpoint, and always closes both. */

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import {
-  type Delivery,
-  WebhookDispatcher,
-  type WebhookFaults,
-} from '../../server/webhooks/index.ts';
+import type { Delivery, WebhookFaults } from '../../server/webhooks/types.ts';
+import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import type { DeliveryForm } from '../../core/signature/forms.ts';
 import { header, type Received, startReceiver } from './webhooks-receiver.ts';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac, X509Certificate } from 'node:crypto';
 import { before, describe, test } from 'node:test';
-import { generateSelfSignedCert, WebhookDispatcher } from '../../server/webhooks/index.ts';
+import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import { header, type Receiver, startReceiver } from './webhooks-receiver.ts';
 
 const secret = 'whsec_tls_delivery_42';

@@ -16,8 +16,7 @@ import { promisify } from 'node:util';
 import { createReceiver } from '../../examples/receiver/receiver.ts';
 import { checks } from '../../core/checks/index.ts';
 import { toFailure } from '../../core/checks/failure.ts';
-import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
-import { deliveryAsExchange } from '../../fuzz/deliveries/verify-delivery.ts';
+import { type CapturedDelivery, deliveryAsExchange } from '../../core/webhooks/capture-receiver.ts';
 import { deliveryRepro } from '../../core/webhooks/delivery-repro.ts';
 
 const secret = 'whsec_repro\'$`"-3f9a';
