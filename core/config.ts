@@ -163,11 +163,6 @@ function positive(raw: string | undefined, name: string, of = ''): number | unde
   return n;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
 /**
  * What a command line sets beside the variables; a flag wins over its variable and is validated
  * the same way (with the same message).

@@ -21,7 +21,8 @@ import {
   type ScheduleOptions,
 } from './lib/index.ts';
 import { redact } from '../core/redact.ts';
-import { freePort, pollK6Progress } from './k6-progress.ts';
+import { freePort } from '../core/net.ts';
+import { pollK6Progress } from './k6-progress.ts';
 
 const executable = (p: string): boolean => {
   try {

@@ -4,7 +4,6 @@
  * API while it runs; polled here once a second into the same `LiveProgress` as the Node driver's.
  * Each k6 process gets its own loopback port (`k6 run --address`), so plans can run side by side.
  */
-import { createServer } from 'node:net';
 import { request } from 'undici';
 import {
   type LiveProgress,
@@ -14,18 +13,6 @@ import {
   type PlanName,
   type Tally,
 } from './lib/index.ts';
-
-/** A free loopback port for k6's REST API. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface K6Metric {
   id: string;

@@ -1,13 +1,5 @@
 /** Refuses plain HTTP to anything but loopback: load traffic carries API keys in clear. */
-import { isIP } from 'node:net';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1';
-  return false;
-}
+import { isLoopbackHost } from '../core/net.ts';
 
 /** Throws (misuse) unless the URL is HTTPS, loopback, or explicitly allowed. */
 export function assertSafeTarget(baseUrl: string, allowInsecureRemote: boolean): URL {

@@ -16,7 +16,8 @@ import { writeResolved } from '../core/resolved-config.ts';
 import { readChecks, readPlaywrightTests, type TestRow } from '../contracts/collect.ts';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
-import { type ServedDeployment, freePort, serveDashboard } from './serve-process.ts';
+import { freePort } from '../core/net.ts';
+import { type ServedDeployment, serveDashboard } from './serve-process.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 export const DASHBOARD_ENDPOINTS = join(root, 'examples/webhook-endpoints.yaml');

@@ -11,7 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
-import { isLoopbackHost } from '../../core/config.ts';
+import { isLoopbackHost } from '../../core/net.ts';
 import { envVar } from '../../core/variables.ts';
 import { seedDashboardEndpoints } from '../../server/dashboard-endpoints.ts';
 import { writeCredentialsFiles } from '../../server/credentials-file.ts';

@@ -20,7 +20,8 @@ import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
 import { deliveriesCommand } from '../../fuzz/deployment-command.ts';
 import { DASHBOARD_ENDPOINTS, exampleSecrets } from '../../run/detection-dashboard.ts';
 import { type Area, runAll } from '../../run/run-all.ts';
-import { freePort, serveDashboard, type ServedDeployment } from '../../run/serve-process.ts';
+import { freePort } from '../../core/net.ts';
+import { serveDashboard, type ServedDeployment } from '../../run/serve-process.ts';
 
 /** A dashboard-mode deployment delivering to a receiver URL on a port picked now. */
 async function withDeployment<T>(

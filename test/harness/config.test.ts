@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, isLoopbackHost, loadConfig, parseEnvFile } from '../../core/config.ts';
+import { ConfigError, loadConfig, parseEnvFile } from '../../core/config.ts';
+import { isLoopbackHost } from '../../core/net.ts';
 import { redact } from '../../core/redact.ts';
 
 describe('config', () => {

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Summary } from '../../report/summary.ts';
-import { freePort } from '../../run/serve-process.ts';
+import { freePort } from '../../core/net.ts';
 import {
   type HarnessRun,
   runHarness,

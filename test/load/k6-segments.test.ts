@@ -23,7 +23,7 @@ import {
   resolvePlan,
 } from '../../load/lib/index.ts';
 import { startService } from '../../server/start.ts';
-import { freePort } from '../../run/serve-process.ts';
+import { freePort } from '../../core/net.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
 import { busyReason, explain, RETRY_SLOWER, SHORT, skipWhenBusy } from './measure.ts';
 import { oneLoadAtATime } from './one-load-at-a-time.ts';

@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { type RunningService, startService } from '../../server/start.ts';
 import { runLoad } from '../../load/run-load.ts';
-import { assertSafeTarget, isLoopbackHost } from '../../load/target-guard.ts';
+import { isLoopbackHost } from '../../core/net.ts';
+import { assertSafeTarget } from '../../load/target-guard.ts';
 
 /** Counts every request that reaches the deployment's limiter (keyed and anonymous alike). */
 function countRequests(svc: RunningService): () => number {

@@ -13,7 +13,7 @@ import { afterEach, describe, test } from 'node:test';
 import globalSetup from '../../contracts/global-setup.ts';
 import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
 import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
-import { freePort } from '../../run/serve-process.ts';
+import { freePort } from '../../core/net.ts';
 import { remoteView } from '../../core/webhooks/shared-receiver.ts';
 import { readResolved } from '../../core/resolved-config.ts';
 

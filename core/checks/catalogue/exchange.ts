@@ -2,7 +2,7 @@
  * Checks applied to EVERY exchange of the suite (not to one test): rate-limit headers, media
  * types, documented status codes, no 5xx, transport security, response schema.
  */
-import { isLoopbackHost } from '../../config.ts';
+import { isLoopbackHost } from '../../net.ts';
 import { validate } from '../../schemas/registry.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
