@@ -69,16 +69,23 @@ test('every repro of the report, run as pasted, gets the reported status', {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
   const seen = new Set<string>();
-  const replays = await Promise.all(
-    replayable.map(async (f) => {
-      const { stdout } = await sh('sh', ['-c', f.repro!], {
-        env: { PATH: process.env.PATH, ...vars },
-      });
-      return { f, got: /^HTTP\/[\d.]+ (\d{3})/.exec(stdout)?.[1] };
-    }),
-  );
-  for (const { f, got } of replays) {
-    assert.equal(got, reportedStatus(f), `${f.check}: ${f.received}\n${f.repro}`);
+  // One after another, in the report's order: two failures may share a request (the same
+  // object written twice), and the deployment then sees what a user pasting them would send.
+  for (const f of replayable) {
+    const { stdout, stderr } = await sh('sh', ['-c', f.repro!], {
+      env: { PATH: process.env.PATH, ...vars },
+    }).catch((e: { stdout?: string; stderr?: string; message: string }) => ({
+      stdout: e.stdout ?? '',
+      stderr: `${e.stderr ?? ''}\n${e.message}`,
+    }));
+    const got = /^HTTP\/[\d.]+ (\d{3})/.exec(stdout)?.[1];
+    // What the replay answered, so a mismatch on a CI machine can be read from its log.
+    const answer = `${stdout.slice(0, 1500)}${stderr ? `\nstderr: ${stderr.slice(0, 500)}` : ''}`;
+    assert.equal(
+      got,
+      reportedStatus(f),
+      `${f.check}: ${f.received}\n${f.repro}\nthe replay answered:\n${answer}`,
+    );
     // junit.xml fails a case on documented failures (assumed ones pass it, not strict).
     if (f.provenance === 'documented')
       assert.ok(junit.includes(f.repro!), `${f.check}: the same repro is in junit.xml`);
