@@ -2,7 +2,8 @@
  * The rules a snapshot comparison reports, each with its level, and the list a comparison adds
  * its findings to (every finding `observed`, its level the rule's).
  */
-import type { CompareFinding, CompareLocation, Level } from './types.ts';
+import type { Level } from '../../core/level.ts';
+import type { CompareFinding, CompareLocation } from './types.ts';
 
 /** Every rule `compareSnapshots` emits, with its level. The ids are stable: match on them in CI. */
 export const RULES = {

@@ -1,5 +1,3 @@
-/** Severity for existing clients: one scale for spec and behaviour changes (compat/findings). */
-export { type Level, LEVEL_RANK } from '../../core/level.ts';
 /** Where a finding sits and what it says: core/compatibility.ts (the reports render them too). */
 export type { CompareFinding, CompareLocation } from '../../core/compatibility.ts';
 

@@ -1,13 +1,10 @@
 import { dirname, join as joinPath, posix } from 'node:path';
 import { get, join } from './pointer.ts';
 import type { SpecDoc } from './types.ts';
-
-type Obj = Record<string, unknown>;
+import { isObj, type Obj } from './walk-context.ts';
 
 /** Where external targets are hoisted to, so recursive and shared ones stay single nodes. */
 export const BUNDLED = 'x-bundled';
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `a/b.yaml` next to `spec/openapi.yaml`; for a git source `REF:spec/openapi.yaml`, in REF. */
 export function siblingSource(source: string, rel: string, exists: (s: string) => boolean): string {

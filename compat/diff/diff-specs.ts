@@ -1,6 +1,7 @@
 /** `harness diff-spec`'s engine: both documents walked (`operations.ts`), findings merged and ranked. */
 import { diffItems } from './operations.ts';
-import { type Finding, LEVEL_RANK, type Level, type SpecDoc } from './types.ts';
+import { LEVEL_RANK, type Level } from '../../core/level.ts';
+import type { Finding, SpecDoc } from './types.ts';
 import { type Ctx, Sink } from './walk-context.ts';
 
 /**

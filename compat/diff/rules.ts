@@ -7,7 +7,7 @@
  * `webhook-response` travel from the client (narrowing breaks), `response` and `webhook` travel to
  * it (widening breaks). A family gives the level for each direction; `-` means never raised there.
  */
-import type { Level } from './types.ts';
+import { type Level, LEVELS } from '../../core/level.ts';
 
 type L = Level | '-';
 
@@ -428,8 +428,6 @@ export function ruleSummary(id: string): string | undefined {
   )?.summary;
 }
 
-const LEVELS = new Set<string>(['ERR', 'WARN', 'INFO']);
-
 /**
  * Parses `--level rule=LEVEL` overrides (repeatable, or comma-separated). A family id without
  * its prefix (`enum-value-added=WARN`) moves that rule everywhere it is raised.
@@ -444,7 +442,7 @@ export function parseLevelOverrides(specs: readonly string[]): Record<string, Le
     if (!m) throw new Error(`--level expects RULE=ERR|WARN|INFO, got '${spec}'`);
     const [, rule, raw] = m as unknown as [string, string, string];
     const level = raw.toUpperCase();
-    if (!LEVELS.has(level))
+    if (!LEVELS.includes(level as Level))
       throw new Error(`--level ${rule}: level must be ERR, WARN or INFO, got '${raw}'`);
     const ids = RULES.has(rule)
       ? [rule]

@@ -1,8 +1,5 @@
 import type { Level } from '../../core/level.ts';
 
-/** Severity for existing clients: one scale for spec and behaviour changes (compat/findings). */
-export { type Level, LEVEL_RANK } from '../../core/level.ts';
-
 /** The nearest `x-provenance: assumed` mark above (or on) the element a finding touches. */
 export interface AssumedMark {
   /** JSON pointer (RFC 6901) of the node carrying the mark, in the version it was found in. */

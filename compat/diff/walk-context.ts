@@ -1,6 +1,7 @@
 import { get } from './pointer.ts';
 import { RULES } from './rules.ts';
-import type { AssumedMark, Finding, Level } from './types.ts';
+import type { Level } from '../../core/level.ts';
+import type { AssumedMark, Finding } from './types.ts';
 
 export type Obj = Record<string, unknown>;
 
