@@ -82,13 +82,5 @@ function diffMediaType(
   const os = obj(e.o!.node);
   const ns = obj(e.n!.node);
   if (os.schema !== undefined && ns.schema !== undefined)
-    diffSchemaAt(
-      { ...ctx, where: `${ctx.where} ${mt}` },
-      side,
-      os.schema,
-      join(e.o!.ptr, 'schema'),
-      ns.schema,
-      join(e.n!.ptr, 'schema'),
-      '',
-    );
+    diffSchemaAt({ ...ctx, where: `${ctx.where} ${mt}` }, side, e.o!, e.n!, '');
 }

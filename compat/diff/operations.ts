@@ -158,6 +158,6 @@ function diffOperation(ctx: Ctx, webhook: boolean, o: OpSite, n: OpSite): void {
   const sideOut = webhook ? WEBHOOK_RESPONSE : RESPONSE;
   if (!webhook) diffSecurity(ctx, o.op, o.opPtr, n.op, n.opPtr);
   diffParams(ctx, sideIn, o, n);
-  diffRequestBody(ctx, sideIn, o.op, o.opPtr, n.op, n.opPtr);
-  diffResponses(ctx, sideOut, o.op, o.opPtr, n.op, n.opPtr);
+  diffRequestBody(ctx, sideIn, o, n);
+  diffResponses(ctx, sideOut, o, n);
 }

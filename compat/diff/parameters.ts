@@ -113,13 +113,5 @@ function diffParam(ctx: Ctx, side: Side, a: Param, z: Param): void {
     param: true,
     pathParam: z.in === 'path',
   };
-  diffSchemaAt(
-    sub,
-    side,
-    a.p.schema,
-    join(e.o!.ptr, 'schema'),
-    z.p.schema,
-    join(e.n!.ptr, 'schema'),
-    z.name,
-  );
+  diffSchemaAt(sub, side, e.o!, e.n!, z.name);
 }

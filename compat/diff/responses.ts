@@ -4,22 +4,16 @@
  * compared.
  */
 import { diffContent } from './media-types.ts';
+import type { OpSite } from './parameters.ts';
 import { join } from './pointer.ts';
 import { diffSchemaAt } from './schema-diff.ts';
 import { type Ctx, emit, enter, isObj, type Obj, obj, type Side } from './walk-context.ts';
 
-export function diffResponses(
-  ctx: Ctx,
-  side: Side,
-  o: Obj,
-  oPtr: string,
-  n: Obj,
-  nPtr: string,
-): void {
-  const or = obj(o.responses);
-  const nr = obj(n.responses);
-  const orPtr = join(oPtr, 'responses');
-  const nrPtr = join(nPtr, 'responses');
+export function diffResponses(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void {
+  const or = obj(o.op.responses);
+  const nr = obj(n.op.responses);
+  const orPtr = join(o.opPtr, 'responses');
+  const nrPtr = join(n.opPtr, 'responses');
   const pre = side.prefix;
   for (const [code, oresp] of Object.entries(or)) {
     const nresp = nr[code];
@@ -32,7 +26,7 @@ export function diffResponses(
         success ? `${pre}-success-status-removed` : `${pre}-status-removed`,
         `status ${code} removed`,
         join(orPtr, code),
-        isObj(n.responses) ? nrPtr : nPtr,
+        isObj(n.op.responses) ? nrPtr : n.opPtr,
       );
       continue;
     }
@@ -60,7 +54,7 @@ export function diffResponses(
       ctx,
       `${pre}-status-added`,
       `status ${code} added`,
-      isObj(o.responses) ? orPtr : oPtr,
+      isObj(o.op.responses) ? orPtr : o.opPtr,
       join(nrPtr, code),
     );
   }
@@ -100,15 +94,7 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
         e.o!.ptr,
         e.n!.ptr,
       );
-    diffSchemaAt(
-      { ...ctx, where: `${ctx.where} header ${nk}` },
-      side,
-      ov.schema,
-      join(e.o!.ptr, 'schema'),
-      nv.schema,
-      join(e.n!.ptr, 'schema'),
-      nk,
-    );
+    diffSchemaAt({ ...ctx, where: `${ctx.where} header ${nk}` }, side, e.o!, e.n!, nk);
   }
   for (const [lk, nk] of nl) {
     if (ol.has(lk)) continue;

@@ -2,18 +2,18 @@
  * The JSON Schema part of `harness diff-spec`: each pair of schemas is folded into views
  * (`schema/view.ts`) and handed to the parts in `schema/`, one concept each.
  */
-import { get } from './pointer.ts';
+import { get, join } from './pointer.ts';
 import { diffBranches } from './schema/branches.ts';
 import { diffBounds, diffContentEncoding, diffDefault, diffPattern } from './schema/constraints.ts';
 import { diffDiscriminator } from './schema/discriminator.ts';
 import { diffEnum } from './schema/enum.ts';
 import { diffDependentRequired, diffProperties } from './schema/properties.ts';
-import type { Step } from './schema/step.ts';
+import type { DiffSchema, Step } from './schema/step.ts';
 import { diffSubSchemas } from './schema/sub-schemas.ts';
 import { diffType } from './schema/type.ts';
 import { view } from './schema/view.ts';
 import { diffWrapped } from './schema/wrap.ts';
-import { type Ctx, enter, resolve, type Side, Sink } from './walk-context.ts';
+import { type Ctx, enter, obj, type Resolved, resolve, type Side, Sink } from './walk-context.ts';
 
 /** The parts of a comparison, in the order their findings are reported. */
 const PARTS: ((st: Step) => void)[] = [
@@ -32,20 +32,14 @@ const PARTS: ((st: Step) => void)[] = [
 ];
 
 /**
- * `diffSchema` for a schema at the top of a message part (a parameter, a body, a header). The
- * result depends only on the pair and the place, not on the operation, so it is computed once
- * (with its own cycle guard, so it is complete) and replayed for every other operation reaching
- * the same pair with that operation's `where`.
+ * `diffSchema` for the `schema` of a message part's element (a parameter, a media type, a
+ * header), resolved on each side. The result depends only on the pair and the place, not on the
+ * operation, so it is computed once (with its own cycle guard, so it is complete) and replayed
+ * for every other operation reaching the same pair with that operation's `where`.
  */
-export function diffSchemaAt(
-  ctx: Ctx,
-  side: Side,
-  oldNode: unknown,
-  oldPtr: string,
-  newNode: unknown,
-  newPtr: string,
-  path: string,
-): void {
+export function diffSchemaAt(ctx: Ctx, side: Side, o: Resolved, n: Resolved, path: string): void {
+  const [oldNode, oldPtr] = [obj(o.node).schema, join(o.ptr, 'schema')];
+  const [newNode, newPtr] = [obj(n.node).schema, join(n.ptr, 'schema')];
   const memo = ctx.memo;
   // Only a pair of referenced components is shared between operations; an inline schema is not.
   const ro = resolve(ctx.oldDoc, oldNode, oldPtr);
@@ -74,15 +68,7 @@ export function diffSchemaAt(
  * Compares two schemas that sit at the same place of an exchange and emits what a client
  * would notice. `path` is a readable property path used in messages only.
  */
-export function diffSchema(
-  parent: Ctx,
-  side: Side,
-  oldNode: unknown,
-  oldPtr: string,
-  newNode: unknown,
-  newPtr: string,
-  path: string,
-): void {
+const diffSchema: DiffSchema = (parent, side, oldNode, oldPtr, newNode, newPtr, path) => {
   const { ctx, o, n } = enter(parent, oldNode, oldPtr, newNode, newPtr);
   if (!o || !n) return;
   const key = `${side.prefix}|${o.ptr}|${n.ptr}`;
@@ -99,4 +85,4 @@ export function diffSchema(
   // A schema wrapped in (or unwrapped from) a bare oneOf/anyOf is compared with the branches.
   if (diffWrapped(st)) return;
   for (const part of PARTS) part(st);
-}
+};
