@@ -4,7 +4,7 @@
  */
 import { join } from './pointer.ts';
 import { diffSchemaAt } from './schema-diff.ts';
-import { type Ctx, emit, enter, isObj, type Obj, obj, type Side } from './walk-context.ts';
+import { type Ctx, emit, enter, isObj, obj, type Resolved, type Side } from './walk-context.ts';
 
 const baseType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
 
@@ -12,7 +12,7 @@ const baseType = (t: string) => t.split(';')[0]!.trim().toLowerCase();
  * A media type only in the new version that a receiver of `mt` still reads: `application/json` →
  * `application/problem+json`, or only its parameters changed.
  */
-function specialisation(mt: string, o: Obj, n: Obj, taken: Set<string>): string | undefined {
+function specialisation(mt: string, o: object, n: object, taken: Set<string>): string | undefined {
   const [t, sub] = baseType(mt).split('/');
   return Object.keys(n).find(
     (k) =>
@@ -23,17 +23,10 @@ function specialisation(mt: string, o: Obj, n: Obj, taken: Set<string>): string 
   );
 }
 
-export function diffContent(
-  ctx: Ctx,
-  side: Side,
-  what: string,
-  oc: unknown,
-  ocPtr: string,
-  nc: unknown,
-  ncPtr: string,
-  ownerOld: string,
-  ownerNew: string,
-): void {
+/** The `content` of two resolved owners (request bodies, responses), `what` in messages. */
+export function diffContent(ctx: Ctx, side: Side, what: string, ro: Resolved, rn: Resolved): void {
+  const [oc, ocPtr] = [obj(ro.node).content, join(ro.ptr, 'content')];
+  const [nc, ncPtr] = [obj(rn.node).content, join(rn.ptr, 'content')];
   const o = obj(oc);
   const n = obj(nc);
   const pre = side.prefix;
@@ -58,13 +51,13 @@ export function diffContent(
       `${pre}-media-type-removed`,
       `${what}: media type ${mt} removed`,
       omPtr,
-      isObj(nc) ? ncPtr : ownerNew,
+      isObj(nc) ? ncPtr : rn.ptr,
     );
   }
   for (const mt of Object.keys(n)) {
     if (mt in o || specialised.has(mt)) continue;
     const msg = `${what}: media type ${mt} added`;
-    emit(ctx, `${pre}-media-type-added`, msg, isObj(oc) ? ocPtr : ownerOld, join(ncPtr, mt));
+    emit(ctx, `${pre}-media-type-added`, msg, isObj(oc) ? ocPtr : ro.ptr, join(ncPtr, mt));
   }
 }
 

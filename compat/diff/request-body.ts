@@ -44,16 +44,5 @@ export function diffRequestBody(ctx: Ctx, side: Side, o: OpSite, n: OpSite): voi
       nPtrB,
     );
   }
-  if (orb && nrb)
-    diffContent(
-      { ...ctx, where: `${ctx.where} → ${what}` },
-      side,
-      what,
-      orb.content,
-      join(oPtrB, 'content'),
-      nrb.content,
-      join(nPtrB, 'content'),
-      oPtrB,
-      nPtrB,
-    );
+  if (orb && nrb) diffContent({ ...ctx, where: `${ctx.where} → ${what}` }, side, what, e.o!, e.n!);
 }

@@ -7,7 +7,7 @@ import { diffContent } from './media-types.ts';
 import type { OpSite } from './parameters.ts';
 import { join } from './pointer.ts';
 import { diffSchemaAt } from './schema-diff.ts';
-import { type Ctx, emit, enter, isObj, type Obj, obj, type Side } from './walk-context.ts';
+import { type Ctx, emit, enter, isObj, obj, type Resolved, type Side } from './walk-context.ts';
 
 export function diffResponses(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void {
   const or = obj(o.op.responses);
@@ -32,20 +32,8 @@ export function diffResponses(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void 
     }
     const e = enter(ctx, oresp, join(orPtr, code), nresp, join(nrPtr, code));
     const sub: Ctx = { ...ctx, where: `${ctx.where} → ${code}` };
-    const ro = obj(e.o!.node);
-    const rn = obj(e.n!.node);
-    if (side.polarity === 'out') diffHeaders(sub, side, ro, e.o!.ptr, rn, e.n!.ptr);
-    diffContent(
-      sub,
-      side,
-      `status ${code}`,
-      ro.content,
-      join(e.o!.ptr, 'content'),
-      rn.content,
-      join(e.n!.ptr, 'content'),
-      e.o!.ptr,
-      e.n!.ptr,
-    );
+    if (side.polarity === 'out') diffHeaders(sub, side, e.o!, e.n!);
+    diffContent(sub, side, `status ${code}`, e.o!, e.n!);
   }
   for (const code of Object.keys(nr)) {
     if (code in or) continue;
@@ -60,15 +48,15 @@ export function diffResponses(ctx: Ctx, side: Side, o: OpSite, n: OpSite): void 
   }
 }
 
-function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: string): void {
-  const oh = obj(o.headers);
-  const nh = obj(n.headers);
-  const lower = (h: Obj) => new Map(Object.keys(h).map((k) => [k.toLowerCase(), k]));
+function diffHeaders(ctx: Ctx, side: Side, o: Resolved, n: Resolved): void {
+  const oh = obj(obj(o.node).headers);
+  const nh = obj(obj(n.node).headers);
+  const lower = (h: object) => new Map(Object.keys(h).map((k) => [k.toLowerCase(), k]));
   const ol = lower(oh);
   const nl = lower(nh);
   const pre = side.prefix;
   for (const [lk, ok] of ol) {
-    const ohPtr = join(oPtr, 'headers', ok);
+    const ohPtr = join(o.ptr, 'headers', ok);
     const nk = nl.get(lk);
     if (nk === undefined) {
       const e = enter(ctx, oh[ok], ohPtr, undefined, undefined);
@@ -78,11 +66,11 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
         `${pre}-${req ? 'header-removed' : 'optional-header-removed'}`,
         `header ${ok} removed`,
         e.o!.ptr,
-        nPtr,
+        n.ptr,
       );
       continue;
     }
-    const e = enter(ctx, oh[ok], ohPtr, nh[nk], join(nPtr, 'headers', nk));
+    const e = enter(ctx, oh[ok], ohPtr, nh[nk], join(n.ptr, 'headers', nk));
     const ov = obj(e.o!.node);
     const nv = obj(e.n!.node);
     const isReq = nv.required === true;
@@ -98,7 +86,7 @@ function diffHeaders(ctx: Ctx, side: Side, o: Obj, oPtr: string, n: Obj, nPtr: s
   }
   for (const [lk, nk] of nl) {
     if (ol.has(lk)) continue;
-    const e = enter(ctx, undefined, undefined, nh[nk], join(nPtr, 'headers', nk));
-    emit(ctx, `${pre}-header-added`, `header ${nk} added`, oPtr, e.n!.ptr);
+    const e = enter(ctx, undefined, undefined, nh[nk], join(n.ptr, 'headers', nk));
+    emit(ctx, `${pre}-header-added`, `header ${nk} added`, o.ptr, e.n!.ptr);
   }
 }
