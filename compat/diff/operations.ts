@@ -8,7 +8,7 @@ import { join } from './pointer.ts';
 import { diffRequestBody } from './request-body.ts';
 import { diffResponses } from './responses.ts';
 import { diffSecurity } from './security.ts';
-import { type Ctx, emit, enter, type Obj, obj, type Side } from './walk-context.ts';
+import { type Ctx, emit, enter, type Obj, obj, resolve, type Side } from './walk-context.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -46,28 +46,26 @@ export function diffItems(root: Ctx, section: 'paths' | 'webhooks'): void {
     const oPtr = join('', section, ok);
     const base: Ctx = { ...root, where: label(nk ?? ok) };
     if (nk === undefined) {
-      const e = enter(base, oraw, oPtr, undefined, undefined);
-      const item = obj(e.o!.node);
-      const ops = METHODS.filter((m) => item[m] !== undefined).map((m) => {
-        const r = enter(base, item[m], join(e.o!.ptr, m), undefined, undefined);
-        return obj(r.o!.node);
-      });
+      const r = resolve(root.oldDoc, oraw, oPtr);
+      const item = obj(r.node);
+      const sunsets = METHODS.filter((m) => item[m] !== undefined).map((m) =>
+        sunsetOf(obj(resolve(root.oldDoc, item[m], join(r.ptr, m)).node)),
+      );
       // A path with no operations was never callable: removing it breaks nobody.
-      if (ops.length === 0) {
+      if (sunsets.length === 0) {
         const rule = `${noun}-without-operations-removed`;
         emit(base, rule, `${label(ok)} removed`, oPtr, join('', section));
         continue;
       }
       // The same sunset rule as one operation's removal: a path is as removable as the least
       // removable operation on it.
-      const sunsets = ops.map((op) => sunsetOf(op));
       const sunset = sunsets.every((x) => x === 'passed')
         ? 'passed'
         : sunsets.every((x) => x !== undefined)
           ? 'ahead'
           : undefined;
-      const r = removal(`${noun}-removed`, sunset);
-      emit(base, r.rule, `${label(ok)} removed${r.why}`, oPtr, join('', section));
+      const rm = removal(`${noun}-removed`, sunset);
+      emit(base, rm.rule, `${label(ok)} removed${rm.why}`, oPtr, join('', section));
       continue;
     }
     const e = enter(base, oraw, oPtr, nItems[nk], join('', section, nk));
@@ -97,9 +95,8 @@ function diffMethod(ctx: Ctx, webhook: boolean, label: Label, o: Item, n: Item, 
   const oOpPtr = join(o.itemPtr, m);
   const nOpPtr = join(n.itemPtr, m);
   if (nop === undefined) {
-    const r = enter(opCtx, oop, oOpPtr, undefined, undefined);
     const id = webhook ? 'webhook-operation-removed' : 'operation-removed';
-    const rm = removal(id, sunsetOf(obj(r.o!.node)));
+    const rm = removal(id, sunsetOf(obj(resolve(ctx.oldDoc, oop, oOpPtr).node)));
     emit(opCtx, rm.rule, `${label(o.path, m)} removed${rm.why}`, oOpPtr, n.itemPtr);
     return;
   }
