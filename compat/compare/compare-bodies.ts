@@ -5,8 +5,10 @@
  */
 import { flattenShape, type Shape } from '../../core/snapshot/shape.ts';
 import { union } from './order.ts';
-import type { Findings } from './rules.ts';
-import type { CompareLocation } from './types.ts';
+import type { Findings, RuleId } from './rules.ts';
+
+/** Adds a finding about one field: the rule, what is said of the field, the values compared. */
+type Add = (rule: RuleId, said: string, values: { baseline?: string; current?: string }) => void;
 
 /** A flattened type as a set; `integer` folds into `number`, `never` (empty array) drops out. */
 function typeSet(t: string): Set<string> {
@@ -70,8 +72,8 @@ export function compareBody(
   const countMaps = new Set(countMapsOf(fa, fb));
   for (const field of pointers) {
     if (settled.some((q) => under(field, q))) continue;
-    const where = { ...at, field };
-    const name = `${at.operation} ${at.status} ${field}`;
+    const add: Add = (rule, said, values) =>
+      out.add(rule, `${at.operation} ${at.status} ${field} ${said}`, { ...at, field }, values);
     const ta = fa[field];
     const tb = fb[field];
     // Which keys a map of counts has depends on the data the run created, not on behaviour.
@@ -80,34 +82,24 @@ export function compareBody(
       if (inCounts) {
         // The key's presence is data, not behaviour.
       } else if (typeSet(ta!).has('undefined'))
-        out.add(
-          'response-field-not-observed',
-          `${name} (sometimes sent before) was not seen`,
-          where,
-          { baseline: ta },
-        );
-      else out.add('response-field-removed', `${name} is no longer sent`, where, { baseline: ta });
+        add('response-field-not-observed', '(sometimes sent before) was not seen', {
+          baseline: ta,
+        });
+      else add('response-field-removed', 'is no longer sent', { baseline: ta });
       settled.push(field);
       continue;
     }
     if (ta === undefined) {
-      if (!inCounts) out.add('response-field-added', `${name} is new`, where, { current: tb });
+      if (!inCounts) add('response-field-added', 'is new', { current: tb });
       settled.push(field);
       continue;
     }
-    if (!compareTypes(out, name, where, ta, tb, inCounts)) settled.push(field);
+    if (!compareTypes(add, ta, tb, inCounts)) settled.push(field);
   }
 }
 
 /** The types of a field both sides send; false when there is nothing to compare below it. */
-function compareTypes(
-  out: Findings,
-  name: string,
-  where: CompareLocation,
-  ta: string,
-  tb: string,
-  inCounts: boolean,
-): boolean {
+function compareTypes(add: Add, ta: string, tb: string, inCounts: boolean): boolean {
   const x = typeSet(ta);
   const y = typeSet(tb);
   // Items of an array seen only empty on one side: nothing to compare below.
@@ -118,20 +110,15 @@ function compareTypes(
   const gained = [...y].filter((t) => !x.has(t));
   const values = { baseline: ta, current: tb };
   if (lost.length > 0 && gained.length > 0)
-    out.add('response-field-retyped', `${name} was ${ta}, is ${tb}`, where, values);
+    add('response-field-retyped', `was ${ta}, is ${tb}`, values);
   else if (gained.length > 0)
-    out.add('response-field-type-widened', `${name} can now be ${gained.join('|')}`, where, values);
+    add('response-field-type-widened', `can now be ${gained.join('|')}`, values);
   else if (lost.length > 0)
-    out.add(
-      'response-field-type-narrowed',
-      `${name} is no longer ${lost.join('|')}`,
-      where,
-      values,
-    );
+    add('response-field-type-narrowed', `is no longer ${lost.join('|')}`, values);
   // In a map of counts, whether a key shows is data, not behaviour. A field the baseline saw
   // missing at times and this run always saw is absence of evidence, not a change: which tickets
   // a list returns depends on what the suite's parallel tests created just before it.
   if (!inCounts && !optA && optB)
-    out.add('response-field-became-optional', `${name} is sometimes missing now`, where, values);
+    add('response-field-became-optional', 'is sometimes missing now', values);
   return true;
 }
