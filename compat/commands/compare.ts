@@ -41,7 +41,6 @@ export function run(argv: string[]): Promise<number> {
       compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {
         partial: values.partial ?? false,
       }),
-    (format, findings, baseSrc, curSrc, failOn) =>
-      render(format, findings, { baseline: baseSrc, current: curSrc, failOn }),
+    render,
   );
 }

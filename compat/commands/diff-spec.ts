@@ -45,7 +45,6 @@ export function run(argv: string[]): Promise<number> {
       diffSpecs(loadSpec(oldSrc), loadSpec(newSrc), {
         levels: parseLevelOverrides(values.level ?? []),
       }),
-    (format, findings, oldSrc, newSrc, failOn) =>
-      render(format, findings, { old: oldSrc, new: newSrc, failOn }),
+    render,
   );
 }

@@ -44,7 +44,7 @@ export function compareWithBaseline(
     baselineTakenAt: base.takenAt,
     counts: countByLevel(findings),
     findings,
-    markdown: renderCompare('md', findings, { baseline: name, current: 'this run' }),
+    markdown: renderCompare('md', findings, name, 'this run'),
     ...(opts.partial ? { partial: true } : {}),
   };
 }

@@ -11,21 +11,14 @@ import type { Finding } from '../diff/types.ts';
 import { compareFailure, diffFailure } from './as-failure.ts';
 import { cell, code, type FindingsView, type Format, renderFindings } from './report.ts';
 
-export interface ReportMeta {
-  /** How the old version was named on the command line (file or `REF:path`). */
-  old: string;
-  new: string;
-  /** Lowest level that fails the run; default `ERR`. */
-  failOn?: Level;
-}
-
-function diffView(meta: ReportMeta): FindingsView<Finding> {
+/** `old`, `next`: how the two versions were named on the command line (file or `REF:path`). */
+function diffView(old: string, next: string): FindingsView<Finding> {
   return {
     tool: 'diff-spec',
-    subject: { old: meta.old, new: meta.new },
+    subject: { old, new: next },
     verdictKey: 'breaking',
     heading: '## OpenAPI compatibility report',
-    subjectLine: `\`${cell(meta.old)}\` → \`${cell(meta.new)}\``,
+    subjectLine: `\`${cell(old)}\` → \`${cell(next)}\``,
     said: {
       failing: (n, failOn) => `**Breaking for clients:** ${n} finding(s) at or above ${failOn}.`,
       below: (failOn) => `**No finding at or above ${failOn}.**`,
@@ -53,21 +46,14 @@ function diffView(meta: ReportMeta): FindingsView<Finding> {
   };
 }
 
-export interface CompareMeta {
-  /** How the baseline was named (a path). */
-  baseline: string;
-  current: string;
-  /** Lowest level that fails the run. Default `ERR`. */
-  failOn?: Level;
-}
-
-function compareView(meta: CompareMeta): FindingsView<CompareFinding> {
+/** `baseline`: how the baseline was named (a path). */
+function compareView(baseline: string, current: string): FindingsView<CompareFinding> {
   return {
     tool: 'compare',
-    subject: { baseline: meta.baseline, current: meta.current },
+    subject: { baseline, current },
     verdictKey: 'changed',
     heading: '## Behaviour compatibility report',
-    subjectLine: `\`${cell(meta.baseline)}\` → \`${cell(meta.current)}\` (all findings *observed*)`,
+    subjectLine: `\`${cell(baseline)}\` → \`${cell(current)}\` (all findings *observed*)`,
     said: {
       failing: (n, failOn) =>
         `**Behaviour changed for clients:** ${n} finding(s) at or above ${failOn}.`,
@@ -87,16 +73,20 @@ function compareView(meta: CompareMeta): FindingsView<CompareFinding> {
   };
 }
 
-/** A tool's report in `format`: its view of the findings, under a title naming the two inputs. */
+/**
+ * A tool's report in `format` of the findings between inputs `a` and `b`: its view of them,
+ * under a title naming the two; `failOn` is the lowest level that fails the run (default `ERR`).
+ */
 const report =
-  <F extends Leveled & { rule: string; message: string }, M extends { failOn?: Level }>(
-    view: (meta: M) => FindingsView<F>,
-    title: (meta: M) => string,
+  <F extends Leveled & { rule: string; message: string }>(
+    view: (a: string, b: string) => FindingsView<F>,
   ) =>
-  (format: Format, findings: readonly F[], meta: M): string =>
-    renderFindings(format, view(meta), title(meta), findings, meta.failOn);
+  (format: Format, findings: readonly F[], a: string, b: string, failOn?: Level): string => {
+    const v = view(a, b);
+    return renderFindings(format, v, `${v.tool} ${a} → ${b}`, findings, failOn);
+  };
 
 /** `harness diff-spec`'s report in `format`. */
-export const renderDiff = report(diffView, (m) => `diff-spec ${m.old} → ${m.new}`);
+export const renderDiff = report(diffView);
 /** `harness compare`'s report in `format`. */
-export const renderCompare = report(compareView, (m) => `compare ${m.baseline} → ${m.current}`);
+export const renderCompare = report(compareView);
