@@ -10,15 +10,8 @@ type Alternative = Map<string, Set<string>>;
 
 function requirements(v: unknown): Alternative[] {
   if (!Array.isArray(v)) return [];
-  return v.map(
-    (alt) =>
-      new Map(
-        Object.entries(obj(alt)).map(([k, s]) => [
-          k,
-          new Set(Array.isArray(s) ? s.map(String) : []),
-        ]),
-      ),
-  );
+  const scopes = (s: unknown) => new Set(Array.isArray(s) ? s.map(String) : []);
+  return v.map((alt) => new Map(Object.entries(obj(alt)).map(([k, s]) => [k, scopes(s)])));
 }
 
 /** A client able to meet `have` also meets `need`. */

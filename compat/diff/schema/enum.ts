@@ -35,24 +35,18 @@ export function diffEnum(st: Step): void {
   const ox = Array.isArray(ov.s[kw]) ? (ov.s[kw] as unknown[]) : [];
   const nx = Array.isArray(nv.s[kw]) ? (nv.s[kw] as unknown[]) : [];
   // Receivers of an extensible enum must expect new values; senders lose removed ones.
-  if (ox.length > 0 && nx.length > 0) values(st, 'extensible-enum', ox, nx, ats(st, kw));
+  if (ox.length > 0 && nx.length > 0) values(st, kw, ox, nx, ats(st, kw));
 }
 
-/** Values added to and removed from a list on both sides. */
-function values(
-  st: Step,
-  id: 'enum' | 'extensible-enum',
-  a: unknown[],
-  z: unknown[],
-  ptrs: Ptrs,
-): void {
-  const what = id === 'enum' ? 'enum' : 'x-extensible-enum';
+/** Values added to and removed from keyword `kw`'s list on both sides (rules without `x-`). */
+function values(st: Step, kw: string, a: unknown[], z: unknown[], ptrs: Ptrs): void {
+  const id = kw.replace(/^x-/, '');
   const added = lacking(a, z);
   const removed = lacking(z, a);
   if (added.length > 0)
-    report(st, `${id}-value-added`, `${what} value(s) added: ${added.join(', ')}`, ptrs);
+    report(st, `${id}-value-added`, `${kw} value(s) added: ${added.join(', ')}`, ptrs);
   if (removed.length > 0) {
-    const message = `${what} value(s) removed: ${removed.join(', ')}`;
+    const message = `${kw} value(s) removed: ${removed.join(', ')}`;
     report(st, `${id}-value-removed`, message, ptrs);
   }
 }
