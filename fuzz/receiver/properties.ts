@@ -30,7 +30,6 @@ import {
 } from '../arbitraries/careless-body-arb.ts';
 import { nonCanonicalJsonTextArb } from '../arbitraries/json-text-arb.ts';
 import {
-  applySignatureMutation,
   describeSignatureMutation,
   extendArb,
   flipBitArb,
@@ -39,6 +38,7 @@ import {
   prefixMismatchArb,
   type SignatureMutation,
   sha1Arb,
+  spoilCanonical,
   truncateArb,
   uppercaseArb,
   wireSignatureMutationArb,
@@ -138,12 +138,7 @@ function spoiled(
   mutation: SignatureMutation,
   notes: string[] = [],
 ) {
-  const canonical = signatureValue(ctx.form, ctx.secret, body);
-  const value = applySignatureMutation(canonical, mutation, {
-    form: ctx.form,
-    secret: ctx.secret,
-    body,
-  });
+  const { canonical, value } = spoilCanonical(mutation, { ...ctx, body });
   const wire = wireValue(value, canonical);
   if (wire === null) return null;
   return request(ctx, {

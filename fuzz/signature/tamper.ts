@@ -10,7 +10,6 @@ import {
   flipDigestBitArb,
   spoilCanonical,
 } from '../arbitraries/signature-mutation-arb.ts';
-import { fcParams } from '../shared/seed.ts';
 import { collect, type SignatureRule } from './rule.ts';
 
 export const RULES: SignatureRule[] = [];
@@ -19,8 +18,9 @@ const ruleForEachForm = collect(RULES);
 /** Bodies up to this size get every bit flipped; bigger ones a drawn sample of bits. */
 const EXHAUSTIVE_BYTES = 64;
 
-ruleForEachForm('every single-bit flip of the body is rejected', (form) => {
-  fc.assert(
+ruleForEachForm(
+  'every single-bit flip of the body is rejected',
+  (form) =>
     fc.property(
       secretArb(),
       bodyArb().filter((b) => b.length > 0),
@@ -39,12 +39,12 @@ ruleForEachForm('every single-bit flip of the body is rejected', (form) => {
         }
       },
     ),
-    fcParams({ numRuns: 60 }),
-  );
-});
+  { numRuns: 60 },
+);
 
-ruleForEachForm('every single-bit flip of the header value is rejected', (form) => {
-  fc.assert(
+ruleForEachForm(
+  'every single-bit flip of the header value is rejected',
+  (form) =>
     fc.property(secretArb(), bodyArb({ maxLength: 64, big: false }), (secret, body) => {
       const value = signatureValue(form, secret, body);
       for (let bit = 0; bit < value.length * 8; bit++) {
@@ -56,12 +56,12 @@ ruleForEachForm('every single-bit flip of the header value is rejected', (form) 
         assert.equal(verifySignature(form, secret, body, flipped), false, `bit ${bit} flipped`);
       }
     }),
-    fcParams({ numRuns: 50 }),
-  );
-});
+  { numRuns: 50 },
+);
 
-ruleForEachForm('every single-bit flip of the digest is rejected', (form) => {
-  fc.assert(
+ruleForEachForm(
+  'every single-bit flip of the digest is rejected',
+  (form) =>
     fc.property(secretArb(), bodyArb({ big: false }), (secret, body) => {
       const value = signatureValue(form, secret, body);
       for (let bit = 0; bit < 256; bit++) {
@@ -77,30 +77,23 @@ ruleForEachForm('every single-bit flip of the digest is rejected', (form) => {
         );
       }
     }),
-    fcParams({ numRuns: 50 }),
-  );
-});
+  { numRuns: 50 },
+);
 
-ruleForEachForm('a drawn bit flip anywhere in value or digest is rejected', (form) => {
-  fc.assert(
-    fc.property(
-      secretArb(),
-      bodyArb(),
-      fc.oneof(flipBitArb(), flipDigestBitArb()),
-      (secret, body, m) => {
-        const { value: flipped } = spoilCanonical(m, { form, secret, body });
-        assert.equal(verifySignature(form, secret, body, flipped), false);
-      },
-    ),
-    fcParams(),
-  );
-});
+ruleForEachForm('a drawn bit flip anywhere in value or digest is rejected', (form) =>
+  fc.property(
+    secretArb(),
+    bodyArb(),
+    fc.oneof(flipBitArb(), flipDigestBitArb()),
+    (secret, body, m) => {
+      const { value: flipped } = spoilCanonical(m, { form, secret, body });
+      assert.equal(verifySignature(form, secret, body, flipped), false);
+    },
+  ),
+);
 
-ruleForEachForm('a signature made with another secret is rejected', (form) => {
-  fc.assert(
-    fc.property(distinctSecretsArb(), bodyArb(), ([secret, other], body) => {
-      assert.equal(verifySignature(form, secret, body, signatureValue(form, other, body)), false);
-    }),
-    fcParams(),
-  );
-});
+ruleForEachForm('a signature made with another secret is rejected', (form) =>
+  fc.property(distinctSecretsArb(), bodyArb(), ([secret, other], body) => {
+    assert.equal(verifySignature(form, secret, body, signatureValue(form, other, body)), false);
+  }),
+);
