@@ -150,6 +150,13 @@ type TestFixtures = {
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
 
+/** What a creation operation leaves on the target (closed or deleted by the clean-up). */
+const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
+  ['createTicket', 'ticket'],
+  ['createContact', 'contact'],
+  ['createRule', 'rule'],
+]);
+
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
 
@@ -332,15 +339,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
       const r = ex.response;
-      const op = ex.operation?.operationId;
-      const kind =
-        op === 'createTicket'
-          ? 'ticket'
-          : op === 'createContact'
-            ? 'contact'
-            : op === 'createRule'
-              ? 'rule'
-              : undefined;
+      const kind = CREATED_KIND.get(ex.operation?.operationId ?? '');
       const id = (r?.json as { id?: unknown } | undefined)?.id;
       if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
     };

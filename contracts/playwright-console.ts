@@ -66,10 +66,7 @@ export default class ConsoleReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     this.n++;
     const status = result.status;
-    if (status === 'passed') this.counts.passed++;
-    else if (status === 'skipped') this.counts.skipped++;
-    else if (status === 'interrupted') this.counts.interrupted++;
-    else this.counts.failed++;
+    this.counts[status === 'timedOut' ? 'failed' : status]++;
     const title = this.title(test);
     const reason =
       status === 'skipped'
@@ -109,13 +106,10 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const c = this.counts;
-    const parts = [
-      `${c.passed} passed`,
-      ...(c.failed ? [`${c.failed} failed`] : []),
-      ...(c.skipped ? [`${c.skipped} skipped`] : []),
-      ...(c.interrupted ? [`${c.interrupted} interrupted`] : []),
-    ];
+    // `passed` always, the others when there were any, in that order.
+    const parts = Object.entries(this.counts)
+      .filter(([k, n]) => n > 0 || k === 'passed')
+      .map(([k, n]) => `${n} ${k}`);
     process.stdout.write(
       `\n  ${parts.join(', ')} (${((Date.now() - this.started) / 1000).toFixed(1)} s)${result.status === 'timedout' ? ' — time limit reached' : ''}\n`,
     );

@@ -305,12 +305,5 @@ export function registerConfigSecrets(cfg: HarnessConfig): void {
   registerSecret(cfg.adminToken, 'HARNESS_ADMIN_TOKEN');
   for (const e of cfg.webhookEndpoints) registerSecret(e.secret, e.secretEnv);
   // A plan key is one entry of a list variable: no variable holds it alone.
-  for (const s of [
-    cfg.webhookTls?.key,
-    ...cfg.planKeys.team,
-    ...cfg.planKeys.growth,
-    ...cfg.planKeys.enterprise,
-  ]) {
-    registerSecret(s);
-  }
+  for (const s of [cfg.webhookTls?.key, ...Object.values(cfg.planKeys).flat()]) registerSecret(s);
 }

@@ -146,6 +146,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     log(`preflight: ${last.state}: ${last.detail} (${last.ms} ms)`);
     return unusableTarget(last, cfg.baseUrl);
   };
+  /** Probes again: a target that stopped answering is `down` from then on. */
+  const wentDown = async (): Promise<boolean> => {
+    const gone = await probe();
+    if (gone) down = `the target stopped answering: ${gone.cause}`;
+    return gone !== undefined;
+  };
   const unusable = await probe();
   if (unusable) {
     const text = unusableText(unusable);
@@ -178,18 +184,10 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       areas[name] = errorArea(`not run: ${clock.limitName} was reached`);
       return;
     }
-    if (down) {
+    // A real target that died since the last area is named once, not re-discovered by each check.
+    if (down || (name !== 'contracts' && name !== 'detection' && (await wentDown()))) {
       areas[name] = errorArea(`not run: ${down}`);
       return;
-    }
-    // A real target that died since the last area is named once, not re-discovered by each check.
-    if (name !== 'contracts' && name !== 'detection') {
-      const gone = await probe();
-      if (gone) {
-        down = `the target stopped answering: ${gone.cause}`;
-        areas[name] = errorArea(`not run: ${down}`);
-        return;
-      }
     }
     log(label);
     // The contract suite stops itself at the limit and keeps what it found; the grace lets it.
@@ -197,13 +195,9 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     areas[name] = g.area;
     run.outOfTime ||= g.outOfTime;
     // An area that broke off on a real target: say so when the target is the reason.
-    if (g.area.verdict === 'error' && msLeft(clock) > 0 && !down && cfg.baseUrl) {
-      const gone = await probe();
-      if (gone) {
-        down = `the target stopped answering: ${gone.cause}`;
-        areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
-        areas[name].headline = areas[name].error!;
-      }
+    if (g.area.verdict === 'error' && msLeft(clock) > 0 && !down && (await wentDown())) {
+      areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
+      areas[name].headline = areas[name].error!;
     }
   };
 

@@ -18,10 +18,6 @@ declare module 'fastify' {
   }
 }
 
-function rateHeaders(reply: FastifyReply, ctx: ServiceContext, limit: number, d: Decision): void {
-  reply.headers(rateHeaderValues(ctx, limit, d));
-}
-
 function tooMany(reply: FastifyReply, ctx: ServiceContext, d: Decision): FastifyReply {
   const retryAfter = retryAfterValue(ctx, d);
   if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
@@ -88,7 +84,7 @@ export function installGuard(app: FastifyInstance): void {
     if (route === undefined ? !/^\/v1(\/|$)/.test(requestPath(req)) : !route.startsWith('/v1')) {
       // Outside /v1 there is nothing to authenticate; the 404 still carries the headers.
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
-      rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
+      reply.headers(rateHeaderValues(ctx, ctx.anonymousLimit.ratePerMin, d));
       return d.allowed ? undefined : tooMany(reply, ctx, d);
     }
     // Node keeps the first of several Authorization headers; two credentials are ambiguous,
@@ -100,35 +96,25 @@ export function installGuard(app: FastifyInstance): void {
       authHeaders.length > 1 ? 'invalid' : resolveKey(ctx, bearer(req.headers.authorization));
     if (typeof resolved === 'string') {
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
-      rateHeaders(reply, ctx, ctx.anonymousLimit.ratePerMin, d);
+      reply.headers(rateHeaderValues(ctx, ctx.anonymousLimit.ratePerMin, d));
       if (!d.allowed) return tooMany(reply, ctx, d);
+      const missing = resolved === 'missing';
       if (!ctx.faults.has('no-www-authenticate')) {
         reply.header(
           'www-authenticate',
-          resolved === 'missing' ? 'Bearer realm="v1"' : 'Bearer realm="v1", error="invalid_token"',
+          missing ? 'Bearer realm="v1"' : 'Bearer realm="v1", error="invalid_token"',
         );
       }
-      const status =
-        resolved === 'missing'
-          ? ctx.faults.has('missing-key-403')
-            ? 403
-            : 401
-          : ctx.faults.has('invalid-key-403')
-            ? 403
-            : 401;
-      return resolved === 'missing'
-        ? sendProblem(
-            reply,
-            status,
-            'missing_api_key',
-            'Send a workspace API key as Authorization: Bearer <key>.',
-          )
-        : sendProblem(
-            reply,
-            status,
-            'invalid_api_key',
-            'The API key is not valid (unknown, revoked or rotated).',
-          );
+      return sendProblem(
+        reply,
+        (missing ? ctx.faults.has('missing-key-403') : ctx.faults.has('invalid-key-403'))
+          ? 403
+          : 401,
+        missing ? 'missing_api_key' : 'invalid_api_key',
+        missing
+          ? 'Send a workspace API key as Authorization: Bearer <key>.'
+          : 'The API key is not valid (unknown, revoked or rotated).',
+      );
     }
     const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
     const bucket = ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${resolved.id}`;
@@ -138,7 +124,7 @@ export function installGuard(app: FastifyInstance): void {
       (ctx.faults.has('ratelimit-limit-on-writes') && req.method !== 'GET')
         ? workspace.burst
         : workspace.ratePerMin;
-    rateHeaders(reply, ctx, advertised, d);
+    reply.headers(rateHeaderValues(ctx, advertised, d));
     if (!d.allowed) return tooMany(reply, ctx, d);
     req.auth = { key: resolved, workspace };
     const scope = req.routeOptions.config?.scope;

@@ -96,8 +96,7 @@ export interface HttpClient {
 }
 
 export function createClient(options: ClientOptions): HttpClient {
-  const counter = { sent: 0, spent: undefined as string | undefined };
-  return clientWith(options, counter);
+  return clientWith(options, { sent: 0, spent: undefined });
 }
 
 function clientWith(
@@ -200,8 +199,7 @@ function clientWith(
 
 /** The value of header `name` (any case), if given. */
 function headerOf(h: Record<string, string>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(h)) if (k.toLowerCase() === name) return v;
-  return undefined;
+  return Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1];
 }
 
 /** `onBudgetSpent` of a client whose caller cannot use an answer it did not get (the fuzzers). */

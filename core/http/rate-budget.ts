@@ -34,7 +34,8 @@ export interface RateHeaders {
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-function intHeader(h: Headers, name: string): number | undefined {
+/** A header's integer value (optional sign, digits only), else undefined. */
+export function intHeader(h: Headers, name: string): number | undefined {
   const raw = h[name]?.trim();
   return raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : undefined;
 }
@@ -285,12 +286,8 @@ export function configureRateBudgets(o: Partial<RateBudgetOptions>): void {
 /** The budget of one key (its Authorization header value; none: the anonymous one) at `baseUrl`. */
 export function rateBudget(baseUrl: string, authorization: string | undefined): RateBudget {
   const id = `${new URL(baseUrl).origin}\u0000${authorization ?? ''}`;
-  let b = budgets.get(id);
-  if (!b) {
-    b = new RateBudget(processOptions);
-    budgets.set(id, b);
-  }
-  return b;
+  if (!budgets.has(id)) budgets.set(id, new RateBudget(processOptions));
+  return budgets.get(id)!;
 }
 
 /** The process's request statistics, over every key. */

@@ -1,4 +1,5 @@
 /** Cursor pagination and list query parsing (docs/assumptions.md U4: limit 1–100, default 25). */
+import type { FieldError } from '../problem.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -16,8 +17,6 @@ export function decodeCursor(cursor: string): number | undefined {
     return undefined;
   }
 }
-
-type FieldError = { field: string; code: string; message: string };
 
 export function parseListQuery<F extends Record<string, readonly string[]>>(
   query: Record<string, unknown>,

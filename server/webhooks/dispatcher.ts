@@ -233,17 +233,13 @@ export class WebhookDispatcher {
     // Closing leaves the delivery pending: it was not answered, and a restart could resume it.
     if (this.closing.signal.aborted) return;
     const verdict = classifyAttempt(result.status, faults);
-    if (verdict !== 'retry') {
-      this.settle(d, verdict);
-      return;
-    }
-    if (!this.endpoints.has(d.endpointId)) {
-      this.settle(d, 'failed');
-      return;
-    }
-    const delay = retryDelay(d.attempts.length - 1, this.schedule, this.jitter, this.random);
+    // A retry needs the endpoint still there and a delay left in the schedule; else it failed.
+    const delay =
+      verdict === 'retry' && this.endpoints.has(d.endpointId)
+        ? retryDelay(d.attempts.length - 1, this.schedule, this.jitter, this.random)
+        : undefined;
     if (delay === undefined) {
-      this.settle(d, 'failed');
+      this.settle(d, verdict === 'retry' ? 'failed' : verdict);
       return;
     }
     const timer = setTimeout(() => {

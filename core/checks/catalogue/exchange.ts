@@ -2,13 +2,11 @@
  * Checks applied to EVERY exchange of the suite (not to one test): rate-limit headers, media
  * types, documented status codes, no 5xx, transport security, response schema.
  */
+import { intHeader } from '../../http/rate-budget.ts';
 import { isLoopbackHost } from '../../net.ts';
-import { validate } from '../../schemas/registry.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
-
-// Integers, signed: a negative Remaining is ratelimit.values-in-range's verdict.
-const INT = /^-?\d+$/;
+import { schemaViolation } from './webhooks.ts';
 
 export const rateLimitHeaders = defineCheck({
   name: 'exchange.ratelimit-headers',
@@ -18,8 +16,9 @@ export const rateLimitHeaders = defineCheck({
   run(ex) {
     const h = ex.response?.headers;
     if (!h) return undefined;
+    // Integers, signed: a negative Remaining is ratelimit.values-in-range's verdict.
     const bad = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
-      (n) => h[n] === undefined || !INT.test(h[n]!.trim()),
+      (n) => intHeader(h, n) === undefined,
     );
     if (bad.length === 0) return undefined;
     return {
@@ -122,15 +121,8 @@ export const responseSchema = defineCheck({
         received: `${r.status} body ${r.bodyText.length === 0 ? '(empty)' : `not JSON: ${show(r.bodyText, 80)}`}`,
         expected: `a JSON ${spec.schema}`,
       };
-    const issues = validate(spec.schema, r.json);
-    if (issues.length === 0) return undefined;
-    return {
-      received: `${r.status} body: ${issues
-        .slice(0, 3)
-        .map((i) => `${i.pointer || '/'} ${i.message}`)
-        .join('; ')}`,
-      expected: `a valid ${spec.schema}`,
-    };
+    const v = schemaViolation(spec.schema, r.json);
+    return v && { ...v, received: `${r.status} body: ${v.received}` };
   },
 });
 

@@ -20,6 +20,7 @@
  * stamped). Only 2xx and 429 answers of a request with a key are used: what else an error path
  * shows is the business of exchange.ratelimit-headers.
  */
+import { intHeader, readRateHeaders } from '../../http/rate-budget.ts';
 import { defineCheck } from '../registry.ts';
 import type { Exchange } from '../types.ts';
 
@@ -44,11 +45,6 @@ interface RateView {
   answeredAt: number;
 }
 
-const INT = /^-?\d+$/;
-const int = (v: string | undefined) =>
-  v !== undefined && INT.test(v.trim()) ? Number(v.trim()) : undefined;
-const atLeast = (min: number, v: number | undefined) =>
-  v !== undefined && v >= min ? v : undefined;
 const granted = (s: number) => s >= 200 && s < 300;
 
 /** The rate view of an exchange, or undefined when it is not a keyed 2xx/429 with timings. */
@@ -58,13 +54,14 @@ function view(ex: Exchange): RateView | undefined {
   if (!r || !key || ex.sentAt === undefined || ex.answeredAt === undefined) return undefined;
   if (!granted(r.status) && r.status !== 429) return undefined;
   const date = r.headers.date ? Date.parse(r.headers.date) : Number.NaN;
+  // Values out of range are ratelimit.values-in-range's verdict, not evidence here.
+  const { limit, remaining } = readRateHeaders(r.headers);
   return {
     ex,
     key,
     status: r.status,
-    // Values out of range are ratelimit.values-in-range's verdict, not evidence here.
-    limit: atLeast(1, int(r.headers['x-ratelimit-limit'])),
-    remaining: atLeast(0, int(r.headers['x-ratelimit-remaining'])),
+    limit,
+    remaining,
     dateS: Number.isFinite(date) ? Math.floor(date / 1000) : undefined,
     sentAt: ex.sentAt,
     answeredAt: ex.answeredAt,
@@ -150,8 +147,8 @@ export const valuesInRange = defineCheck({
   run(ex) {
     const r = ex.response;
     if (!r) return undefined;
-    const remaining = int(r.headers['x-ratelimit-remaining']);
-    const limit = int(r.headers['x-ratelimit-limit']);
+    const remaining = intHeader(r.headers, 'x-ratelimit-remaining');
+    const limit = intHeader(r.headers, 'x-ratelimit-limit');
     const bad = [
       ...(remaining !== undefined && remaining < 0 ? [`X-RateLimit-Remaining ${remaining}`] : []),
       ...(limit !== undefined && limit < 1 && granted(r.status)

@@ -61,12 +61,8 @@ export function judgeSignatureHeaders(
     const value = headers[SIGNATURE_HEADER[form].toLowerCase()];
     if (value === undefined) return { form, present: false, verified: false };
     if (verifySignature(form, secret, raw, value)) return { form, present: true, verified: true };
-    return {
-      form,
-      present: true,
-      verified: false,
-      diagnosis: diagnoseSignature(form, secret, raw, value),
-    };
+    const diagnosis = diagnoseSignature(form, secret, raw, value);
+    return { form, present: true, verified: false, diagnosis };
   });
 }
 
@@ -233,18 +229,11 @@ export const signatureForm = defineCheck({
   kind: 'scenario',
   run(ex, a: { form: 'prefixed' | 'plain' | 'both' }) {
     const h = ex.request.headers;
-    const has = (f: 'prefixed' | 'plain') => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined;
+    const has = (f: SignatureForm) => h[SIGNATURE_HEADER[f].toLowerCase()] !== undefined;
     const want = { prefixed: a.form !== 'plain', plain: a.form !== 'prefixed' };
-    if (has('prefixed') === want.prefixed && has('plain') === want.plain) return undefined;
-    return {
-      received: `headers: ${
-        (['prefixed', 'plain'] as const)
-          .filter(has)
-          .map((f) => SIGNATURE_HEADER[f])
-          .join(', ') || 'none'
-      }`,
-      expected: `the ${a.form} form`,
-    };
+    if (SIGNATURE_FORMS.every((f) => has(f) === want[f])) return undefined;
+    const present = SIGNATURE_FORMS.filter(has).map((f) => SIGNATURE_HEADER[f]);
+    return { received: `headers: ${present.join(', ') || 'none'}`, expected: `the ${a.form} form` };
   },
 });
 
