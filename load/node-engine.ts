@@ -8,7 +8,6 @@ import {
   type LiveProgress,
   liveProgress,
   type LoadResult,
-  type PlanLimits,
   type PlanOverrides,
   parseIntStrict,
   RETRY_PROBES,
@@ -53,13 +52,13 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
     ),
   );
   try {
-    const { limits, schedule } = await probeAndPlan(sender, o);
+    const schedule = await probeAndPlan(sender, o);
     await sender.warmUp();
     const lagsMs = await runPacedPhases(sender, schedule, o.signal);
     await retryProbe(sender, schedule, o);
     const result = judgeNodeRun(
       sender,
-      { limits, schedule, lagsMs },
+      { schedule, lagsMs },
       { baseUrl: o.baseUrl, keys: o.keys.length, budget: o.budget.limit, startedAt },
     );
     return { result, samples: sender.samples, lagsMs };
@@ -72,10 +71,7 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
  * S0 first, alone: it sizes Enterprise and tells whether the key is fresh. Reserves the plan's
  * requests, and waits until a half-empty bucket is full again: it silently ruins every estimate.
  */
-async function probeAndPlan(
-  sender: PlanSender,
-  o: NodePlanOptions,
-): Promise<{ limits: PlanLimits; schedule: Schedule }> {
+async function probeAndPlan(sender: PlanSender, o: NodePlanOptions): Promise<Schedule> {
   o.budget.reserve(1, `the probe of plan ${o.plan}`);
   const probe = await sender.send({ name: 'S0', key: 0 }, 0);
   const limits = resolvePlan(o.plan, o.plan === 'enterprise' ? o.enterprise : {}, {
@@ -95,7 +91,7 @@ async function probeAndPlan(
     await waitUntil(performance.now() + waitMs, o.signal);
     sender.delayStart(waitMs);
   }
-  return { limits, schedule };
+  return schedule;
 }
 
 /** S6: until a 429, then once more after its Retry-After. */

@@ -31,6 +31,7 @@ import type { Options, Scenario } from 'k6/options';
 import { setTimeout } from 'k6/timers';
 import {
   buildSchedule,
+  factContext,
   isPlanName,
   judgeRun,
   metricSpecs,
@@ -86,10 +87,7 @@ const schedule = buildSchedule(limits, {
     : {}),
   maxRealRate: num(__ENV.MAX_REAL_RATE) ?? 500,
 });
-const factCtx = {
-  ratePerMin: limits.ratePerMin,
-  resetHorizonS: Math.max(limits.burst / schedule.r, 60) * 2 + 5,
-};
+const factCtx = factContext(schedule);
 
 // VUs a burst needs to keep its pace: its wall-clock rate × twice EXPECTED_RTT_MS (default 50).
 const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;

@@ -7,7 +7,7 @@
 import { parseIntStrict, retryAfterSeconds } from './headers.ts';
 import { classifyResetValue, RESET_UNITS, type ResetUnit } from './reset-unit.ts';
 import type { Sample } from './sample.ts';
-import { PHASE_NAMES, type PhaseName } from './schedule.ts';
+import { PHASE_NAMES, type PhaseName, type Schedule } from './schedule.ts';
 
 export type MetricKind = 'counter' | 'trend';
 
@@ -67,6 +67,12 @@ export interface FactContext {
   ratePerMin: number;
   /** Seconds within which a reset may lie ahead of Date (see reset-unit.ts). */
   resetHorizonS: number;
+}
+
+/** Both engines' context: a reset may lie up to twice a whole refill (or a 60 s window) ahead. */
+export function factContext(schedule: Schedule): FactContext {
+  const { ratePerMin, burst } = schedule.limits;
+  return { ratePerMin, resetHorizonS: Math.max(burst / schedule.r, 60) * 2 + 5 };
 }
 
 export interface MetricSink {
