@@ -44,12 +44,7 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
   const startedAt = new Date().toISOString();
   const sender = new PlanSender(o);
   o.onProgress?.(() =>
-    liveProgress(
-      o.plan,
-      sender.progress.planned,
-      tallySamples(sender.samples),
-      sender.progress.phase,
-    ),
+    liveProgress(o.plan, sender.planned, tallySamples(sender.samples), sender.phase),
   );
   try {
     const schedule = await probeAndPlan(sender, o);
@@ -84,7 +79,7 @@ async function probeAndPlan(sender: PlanSender, o: NodePlanOptions): Promise<Sch
     ...o.schedule,
   });
   o.budget.reserve(schedule.totalRequests - 1, `plan ${o.plan}`);
-  sender.progress.planned = schedule.totalRequests;
+  sender.planned = schedule.totalRequests;
   const rem = parseIntStrict(probe?.headers.remaining);
   if (rem !== undefined && rem < limits.burst - 1) {
     const waitMs = (((limits.burst - 1 - rem) / schedule.r) * 1000) / o.timeScale;
@@ -98,7 +93,7 @@ async function probeAndPlan(sender: PlanSender, o: NodePlanOptions): Promise<Sch
 async function retryProbe(sender: PlanSender, schedule: Schedule, o: NodePlanOptions) {
   const s6 = schedule.phases.find((p) => p.name === 'S6');
   if (!s6) return;
-  sender.progress.phase = 'S6';
+  sender.phase = 'S6';
   for (let i = 0; i < RETRY_PROBES; i++) {
     const s = await sender.send(s6, i);
     if (!s) break;

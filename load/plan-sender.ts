@@ -5,13 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
-import {
-  type LiveProgress,
-  type Phase,
-  type PlanName,
-  rateHeaders,
-  type Sample,
-} from './lib/index.ts';
+import { type Phase, type PlanName, rateHeaders, type Sample } from './lib/index.ts';
 import { performance } from '../core/http/pacer.ts';
 import type { RequestBudget } from './request-budget.ts';
 
@@ -29,8 +23,9 @@ export interface SenderOptions {
 
 export class PlanSender {
   readonly samples: Sample[] = [];
-  /** Counts only: the running estimates are the live progress's (live-progress.ts). */
-  readonly progress: LiveProgress;
+  /** For the live progress (live-progress.ts): the phase sending now, the plan's requests. */
+  phase = 'S0';
+  planned = 0;
   dropped = 0;
   truncated: string | undefined;
   /** `performance.now()` when the sender was made. */
@@ -57,7 +52,6 @@ export class PlanSender {
       bodyTimeout: 30_000,
     });
     this.path = `${o.baseUrl.pathname.replace(/\/$/, '')}/v1/tickets?limit=1`;
-    this.progress = { plan: o.plan, phase: 'S0', sent: 0, ok: 0, rejected: 0, planned: 0 };
     this.wall0 = performance.now();
     this.t0 = this.wall0;
   }
@@ -103,9 +97,6 @@ export class PlanSender {
     } catch {
       recv = performance.now();
     }
-    this.progress.sent += 1;
-    if (status === 429) this.progress.rejected += 1;
-    else if (status >= 200 && status < 400) this.progress.ok += 1;
     const s: Sample = {
       phase: phase.name,
       key: phase.key,
