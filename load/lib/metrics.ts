@@ -227,12 +227,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       const v = t(f);
       return v?.count === 1 ? fin(v.avg) : undefined;
     };
-    const okb = once('x_okb');
-    const rises = once('x_rise');
-    const fitN = once('fit_n');
-    const fitSlope = once('fit_slope');
-    const fitSe = once('fit_se');
-    const fitSpan = once('fit_span');
+    const [n, slope, slopeSe, spanS] = ['fit_n', 'fit_slope', 'fit_se', 'fit_span'].map(once);
     out[p] = {
       phase: p,
       sent,
@@ -247,7 +242,8 @@ export function readAggregates(read: MetricReader): Aggregates {
       firstRejIdx,
       firstRejSentS: fin(t('rej_sent')?.min),
       firstRejRecvS: fin(t('rej_recv')?.min),
-      okBeforeFirstRej: okb ?? (firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx)),
+      okBeforeFirstRej:
+        once('x_okb') ?? (firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx)),
       okTimes: {
         n: okN,
         sum: (okT?.avg ?? 0) * okN,
@@ -260,7 +256,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       retryAfterMissing: c('ra_missing'),
       retryAfterMax: fin(t('ra')?.max),
       remainingNonZeroOn429: c('rem_nz429'),
-      remainingRises: rises ?? c('rem_rise'),
+      remainingRises: once('x_rise') ?? c('rem_rise'),
       limitBad: c('limit_bad'),
       limitMin: fin(t('limit')?.min),
       limitMax: fin(t('limit')?.max),
@@ -270,8 +266,8 @@ export function readAggregates(read: MetricReader): Aggregates {
       retryOk: c('retry_ok'),
       retryFail: c('retry_fail'),
       okFit:
-        fitN !== undefined && fitSlope !== undefined && fitSe !== undefined && fitSpan !== undefined
-          ? { n: fitN, slope: fitSlope, slopeSe: fitSe, spanS: fitSpan }
+        n !== undefined && slope !== undefined && slopeSe !== undefined && spanS !== undefined
+          ? { n, slope, slopeSe, spanS }
           : undefined,
     };
   }
