@@ -29,20 +29,18 @@ export class PlanSender {
   dropped = 0;
   truncated: string | undefined;
   /** `performance.now()` when the sender was made. */
-  readonly wall0: number;
+  readonly wall0 = performance.now();
   /** `performance.now()` of server time 0: the wall clock a Sample's seconds count from. */
-  t0: number;
-  private readonly o: SenderOptions;
+  t0 = this.wall0;
   private readonly key0: string;
   private readonly connections: number;
   private readonly pool: Pool;
   private readonly path: string;
 
-  constructor(o: SenderOptions) {
+  constructor(private readonly o: SenderOptions) {
     const key0 = o.keys[0];
     if (!key0) throw new Error(`plan ${o.plan}: no API key`);
     setMaxListeners(0, o.signal);
-    this.o = o;
     this.key0 = key0;
     this.connections = o.connections ?? 64;
     this.pool = new Pool(o.baseUrl.origin, {
@@ -52,8 +50,6 @@ export class PlanSender {
       bodyTimeout: 30_000,
     });
     this.path = `${o.baseUrl.pathname.replace(/\/$/, '')}/v1/tickets?limit=1`;
-    this.wall0 = performance.now();
-    this.t0 = this.wall0;
   }
 
   /** Server seconds at a `performance.now()` reading. */
