@@ -124,7 +124,6 @@ export function recordSample(s: Sample, ctx: FactContext, sink: MetricSink): voi
 /** An aggregate as both engines can report it: k6 Trend stats or a Counter's count. */
 export interface MetricValue {
   count?: number;
-  sum?: number;
   min?: number;
   max?: number;
   avg?: number;
@@ -293,7 +292,6 @@ export class MemoryMetrics implements MetricSink {
     if (!v) return undefined;
     return {
       count: isTrendName(name) ? v.n : v.sum,
-      sum: v.sum,
       min: v.min,
       max: v.max,
       avg: v.sum / v.n,
