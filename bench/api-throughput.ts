@@ -37,11 +37,9 @@ interface Histogram {
 interface CannonResult {
   requests: Histogram & { total: number };
   latency: Histogram;
-  duration: number;
   errors: number;
   timeouts: number;
   non2xx: number;
-  '2xx': number;
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (
   opts: CannonOptions,
@@ -194,35 +192,24 @@ async function main(): Promise<void> {
       result: await bench({ url: `${svc.baseUrl}/v1/tickets`, headers }),
     });
 
-    if (values['no-prism']) {
-      rows.push({
-        target: PRISM,
-        request: 'GET /v1/tickets (1 ticket)',
-        note: 'skipped (--no-prism)',
-      });
-    } else {
+    const prismRow: Row = { target: PRISM, request: 'GET /v1/tickets (1 ticket)' };
+    rows.push(prismRow);
+    if (values['no-prism']) prismRow.note = 'skipped (--no-prism)';
+    else {
       process.stderr.write(`prism mock GET /v1/tickets (${duration} s)…\n`);
       let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
       try {
         prism = await startPrism();
-        rows.push({
-          target: PRISM,
-          request: 'GET /v1/tickets (1 ticket)',
-          // Prism checks only that a bearer token is present, so a placeholder will do.
-          result: await bench({
-            url: `${prism.baseUrl}/v1/tickets`,
-            headers: { authorization: 'Bearer bench-placeholder' },
-          }),
+        // Prism checks only that a bearer token is present, so a placeholder will do.
+        prismRow.result = await bench({
+          url: `${prism.baseUrl}/v1/tickets`,
+          headers: { authorization: 'Bearer bench-placeholder' },
         });
       } catch (err) {
         const msg = redact(String((err as Error).message ?? err))
           .split('\n')[0]!
           .slice(0, 200);
-        rows.push({
-          target: PRISM,
-          request: 'GET /v1/tickets (1 ticket)',
-          note: `cannot run here: ${msg}`,
-        });
+        prismRow.note = `cannot run here: ${msg}`;
       } finally {
         if (prism) await stopPrism(prism.child);
       }

@@ -128,7 +128,7 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
         `load: embedded reference deployment at ${target.baseUrl} (time scale ${timeScale})\n`,
       );
     results = await runLoad({
-      ...cleanUndefined(common),
+      ...common,
       plans,
       baseUrl: target.baseUrl,
       keys,
@@ -142,8 +142,4 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
   for (const r of results) process.stdout.write(`${summaryLine(r)}\n`);
   process.stdout.write('reports: reports/latest/load-<plan>.json and .svg\n');
   return results.every((r) => r.passed) ? 0 : 1;
-}
-
-function cleanUndefined<T extends Record<string, unknown>>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -33,16 +33,6 @@ const executable = (p: string): boolean => {
   }
 };
 
-/** The k6 binary on PATH, or undefined. */
-export function findK6OnPath(pathEnv = process.env.PATH ?? ''): string | undefined {
-  for (const dir of pathEnv.split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6');
-    if (executable(p)) return p;
-  }
-  return undefined;
-}
-
 /** `../shared/bin/k6` beside the checkout: the development/CI copy, not something users have. */
 export const SHARED_K6 = resolve(fileURLToPath(new URL('../..', import.meta.url)), 'shared/bin/k6');
 
@@ -64,7 +54,11 @@ export function findK6(
     if (!executable(env.K6_BIN)) throw new Error(`K6_BIN=${env.K6_BIN} is not an executable file`);
     return { path: env.K6_BIN, from: 'K6_BIN' };
   }
-  const onPath = findK6OnPath(env.PATH ?? '');
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, process.platform === 'win32' ? 'k6.exe' : 'k6'))
+    .find(executable);
   if (onPath) return { path: onPath, from: 'PATH' };
   if (opts.shared && executable(SHARED_K6)) return { path: SHARED_K6, from: 'shared' };
   return undefined;

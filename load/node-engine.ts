@@ -8,7 +8,6 @@ import {
   type LiveProgress,
   liveProgress,
   type LoadResult,
-  type PlanLimits,
   type PlanOverrides,
   parseIntStrict,
   RETRY_PROBES,
@@ -45,21 +44,16 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
   const startedAt = new Date().toISOString();
   const sender = new PlanSender(o);
   o.onProgress?.(() =>
-    liveProgress(
-      o.plan,
-      sender.progress.planned,
-      tallySamples(sender.samples),
-      sender.progress.phase,
-    ),
+    liveProgress(o.plan, sender.planned, tallySamples(sender.samples), sender.phase),
   );
   try {
-    const { limits, schedule } = await probeAndPlan(sender, o);
+    const schedule = await probeAndPlan(sender, o);
     await sender.warmUp();
     const lagsMs = await runPacedPhases(sender, schedule, o.signal);
     await retryProbe(sender, schedule, o);
     const result = judgeNodeRun(
       sender,
-      { limits, schedule, lagsMs },
+      { schedule, lagsMs },
       { baseUrl: o.baseUrl, keys: o.keys.length, budget: o.budget.limit, startedAt },
     );
     return { result, samples: sender.samples, lagsMs };
@@ -72,10 +66,7 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
  * S0 first, alone: it sizes Enterprise and tells whether the key is fresh. Reserves the plan's
  * requests, and waits until a half-empty bucket is full again: it silently ruins every estimate.
  */
-async function probeAndPlan(
-  sender: PlanSender,
-  o: NodePlanOptions,
-): Promise<{ limits: PlanLimits; schedule: Schedule }> {
+async function probeAndPlan(sender: PlanSender, o: NodePlanOptions): Promise<Schedule> {
   o.budget.reserve(1, `the probe of plan ${o.plan}`);
   const probe = await sender.send({ name: 'S0', key: 0 }, 0);
   const limits = resolvePlan(o.plan, o.plan === 'enterprise' ? o.enterprise : {}, {
@@ -88,21 +79,21 @@ async function probeAndPlan(
     ...o.schedule,
   });
   o.budget.reserve(schedule.totalRequests - 1, `plan ${o.plan}`);
-  sender.progress.planned = schedule.totalRequests;
+  sender.planned = schedule.totalRequests;
   const rem = parseIntStrict(probe?.headers.remaining);
   if (rem !== undefined && rem < limits.burst - 1) {
     const waitMs = (((limits.burst - 1 - rem) / schedule.r) * 1000) / o.timeScale;
     await waitUntil(performance.now() + waitMs, o.signal);
     sender.delayStart(waitMs);
   }
-  return { limits, schedule };
+  return schedule;
 }
 
 /** S6: until a 429, then once more after its Retry-After. */
 async function retryProbe(sender: PlanSender, schedule: Schedule, o: NodePlanOptions) {
   const s6 = schedule.phases.find((p) => p.name === 'S6');
   if (!s6) return;
-  sender.progress.phase = 'S6';
+  sender.phase = 'S6';
   for (let i = 0; i < RETRY_PROBES; i++) {
     const s = await sender.send(s6, i);
     if (!s) break;

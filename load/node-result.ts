@@ -4,24 +4,22 @@
  */
 import {
   aggregateSamples,
+  factContext,
   judgeRun,
   type LoadResult,
-  type PlanLimits,
   type Schedule,
+  thinSeries,
 } from './lib/index.ts';
 import { performance } from '../core/http/pacer.ts';
 import type { PlanSender } from './plan-sender.ts';
 
 export function judgeNodeRun(
   sender: PlanSender,
-  run: { limits: PlanLimits; schedule: Schedule; lagsMs: number[] },
+  run: { schedule: Schedule; lagsMs: number[] },
   target: { baseUrl: URL; keys: number; budget: number; startedAt: string },
 ): LoadResult {
-  const { limits, schedule } = run;
-  const aggregates = aggregateSamples(sender.samples, {
-    ratePerMin: limits.ratePerMin,
-    resetHorizonS: Math.max(limits.burst / schedule.r, 60) * 2 + 5,
-  });
+  const { schedule } = run;
+  const aggregates = aggregateSamples(sender.samples, factContext(schedule));
   const observedSeries = thinSeries(acceptedSeries(sender), 600);
   const result = judgeRun({
     engine: 'node',
@@ -51,18 +49,6 @@ function acceptedSeries(sender: PlanSender): Array<[number, number]> {
     observed.push([(s.sentS + s.recvS) / 2, n]);
   }
   return observed;
-}
-
-function thinSeries(points: Array<[number, number]>, max: number): Array<[number, number]> {
-  const r = (v: number) => Math.round(v * 1e4) / 1e4;
-  if (points.length <= max) return points.map(([t, n]) => [r(t), n]);
-  const step = (points.length - 1) / (max - 1);
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < max; i++) {
-    const p = points[Math.round(i * step)]!;
-    out.push([r(p[0]), p[1]]);
-  }
-  return out;
 }
 
 function pacingStats(lags: readonly number[]): { p50Ms: number; p99Ms: number; maxMs: number } {

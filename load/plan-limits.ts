@@ -31,6 +31,7 @@ import type { Options, Scenario } from 'k6/options';
 import { setTimeout } from 'k6/timers';
 import {
   buildSchedule,
+  factContext,
   isPlanName,
   judgeRun,
   metricSpecs,
@@ -86,10 +87,7 @@ const schedule = buildSchedule(limits, {
     : {}),
   maxRealRate: num(__ENV.MAX_REAL_RATE) ?? 500,
 });
-const factCtx = {
-  ratePerMin: limits.ratePerMin,
-  resetHorizonS: Math.max(limits.burst / schedule.r, 60) * 2 + 5,
-};
+const factCtx = factContext(schedule);
 
 // VUs a burst needs to keep its pace: its wall-clock rate × twice EXPECTED_RTT_MS (default 50).
 const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
@@ -102,57 +100,44 @@ const rttS = (parseIntStrict(__ENV.EXPECTED_RTT_MS) ?? 50) / 1000;
  * never dropped; B̂'s brackets use those times, so lateness widens the interval honestly.
  */
 function scenarioFor(p: Phase): Scenario {
-  const startTime = `${Math.round(p.startMs)}ms`;
-  if (p.kind === 'probe' || p.kind === 'retry') {
-    return {
-      executor: 'shared-iterations',
-      vus: 1,
-      iterations: 1,
-      startTime,
-      exec: p.kind === 'probe' ? 'probe' : 'retry',
-      env: { PHASE: p.name },
-      maxDuration: '120s',
-    };
-  }
+  // One VU, one iteration, running the function named after the phase's kind.
+  const one = {
+    executor: 'shared-iterations' as const,
+    vus: 1,
+    iterations: 1,
+    startTime: `${Math.round(p.startMs)}ms`,
+    exec: p.kind,
+    env: { PHASE: p.name },
+  };
+  if (p.kind === 'probe' || p.kind === 'retry') return { ...one, maxDuration: '120s' };
   // Room for a loaded machine, yet short enough that k6 can hand the VUs of a phase that is
   // over to a later one (it sizes the VU pool from these windows). What is not sent by then is
   // reported as dropped.
-  const maxDuration = `${Math.ceil(2 * p.durationMs + 5000)}ms`;
-  if (p.kind === 'steady') {
-    // One VU sends the whole phase with asynchronous requests (its pace never waits for an
-    // answer) and so holds every sample of it in order: the same regression of r̂ and the same
-    // exact facts as the Node driver (`wholePhaseFacts`). Steady rates are a few r (≤ a few
-    // hundred per second), well within one VU's event loop.
-    return {
-      executor: 'shared-iterations',
-      vus: 1,
-      iterations: 1,
-      startTime,
-      maxDuration,
-      gracefulStop: '10s',
-      exec: 'steady',
-      env: { PHASE: p.name },
-    };
-  }
+  const paced = {
+    ...one,
+    maxDuration: `${Math.ceil(2 * p.durationMs + 5000)}ms`,
+    gracefulStop: '10s',
+  };
+  // Steady: one VU sends the whole phase with asynchronous requests (its pace never waits for an
+  // answer) and so holds every sample of it in order: the same regression of r̂ and the same
+  // exact facts as the Node driver (`wholePhaseFacts`). Steady rates are a few r (≤ a few
+  // hundred per second), well within one VU's event loop.
+  if (p.kind === 'steady') return paced;
   // Bursts: every VU exists before the phase starts (k6 initialises shared-iterations VUs up
   // front), enough for the rate at twice the expected round trip; a VU free early picks up the
   // next slot. A burst is hundreds of requests per second: spread over VUs, k6 runs them on
   // every core (one VU's event loop could not keep up with Growth's burst).
   return {
-    executor: 'shared-iterations',
+    ...paced,
     vus: Math.min(p.count, Math.ceil(p.ratePerRealS * 2 * rttS) + 5),
     iterations: p.count,
-    startTime,
-    maxDuration,
-    gracefulStop: '10s',
-    exec: 'burst',
-    env: { PHASE: p.name },
   };
 }
 
 const phaseNamed = new Map(schedule.phases.map((p) => [p.name, p]));
 const B = limits.burst;
 const s1 = schedule.phases.find((p) => p.name === 'S1')!;
+const pacedPhases = schedule.phases.filter((p) => p.kind === 'burst' || p.kind === 'steady');
 
 export const options: Options = {
   scenarios: Object.fromEntries(schedule.phases.map((p) => [p.name, scenarioFor(p)])),
@@ -161,11 +146,7 @@ export const options: Options = {
     // 429 is an expected status (see setResponseCallback): any other failure is a finding.
     http_req_failed: ['rate==0'],
     // Nothing dropped: every paced phase sends its whole count, as counted by this script.
-    ...Object.fromEntries(
-      schedule.phases
-        .filter((p) => p.kind === 'burst' || p.kind === 'steady')
-        .map((p) => [`lim_${p.name}_sent`, [`count>=${p.count}`]]),
-    ),
+    ...Object.fromEntries(pacedPhases.map((p) => [`lim_${p.name}_sent`, [`count>=${p.count}`]])),
     'checks{check:X-RateLimit-Limit equals the plan}': ['rate==1'],
     'checks{check:Retry-After on every 429}': ['rate==1'],
     'checks{check:Remaining is 0 on 429}': ['rate==1'],
@@ -334,9 +315,10 @@ export function handleSummary(data: unknown): Record<string, string> {
     startedAt: new Date(setup?.t0 ?? Date.now()).toISOString(),
     wallSeconds: k6.wallSeconds ?? 0,
     // Planned requests of the paced phases that were never sent (cut by maxDuration).
-    dropped: schedule.phases
-      .filter((p) => p.kind === 'burst' || p.kind === 'steady')
-      .reduce((n, p) => n + Math.max(0, p.count - (k6.read(`lim_${p.name}_sent`)?.count ?? 0)), 0),
+    dropped: pacedPhases.reduce(
+      (n, p) => n + Math.max(0, p.count - (k6.read(`lim_${p.name}_sent`)?.count ?? 0)),
+      0,
+    ),
   });
   const lagMs = k6.read('pacing_lag_ms');
   if (lagMs?.count)

@@ -5,13 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
-import {
-  type LiveProgress,
-  type Phase,
-  type PlanName,
-  rateHeaders,
-  type Sample,
-} from './lib/index.ts';
+import { type Phase, type PlanName, rateHeaders, type Sample } from './lib/index.ts';
 import { performance } from '../core/http/pacer.ts';
 import type { RequestBudget } from './request-budget.ts';
 
@@ -29,25 +23,24 @@ export interface SenderOptions {
 
 export class PlanSender {
   readonly samples: Sample[] = [];
-  /** Counts only: the running estimates are the live progress's (live-progress.ts). */
-  readonly progress: LiveProgress;
+  /** For the live progress (live-progress.ts): the phase sending now, the plan's requests. */
+  phase = 'S0';
+  planned = 0;
   dropped = 0;
   truncated: string | undefined;
   /** `performance.now()` when the sender was made. */
-  readonly wall0: number;
+  readonly wall0 = performance.now();
   /** `performance.now()` of server time 0: the wall clock a Sample's seconds count from. */
-  t0: number;
-  private readonly o: SenderOptions;
+  t0 = this.wall0;
   private readonly key0: string;
   private readonly connections: number;
   private readonly pool: Pool;
   private readonly path: string;
 
-  constructor(o: SenderOptions) {
+  constructor(private readonly o: SenderOptions) {
     const key0 = o.keys[0];
     if (!key0) throw new Error(`plan ${o.plan}: no API key`);
     setMaxListeners(0, o.signal);
-    this.o = o;
     this.key0 = key0;
     this.connections = o.connections ?? 64;
     this.pool = new Pool(o.baseUrl.origin, {
@@ -57,9 +50,6 @@ export class PlanSender {
       bodyTimeout: 30_000,
     });
     this.path = `${o.baseUrl.pathname.replace(/\/$/, '')}/v1/tickets?limit=1`;
-    this.progress = { plan: o.plan, phase: 'S0', sent: 0, ok: 0, rejected: 0, planned: 0 };
-    this.wall0 = performance.now();
-    this.t0 = this.wall0;
   }
 
   /** Server seconds at a `performance.now()` reading. */
@@ -103,9 +93,6 @@ export class PlanSender {
     } catch {
       recv = performance.now();
     }
-    this.progress.sent += 1;
-    if (status === 429) this.progress.rejected += 1;
-    else if (status >= 200 && status < 400) this.progress.ok += 1;
     const s: Sample = {
       phase: phase.name,
       key: phase.key,

@@ -5,10 +5,7 @@
 export class RequestBudget {
   used = 0;
   reserved = 0;
-  readonly limit: number;
-  constructor(limit: number) {
-    this.limit = limit;
-  }
+  constructor(readonly limit: number) {}
   /** Reserves a whole plan's requests up front, so a plan never starts that cannot finish. */
   reserve(n: number, what: string): void {
     if (this.reserved + n > this.limit)

@@ -139,19 +139,17 @@ function scheduleOf(o: LoadOptions, plan: PlanName, timeScale: number, probe?: P
 /** One plan on the run's engine, its requests counted against the run's one budget. */
 async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Promise<LoadResult> {
   const { o, url, timeScale, budget, k6, abort } = run;
-  const keys = o.keys[plan] ?? [];
-  if (!k6)
-    return runPlanNode({
-      plan,
-      baseUrl: url,
-      keys,
-      timeScale,
-      budget,
-      signal: abort.signal,
-      ...(o.enterprise ? { enterprise: o.enterprise } : {}),
-      ...(o.schedule ? { schedule: o.schedule } : {}),
-      onProgress: (read) => run.progress.set(plan, read),
-    }).then((node) => node.result);
+  // What both engines take alike.
+  const common = {
+    plan,
+    keys: o.keys[plan] ?? [],
+    timeScale,
+    signal: abort.signal,
+    enterprise: o.enterprise,
+    schedule: o.schedule,
+    onProgress: (read: () => LiveProgress | undefined) => run.progress.set(plan, read),
+  };
+  if (!k6) return runPlanNode({ ...common, baseUrl: url, budget }).then((node) => node.result);
   // k6 sends exactly the planned requests (fixed iterations): reserved up front,
   // like the Node driver's, so the budget bounds both engines alike.
   const baseUrl = url.href.replace(/\/$/, '');
@@ -159,26 +157,20 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
   if (plan === 'enterprise') {
     budget.reserve(1, `the probe of plan ${plan}`);
     budget.take();
-    probe = await probeEnterprise(baseUrl, keys[0]!, o.enterprise, timeScale, abort.signal);
+    probe = await probeEnterprise(baseUrl, common.keys[0]!, o.enterprise, timeScale, abort.signal);
   }
   const planned = scheduleOf(o, plan, timeScale, probe).totalRequests;
   budget.reserve(planned, `plan ${plan}`);
   o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
   return runPlanK6({
+    ...common,
     k6,
-    plan,
     baseUrl,
-    keys,
-    timeScale,
     maxSeconds: run.maxSeconds,
     script: join(root, 'load', 'plan-limits.ts'),
-    signal: abort.signal,
     progress: o.progress ?? null,
     planned,
-    onProgress: (read) => run.progress.set(plan, read),
-    ...(o.enterprise ? { enterprise: o.enterprise } : {}),
     enterpriseProbe: probe,
-    ...(o.schedule ? { schedule: o.schedule } : {}),
   });
 }
 

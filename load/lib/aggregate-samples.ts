@@ -12,6 +12,7 @@ import {
   MemoryMetrics,
   type MetricSink,
   metricName,
+  type PhaseAgg,
   readAggregates,
   recordSample,
 } from './metrics.ts';
@@ -20,9 +21,9 @@ import { linearFit } from './stats.ts';
 
 export function aggregateSamples(samples: readonly Sample[], ctx: FactContext): Aggregates {
   const mem = new MemoryMetrics();
-  for (const s of samples) recordSample(s, ctx, mem);
   const byPhase = new Map<string, Sample[]>();
   for (const s of samples) {
+    recordSample(s, ctx, mem);
     const list = byPhase.get(s.phase);
     if (list) list.push(s);
     else byPhase.set(s.phase, [s]);
@@ -82,7 +83,7 @@ export function wholePhaseFacts(
  */
 export function countRises(samples: readonly Sample[], ratePerS: number): number {
   const ok = samples
-    .filter((s) => s.status >= 200 && s.status < 400)
+    .filter(isOk)
     .map((s) => ({ s, rem: parseIntStrict(s.headers.remaining) }))
     .filter((x): x is { s: Sample; rem: number } => x.rem !== undefined)
     .sort((a, b) => a.s.recvS - b.s.recvS);
@@ -118,17 +119,10 @@ function countBelow(sorted: readonly number[], x: number): number {
  * For each 429 j: the accepted requests that arrived before it number at least those answered
  * before j was sent and at most those sent before j was answered.
  */
-export function rejectBrackets(
-  samples: readonly Sample[],
-): Array<{ lowCount: number; highCount: number; sentS: number; recvS: number }> {
-  const okSent = samples
-    .filter(isOk)
-    .map((s) => s.sentS)
-    .sort((a, b) => a - b);
-  const okRecv = samples
-    .filter(isOk)
-    .map((s) => s.recvS)
-    .sort((a, b) => a - b);
+export function rejectBrackets(samples: readonly Sample[]): NonNullable<PhaseAgg['rejBrackets']> {
+  const ok = samples.filter(isOk);
+  const okSent = ok.map((s) => s.sentS).sort((a, b) => a - b);
+  const okRecv = ok.map((s) => s.recvS).sort((a, b) => a - b);
   return samples
     .filter((s) => s.status === 429)
     .map((j) => ({

@@ -7,7 +7,7 @@
 import { parseIntStrict, retryAfterSeconds } from './headers.ts';
 import { classifyResetValue, RESET_UNITS, type ResetUnit } from './reset-unit.ts';
 import type { Sample } from './sample.ts';
-import { PHASE_NAMES, type PhaseName } from './schedule.ts';
+import { PHASE_NAMES, type PhaseName, type Schedule } from './schedule.ts';
 
 export type MetricKind = 'counter' | 'trend';
 
@@ -69,6 +69,12 @@ export interface FactContext {
   resetHorizonS: number;
 }
 
+/** Both engines' context: a reset may lie up to twice a whole refill (or a 60 s window) ahead. */
+export function factContext(schedule: Schedule): FactContext {
+  const { ratePerMin, burst } = schedule.limits;
+  return { ratePerMin, resetHorizonS: Math.max(burst / schedule.r, 60) * 2 + 5 };
+}
+
 export interface MetricSink {
   add(name: string, value: number): void;
 }
@@ -118,7 +124,6 @@ export function recordSample(s: Sample, ctx: FactContext, sink: MetricSink): voi
 /** An aggregate as both engines can report it: k6 Trend stats or a Counter's count. */
 export interface MetricValue {
   count?: number;
-  sum?: number;
   min?: number;
   max?: number;
   avg?: number;
@@ -221,12 +226,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       const v = t(f);
       return v?.count === 1 ? fin(v.avg) : undefined;
     };
-    const okb = once('x_okb');
-    const rises = once('x_rise');
-    const fitN = once('fit_n');
-    const fitSlope = once('fit_slope');
-    const fitSe = once('fit_se');
-    const fitSpan = once('fit_span');
+    const [n, slope, slopeSe, spanS] = ['fit_n', 'fit_slope', 'fit_se', 'fit_span'].map(once);
     out[p] = {
       phase: p,
       sent,
@@ -241,7 +241,8 @@ export function readAggregates(read: MetricReader): Aggregates {
       firstRejIdx,
       firstRejSentS: fin(t('rej_sent')?.min),
       firstRejRecvS: fin(t('rej_recv')?.min),
-      okBeforeFirstRej: okb ?? (firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx)),
+      okBeforeFirstRej:
+        once('x_okb') ?? (firstRejIdx === undefined ? ok : Math.min(ok, firstRejIdx)),
       okTimes: {
         n: okN,
         sum: (okT?.avg ?? 0) * okN,
@@ -254,7 +255,7 @@ export function readAggregates(read: MetricReader): Aggregates {
       retryAfterMissing: c('ra_missing'),
       retryAfterMax: fin(t('ra')?.max),
       remainingNonZeroOn429: c('rem_nz429'),
-      remainingRises: rises ?? c('rem_rise'),
+      remainingRises: once('x_rise') ?? c('rem_rise'),
       limitBad: c('limit_bad'),
       limitMin: fin(t('limit')?.min),
       limitMax: fin(t('limit')?.max),
@@ -264,8 +265,8 @@ export function readAggregates(read: MetricReader): Aggregates {
       retryOk: c('retry_ok'),
       retryFail: c('retry_fail'),
       okFit:
-        fitN !== undefined && fitSlope !== undefined && fitSe !== undefined && fitSpan !== undefined
-          ? { n: fitN, slope: fitSlope, slopeSe: fitSe, spanS: fitSpan }
+        n !== undefined && slope !== undefined && slopeSe !== undefined && spanS !== undefined
+          ? { n, slope, slopeSe, spanS }
           : undefined,
     };
   }
@@ -291,7 +292,6 @@ export class MemoryMetrics implements MetricSink {
     if (!v) return undefined;
     return {
       count: isTrendName(name) ? v.n : v.sum,
-      sum: v.sum,
       min: v.min,
       max: v.max,
       avg: v.sum / v.n,

@@ -199,12 +199,13 @@ export function judgeRun(input: JudgeInput): LoadResult {
     passed: verdicts.every((v) => v.status !== 'fail'),
     series: {
       observed: input.observedSeries ?? coarseObservedSeries(agg),
-      expected: thin(expected, 400),
+      expected: thinSeries(expected, 400),
     },
   };
 }
 
-function thin(points: Array<[number, number]>, max: number): Array<[number, number]> {
+/** At most `max` points of a series, evenly picked (first and last kept), times to 0.1 ms. */
+export function thinSeries(points: Array<[number, number]>, max: number): Array<[number, number]> {
   if (points.length <= max) return points.map(([t, n]) => [round(t, 4), n]);
   const out: Array<[number, number]> = [];
   const step = (points.length - 1) / (max - 1);

@@ -47,16 +47,6 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): LineFit
   return { slope, intercept, slopeSe: Math.sqrt(ssr / (n - 2) / sxx), n };
 }
 
-/** Quantile by linear interpolation on a sorted copy; NaN for an empty list. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
-}
-
 export function round(v: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;

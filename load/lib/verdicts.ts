@@ -53,6 +53,17 @@ const sum = (agg: Aggregates, pick: (p: NonNullable<Aggregates['S1']>) => number
   Object.values(agg).reduce((n, p) => n + (p ? pick(p) : 0), 0);
 
 /**
+ * A burst number against B̂: outside the measured interval is a certain failure; inside it passes
+ * only when the interval is no wider than ±3 tokens — a coarser measurement cannot vouch for it.
+ */
+const burstStatus = (v: number, b: BurstEstimate): VerdictStatus =>
+  !(v >= b.low - 1e-9 && v <= b.high + 1e-9)
+    ? 'fail'
+    : b.uncertainty <= BURST_MAX_TOLERANCE
+      ? 'pass'
+      : 'inconclusive';
+
+/**
  * The rate verdict, built like the burst one: the plan outside r̂'s 95 % interval (floored at
  * ±1 % for clock error) fails; inside it passes only when the interval is no wider than ±3 % —
  * a coarser measurement cannot vouch for the plan, so it is inconclusive rather than a pass.
@@ -143,12 +154,9 @@ const burstVerdict: Judge = ({ limits, agg, burst }) => {
         : 'S1 did not run',
     };
   }
-  // Outside the measured interval is a certain failure; inside it passes only when the
-  // interval is no wider than ±3 tokens — a coarser measurement cannot vouch for the plan.
-  const inside = B >= burst.low - 1e-9 && B <= burst.high + 1e-9;
   return {
     ...head,
-    status: !inside ? 'fail' : burst.uncertainty <= BURST_MAX_TOLERANCE ? 'pass' : 'inconclusive',
+    status: burstStatus(B, burst),
     expected: `${B} within B̂'s interval, itself no wider than ± ${BURST_MAX_TOLERANCE} (${limits.burstSource})`,
     observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
   };
@@ -230,20 +238,9 @@ const remainingNeverRises: Judge = ({ agg }) => {
 const remainingMatchesBurst: Judge = ({ agg, burst }) => {
   const remMax = agg.S1?.remOkMax;
   const measured = burst && burst.value !== null ? burst : undefined;
-  const inside =
-    remMax !== undefined && measured
-      ? remMax + 1 >= measured.low - 1e-9 && remMax + 1 <= measured.high + 1e-9
-      : undefined;
   return {
     ...verdictRule('remaining-matches-burst'),
-    status:
-      inside === undefined || !measured
-        ? 'inconclusive'
-        : !inside
-          ? 'fail'
-          : measured.uncertainty <= BURST_MAX_TOLERANCE
-            ? 'pass'
-            : 'inconclusive',
+    status: remMax === undefined || !measured ? 'inconclusive' : burstStatus(remMax + 1, measured),
     expected: measured ? `${f(measured.low - 1)}…${f(measured.high - 1)}` : 'n/a',
     observed: `${remMax ?? 'no Remaining header'}`,
   };
