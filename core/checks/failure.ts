@@ -1,5 +1,6 @@
 /** Turning a Violation into a Failure, and a Failure into the text people read. */
 import { redact } from '../redact.ts';
+import { validate } from '../schemas/registry.ts';
 import { curlRepro } from './repro.ts';
 import type { Check, Exchange, Failure, Violation } from './types.ts';
 
@@ -37,4 +38,17 @@ export function formatFailure(f: Failure): string {
 export function show(v: unknown, max = 200): string {
   const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** The first schema issues of `payload` against `schema`, as a Violation (response bodies and webhook payloads alike). */
+export function schemaViolation(schema: string, payload: unknown) {
+  const issues = validate(schema, payload);
+  if (issues.length === 0) return undefined;
+  return {
+    received: issues
+      .slice(0, 3)
+      .map((i) => `${i.pointer || '/'} ${i.message}`)
+      .join('; '),
+    expected: `a valid ${schema}`,
+  };
 }

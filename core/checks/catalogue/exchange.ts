@@ -4,9 +4,8 @@
  */
 import { intHeader } from '../../http/rate-budget.ts';
 import { isLoopbackHost } from '../../net.ts';
-import { show } from '../failure.ts';
+import { schemaViolation, show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
-import { schemaViolation } from './webhooks.ts';
 
 export const rateLimitHeaders = defineCheck({
   name: 'exchange.ratelimit-headers',

@@ -2,7 +2,6 @@
  * Checks of webhook deliveries as captured by the receiver. The exchange is the delivery: the
  * request the service sent, and the receiver's answer.
  */
-import { validate } from '../../schemas/registry.ts';
 import {
   diagnoseSignature,
   SIGNATURE_FORMS,
@@ -10,7 +9,7 @@ import {
   type SignatureForm,
   verifySignature,
 } from '../../signature/index.ts';
-import { show } from '../failure.ts';
+import { schemaViolation, show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
 /** Webhook payload schema per event (spec `webhooks:`). */
@@ -91,19 +90,6 @@ export const signatureValid = defineCheck({
     };
   },
 });
-
-/** The first schema issues of `payload` against `schema`, as a Violation (also the delivery fuzz's payload judge). */
-export function schemaViolation(schema: string, payload: unknown) {
-  const issues = validate(schema, payload);
-  if (issues.length === 0) return undefined;
-  return {
-    received: issues
-      .slice(0, 3)
-      .map((i) => `${i.pointer || '/'} ${i.message}`)
-      .join('; '),
-    expected: `a valid ${schema}`,
-  };
-}
 
 export const payloadSchema = defineCheck({
   name: 'webhook.payload-schema',
