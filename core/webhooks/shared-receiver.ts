@@ -73,13 +73,17 @@ export function remoteView(controlUrl: string, listenUrl: string): ReceiverView 
   return {
     listenUrl,
     async all() {
+      // Polls overlap (one wait per endpoint, all at once): each stores the rows at the indexes
+      // it asked for, so two that asked from the same place write the same rows once, never twice.
+      const from = cache.length;
       // The run's own loopback server: bounded all the same, like every request of the run.
-      const res = await fetch(`${controlUrl}/deliveries?from=${cache.length}`, {
+      const res = await fetch(`${controlUrl}/deliveries?from=${from}`, {
         signal: AbortSignal.timeout(10_000),
       });
       if (!res.ok) throw new Error(`capture receiver control API: ${res.status}`);
       const rows = (await res.json()) as Array<Omit<CapturedDelivery, 'raw'> & { raw: string }>;
-      for (const r of rows) cache.push({ ...r, raw: Buffer.from(r.raw, 'base64') });
+      for (const [i, r] of rows.entries())
+        cache[from + i] = { ...r, raw: Buffer.from(r.raw, 'base64') };
       return cache;
     },
     async failFirst(rule) {

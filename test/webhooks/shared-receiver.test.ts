@@ -14,7 +14,8 @@ import globalSetup from '../../contracts/global-setup.ts';
 import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
 import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import { freePort } from '../../core/net.ts';
-import { remoteView } from '../../core/webhooks/shared-receiver.ts';
+import { CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';
+import { remoteView, startControl } from '../../core/webhooks/shared-receiver.ts';
 import { readResolved } from '../../core/resolved-config.ts';
 
 const VARS = [
@@ -88,6 +89,33 @@ describe('the shared capture receiver', () => {
       assert.equal((await remoteView(control, '').all()).length, 2);
     } finally {
       await teardown!();
+    }
+  });
+
+  test('a view polled by several waits at once sees every delivery once, later ones included', async () => {
+    // The "only chosen events" contract test waits on every endpoint at once through one view:
+    // overlapping polls once cached the same rows twice, and the inflated count then skipped
+    // the deliveries that came next (a ticket.closed that had arrived read as never sent).
+    const rx = new CaptureReceiver();
+    const { url, server } = await startControl(rx);
+    const row = (n: number) => ({
+      receivedAt: n,
+      method: 'POST',
+      path: `/hook/${n}`,
+      headers: {},
+      raw: Buffer.from(`{"n":${n}}`),
+      answered: 204,
+    });
+    try {
+      const view = remoteView(url, '');
+      for (const n of [1, 2, 3]) rx.deliveries.push(row(n));
+      await Promise.all([view.all(), view.all(), view.all(), view.all()]);
+      for (const n of [4, 5]) rx.deliveries.push(row(n));
+      await Promise.all([view.all(), view.all()]);
+      const seen = (await view.all()).map((d) => d.path);
+      assert.deepEqual(seen, ['/hook/1', '/hook/2', '/hook/3', '/hook/4', '/hook/5']);
+    } finally {
+      server.close();
     }
   });
 
