@@ -41,6 +41,8 @@ export interface RequestCount {
   byArea: Record<string, number>;
   /** 429 answers the paced areas (contracts, fuzz) received; waited out unless `inconclusive`. */
   rateLimited: number;
+  /** 429 answers the load area provoked on purpose, on its plan keys (absent: it did not run). */
+  loadRateLimited?: number;
   /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
   waitedS: number;
   /** Requests given up because the key's budget was spent (their tests: inconclusive). */

@@ -27,7 +27,14 @@ import { runLoadStep } from '../load/load-step.ts';
 import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
-import { contractRequestStats, requestCount, requestLine, statsSince } from './request-count.ts';
+import {
+  contractRequestStats,
+  type LoadCount,
+  loadCount,
+  requestCount,
+  requestLine,
+  statsSince,
+} from './request-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 
@@ -220,11 +227,11 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   });
   run.complete = !skip.has('contracts') && areas.contracts?.verdict !== 'error';
 
-  let loadRequests: number | undefined;
+  let loadRequests: LoadCount | undefined;
   await area('load', '[2/3] plan-limit load checks…', async () => {
     const l = await runLoadStep(cfg, ctx.out, log, startService);
     run.limits = l.limits;
-    loadRequests = l.results.reduce((n, r) => n + r.requests.sent, 0);
+    loadRequests = loadCount(l.results);
     return l.area;
   });
 
