@@ -13,6 +13,7 @@ import { request } from 'undici';
 import {
   type LiveProgress,
   type LoadResult,
+  type PhaseName,
   type PlanName,
   type PlanOverrides,
   type ProbeHint,
@@ -80,10 +81,12 @@ export interface K6PlanOptions {
   script: string;
   /** Stops k6 early (the run's time limit, or a sibling plan that failed). */
   signal?: AbortSignal;
-  /** k6's own console output goes here (the CLI: stderr, beside the progress); default none. */
-  progress?: NodeJS.WritableStream | null;
+  /** k6's own console output goes here (the CLI: stderr, above the progress); default none. */
+  progress?: { write(text: string): unknown } | null;
   /** Requests the plan's schedule sends (the progress line's denominator). */
   planned?: number;
+  /** The schedule's idle period before each phase, server s (the progress line's words). */
+  idleS?: Partial<Record<PhaseName, number>>;
   /** Called once k6 starts with a reader of its live progress (from k6's REST API). */
   onProgress?: (read: () => LiveProgress | undefined) => void;
 }
@@ -145,7 +148,7 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   if (o.schedule?.maxRealRate) env.MAX_REAL_RATE = String(o.schedule.maxRealRate);
   // k6's REST API on a port of its own: the live counters of this plan (k6-progress.ts).
   const port = await freePort();
-  const live = pollK6Progress(port, o.plan, o.planned ?? 0);
+  const live = pollK6Progress(port, o.plan, o.planned ?? 0, o.idleS);
   o.onProgress?.(live.current);
   try {
     const code = await new Promise<number>((resolve, reject) => {
