@@ -1,8 +1,8 @@
 /**
  * `runLoad(options)`: the plan-limit load checks, programmatic entry point (the CLI and
  * `npm start` call it). Plans run in parallel, each on the Node engine or k6, under one request
- * budget and one time limit that no plan can exceed; results go to
- * `reports/latest/load-<plan>.json` and `.svg`.
+ * budget and one time limit that no plan can exceed; results go to `load-<plan>.json` and
+ * `.svg` in the caller's report directory (`harness load`: reports/load/; `npm start`: the run's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ export interface LoadOptions {
   allowInsecureRemote?: boolean;
   /** Enterprise numbers; unset ones come from the deployment's headers. */
   enterprise?: PlanOverrides;
-  /** Report directory; null writes nothing. Default `reports/latest`. */
+  /** Report directory (the caller owns and empties it); null writes nothing. Default `reports/load`. */
   outDir?: string | null;
   /**
    * Progress on this stream (stderr in the CLI): phase, requests sent, 2xx, 429 and the running
@@ -89,7 +89,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     const clean = settled.map((s) => redactValue((s as PromiseFulfilledResult<LoadResult>).value));
     // The final line of each plan: its real counts (k6's last live reading may be seconds old).
     for (const r of clean) run.progress.set(r.plan, () => resultProgress(r));
-    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
+    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'load'));
     return clean;
   } finally {
     clearTimeout(timer);

@@ -37,12 +37,15 @@ import {
 } from './request-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
+import { type Area, areasNotRun } from './area-selection.ts';
 
-export type Area = 'contracts' | 'load' | 'fuzz';
+export type { Area } from './area-selection.ts';
 
 export interface RunOptions {
   outDir?: string;
   skip?: Area[];
+  /** Only these areas (`--area`); default all, with `grep` the contract suite alone. */
+  areas?: Area[];
   /** Faults for the embedded deployment. */
   faults?: string[];
   strict?: boolean;
@@ -138,7 +141,8 @@ interface AreasRun
 /** Preflight, then each area in turn; an area that cannot run is marked, never thrown. */
 async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   const { cfg, log, clock } = ctx;
-  const skip = new Set(opts.skip ?? []);
+  // Areas not selected (--skip, --area, --grep), each with the reason the report lists.
+  const skip = areasNotRun(opts);
   const run: AreasRun = { areas: {}, tests: [], limits: [], complete: false, outOfTime: false };
   const { areas } = run;
   const planned: Array<Area | 'detection'> = ['contracts', 'load', 'fuzz'];
@@ -170,9 +174,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     };
     for (const a of planned)
       areas[a] = notRunArea(
-        a !== 'detection' && skip.has(a)
-          ? `skipped (--skip ${a})`
-          : 'not run: the target is unusable (preflight)',
+        (a !== 'detection' && skip.get(a)) || 'not run: the target is unusable (preflight)',
       );
     return { ...run, unusable };
   }
@@ -183,8 +185,9 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     label: string,
     step: (msLeft: number) => Promise<AreaSummary>,
   ): Promise<void> => {
-    if (name !== 'detection' && skip.has(name)) {
-      areas[name] = notRunArea(`skipped (--skip ${name})`);
+    const notSelected = name !== 'detection' && skip.get(name);
+    if (notSelected) {
+      areas[name] = notRunArea(notSelected);
       return;
     }
     if (run.outOfTime || msLeft(clock) <= 0) {

@@ -4,6 +4,8 @@
  */
 import { caughtEverywhere, detectionMarkdown, runDetectionMatrix } from '../detection.ts';
 import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
+import { prepareOut } from '../../core/output-dir.ts';
+import { ConfigError, loadConfig } from '../../core/config.ts';
 
 export const spec = {
   name: 'detect',
@@ -13,11 +15,11 @@ export const spec = {
     out: {
       type: 'string',
       arg: 'DIR',
-      default: 'reports/latest',
-      help: 'where the matrix runs write their raw results',
+      default: 'reports/detect',
+      help: 'where the matrix and its runs’ raw results go (a folder of its own, emptied first)',
     },
   },
-  env: ['HARNESS_WORKERS'],
+  env: ['HARNESS_WORKERS', 'HARNESS_BASE_URL'],
   examples: ['npm run detect', 'npx harness detect --out /tmp/detection'],
   exit0: 'every fault caught by its named check, in every mode run',
   exit1: 'a fault went unnoticed by its check',
@@ -26,7 +28,16 @@ export const spec = {
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand(spec, argv);
   if (!parsed) return 0;
-  const rows = await runDetectionMatrix(parsed.values.out ?? 'reports/latest', false);
+  // The matrix switches faults of the embedded deployment: a target named by the configuration
+  // cannot be tested this way, and ignoring it silently would read as a verdict on it.
+  const cfg = loadConfig(process.env, { apiKey: 'optional' });
+  if (cfg.baseUrl)
+    throw new ConfigError(
+      `detect runs the fault catalogue on the embedded reference deployment; HARNESS_BASE_URL (${cfg.baseUrl}) cannot be tested this way: unset it (harness run tests a target)`,
+    );
+  const out = parsed.values.out ?? 'reports/detect';
+  prepareOut(out, 'harness detect');
+  const rows = await runDetectionMatrix(out, false);
   process.stdout.write(detectionMarkdown(rows));
   const missed = rows.filter((r) => !caughtEverywhere(r)).length;
   process.stdout.write(

@@ -2,7 +2,8 @@
  * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
-import { type Area, runAll } from '../run-all.ts';
+import { runAll } from '../run-all.ts';
+import { type Area, parseAreas } from '../area-selection.ts';
 import {
   type CommandSpec,
   parseCommand,
@@ -11,8 +12,6 @@ import {
 } from '../../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../../core/cli/env-file.ts';
 import { positiveNumber } from '../../core/cli/positive-number.ts';
-
-const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
 
 export const spec = {
   name: 'run',
@@ -37,11 +36,17 @@ export const spec = {
       multiple: true,
       help: 'contracts | load | fuzz (repeatable, or comma-separated)',
     },
+    area: {
+      type: 'string',
+      arg: 'AREA',
+      multiple: true,
+      help: 'run only these areas: contracts | load | fuzz (repeatable, or comma-separated; default all, with --grep contracts only)',
+    },
     out: { type: 'string', arg: 'DIR', help: 'report directory (default reports/latest)' },
     grep: {
       type: 'string',
       arg: 'PATTERN',
-      help: 'only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)',
+      help: 'only the contract tests whose title or tags match (e.g. @auth.invalid-key-401); the load and fuzz areas are not run unless --area names them',
     },
     'max-seconds': {
       type: 'string',
@@ -86,6 +91,7 @@ export const spec = {
     'npm start -- --skip load                   # contracts + fuzz only (≈ 15 s)',
     'npm start -- --fault create-status-new     # a fault on: exit 1, naming the check',
     'npm start -- --env-file staging.env        # HARNESS_* variables from a file',
+    'npm start -- --grep @auth.invalid-key-401  # that contract test only (--area contracts,load,fuzz: all areas)',
     'HARNESS_BASE_URL=https://staging.example.com HARNESS_API_KEY=… npx harness run',
   ],
   exit0: 'every documented rule held (assumption mismatches are reported, not fatal)',
@@ -98,13 +104,15 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values } = parsed;
   applyEnvFile(values['env-file']);
-  const skip = (values.skip ?? []).flatMap((s) => s.split(',')) as Area[];
-  const bad = skip.filter((s) => !AREAS.includes(s));
-  if (bad.length)
-    throw new UsageError(
-      `--skip takes ${AREAS.join(', ')}; got ${bad.join(', ')}`,
-      usageText(spec),
-    );
+  const areasOf = (flag: string, v: string[] | undefined): Area[] => {
+    try {
+      return parseAreas(flag, v);
+    } catch (e) {
+      throw new UsageError((e as Error).message, usageText(spec));
+    }
+  };
+  const skip = areasOf('--skip', values.skip);
+  const areas = values.area ? areasOf('--area', values.area) : undefined;
   const faults = (values.fault ?? []).flatMap((f) => f.split(',')).filter(Boolean);
   if (faults.length) {
     const { FaultSet } = await import('../../server/faults.ts');
@@ -117,6 +125,7 @@ export async function run(argv: string[]): Promise<number> {
   const { exitCode, outOfTime } = await runAll({
     outDir: values.out,
     skip,
+    ...(areas ? { areas } : {}),
     faults,
     strict: values.strict ?? false,
     detect: values.detect ?? false,

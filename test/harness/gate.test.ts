@@ -148,8 +148,9 @@ before(async () => {
     'dies during fuzz',
     runHarness(
       { ...faulty.vars, HARNESS_BASE_URL: dies.url, HARNESS_ALLOW_INSECURE: '1' },
-      // The test of the faulty rule only: the contract failure, quickly.
-      ['--skip', 'load', '--grep', '@ticket.created-status-open'],
+      // The test of the faulty rule only: the contract failure, quickly; then the fuzz area,
+      // which --grep alone would leave out.
+      ['--area', 'contracts,fuzz', '--grep', '@ticket.created-status-open'],
       {
         // The fuzz area has started: the proxy's next request is its last.
         onLine: (l) => {
