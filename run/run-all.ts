@@ -57,6 +57,8 @@ export interface RunOptions {
   maxSeconds?: number;
   /** Environment to read the configuration from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** The target (`--url`), over the environment's HARNESS_BASE_URL. */
+  baseUrl?: string;
   /** Only contract tests whose title or tags match (Playwright --grep). */
   grep?: string;
   /** Also run the detection matrix (fault → check → caught) and report it. Default false. */
@@ -82,6 +84,7 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
   const runId = randomBytes(4).toString('hex');
   // The configuration, read once: the steps get it, the contract suite's processes its file.
   const cfg: HarnessConfig = loadConfig(opts.env ?? process.env, {
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.faults?.length ? { faults: opts.faults } : {}),
     ...(opts.strict ? { strict: true } : {}),
   });

@@ -19,6 +19,11 @@ export const spec = {
     'The whole job against one target: contract suite, probes, plan-limit load checks (≈ 95 s) and webhook fuzzing, then reports/latest/ and the verdict table (npm start).',
   options: {
     'env-file': ENV_FILE_OPTION,
+    url: {
+      type: 'string',
+      arg: 'URL',
+      help: 'target (default HARNESS_BASE_URL, else the embedded reference deployment)',
+    },
     fault: {
       type: 'string',
       arg: 'a,b',
@@ -124,6 +129,7 @@ export async function run(argv: string[]): Promise<number> {
       : positiveNumber('max-seconds', values['max-seconds'], 0);
   const { exitCode, outOfTime } = await runAll({
     outDir: values.out,
+    ...(values.url ? { baseUrl: values.url } : {}),
     skip,
     ...(areas ? { areas } : {}),
     faults,

@@ -10,8 +10,8 @@
  *           (the delivery check fails: a documented rule)
  *   limits: burst-150, its clock 10× (the load checks, their schedule 10× shorter)
  *
- * `harness run` is covered the same way by gate.test.ts and repro-replay.test.ts; `serve`,
- * `diff-spec` and `compare` send to no deployment.
+ * `harness run` with HARNESS_BASE_URL is covered the same way by gate.test.ts and
+ * repro-replay.test.ts (its `--url` here); `serve`, `diff-spec` and `compare` send to no deployment.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,6 +145,25 @@ describe('each command targets HARNESS_BASE_URL, --env-file and --url alike', {
       'load-team.json',
       'load-team.svg',
     ]);
+  });
+
+  test('run --url wins over HARNESS_BASE_URL, down to the contract suite’s workers', async () => {
+    // HARNESS_BASE_URL names the faulty deployment, the keys are the other's: only --url works.
+    const env = {
+      ...onlyTarget(limits, ['HARNESS_API_KEY', 'HARNESS_READONLY_KEY']),
+      HARNESS_BASE_URL: faulty.baseUrl,
+      HARNESS_BASELINE: 'off',
+    };
+    const out = join(dir, 'run');
+    const args = ['run', '--grep', '@ticket.created-status-open', '--out', out];
+    const r = await runHarnessCommand([...args, '--url', limits.baseUrl], env);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.ok(r.stderr.includes(`: target ${limits.baseUrl}\n`), r.stderr);
+    assert.match(r.stdout, /^contracts\s+PASS/m);
+    // Without it, HARNESS_BASE_URL: the faulty deployment refuses the other's key.
+    const without = await runHarnessCommand(args, env);
+    assert.equal(without.code, 2, without.stdout);
+    assert.match(without.stdout, /key refused|401/);
   });
 
   test('detect: refuses a HARNESS_BASE_URL it cannot test, in one line, exit 2', async () => {
