@@ -22,7 +22,8 @@ export const spec = {
   summary:
     'Plan-limit load checks in real time: burst B̂ and rate r̂ with their uncertainty, the limiter algorithm, the unit of X-RateLimit-Reset, the key scope and Retry-After, judged against the documented plan limits. A progress line shows phase, requests, 2xx, 429 and the current estimate.',
   about: [
-    'Results: load-PLAN.json and .svg of each plan in reports/load/ (--out; emptied first), one summary line per plan.',
+    'Results: load-PLAN.json and .svg of each plan in reports/load/ (--out; emptied first),',
+    'and one summary line per plan.',
   ],
   options: {
     plan: {
