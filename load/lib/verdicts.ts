@@ -66,8 +66,8 @@ const burstStatus = (v: number, b: BurstEstimate): VerdictStatus =>
       : 'inconclusive';
 
 /** Why a number inside B̂'s interval is no pass: the interval is too wide to vouch for it. */
-const burstTooCoarse = (v: number, b: BurstEstimate) =>
-  `${v} lies in B̂'s interval ${f(b.low, 1)}…${f(b.high, 1)}, but that interval (± ${f(b.uncertainty, 1)}) is wider than ± ${BURST_MAX_TOLERANCE} tokens: too coarse a measurement to vouch for it`;
+const burstTooCoarse = (what: string, b: BurstEstimate) =>
+  `${what} lies in B̂'s interval ${f(b.low, 1)}…${f(b.high, 1)}, but that interval (± ${f(b.uncertainty, 1)}) is wider than ± ${BURST_MAX_TOLERANCE} tokens: too coarse a measurement to vouch for it`;
 
 /** `why` only on an inconclusive verdict. */
 const whyIf = (status: VerdictStatus, why: () => string) =>
@@ -177,7 +177,7 @@ const burstVerdict: Judge = ({ limits, agg, burst }) => {
   return {
     ...head,
     status,
-    ...whyIf(status, () => burstTooCoarse(B, burst)),
+    ...whyIf(status, () => burstTooCoarse(`the plan's burst ${B}`, burst)),
     expected: `${B} within B̂'s interval, itself no wider than ± ${BURST_MAX_TOLERANCE} (${limits.burstSource})`,
     observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
   };
@@ -289,7 +289,10 @@ const remainingMatchesBurst: Judge = ({ agg, burst }) => {
         ? 'no accepted answer of the burst phase carried X-RateLimit-Remaining'
         : !measured
           ? 'no measured burst B̂ to compare it with (the burst phase met no 429)'
-          : `${remMax + 1} tokens: ${burstTooCoarse(remMax + 1, measured)}`,
+          : burstTooCoarse(
+              `the highest Remaining ${remMax} means ${remMax + 1} tokens, which`,
+              measured,
+            ),
     ),
   };
 };

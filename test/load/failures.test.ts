@@ -104,7 +104,7 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
   const reason = loadNotRun(r).find((n) => n.name === 'growth remaining-matches-burst')?.reason;
   assert.equal(
     reason,
-    "inconclusive: 1000 tokens: 1000 lies in B̂'s interval 994.5…1016.7, but that interval (± 11.1) is wider than ± 3 tokens: too coarse a measurement to vouch for it",
+    "inconclusive: the highest Remaining 999 means 1000 tokens, which lies in B̂'s interval 994.5…1016.7, but that interval (± 11.1) is wider than ± 3 tokens: too coarse a measurement to vouch for it",
   );
   assert.equal(
     verdicts.find((v) => v.id === 'remaining-matches-burst')?.observed,
