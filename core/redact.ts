@@ -172,6 +172,48 @@ export function redact(text: string, extra: readonly string[] = []): string {
   return out;
 }
 
+/** Shortest hex run the signature shapes take for a digest. */
+const DIGEST_HEX = 16;
+
+/**
+ * Where to cut `text` at or before `at` so that the part before the cut, redacted, shows no part
+ * of a secret: no registered secret (nor one of `extra`) straddles the cut — half of one would
+ * pass redaction — and the cut does not leave the first few digits of a longer hex run (a digest
+ * cut to fewer than 16 digits is no longer signature-shaped). Shape-matched tokens need nothing:
+ * a cut bearer token or admin token is still masked whole, as is a value with 16 hex digits. A
+ * surrogate pair is never split. Linear in the secrets' lengths, not in the text.
+ */
+export function safeCut(text: string, at: number, extra: readonly string[] = []): number {
+  const secrets = [...registered.keys(), ...extra.filter((s) => s && s.length >= 6)];
+  let cut = Math.max(0, Math.min(at, text.length));
+  for (let moved = true, rounds = 0; moved && rounds < 100; rounds++) {
+    moved = false;
+    const c = text.charCodeAt(cut - 1);
+    if (cut > 0 && cut < text.length && c >= 0xd800 && c <= 0xdbff) {
+      cut--;
+      moved = true;
+    }
+    for (const s of secrets) {
+      // An occurrence starting in (cut - |s|, cut) runs past the cut.
+      const from = Math.max(0, cut - s.length + 1);
+      const j = text.slice(from, cut + s.length - 1).indexOf(s);
+      if (j >= 0 && from + j < cut) {
+        cut = from + j;
+        moved = true;
+      }
+    }
+    if (cut < text.length && isHex(text.charCodeAt(cut))) {
+      let h = cut;
+      while (h > 0 && cut - h < DIGEST_HEX && isHex(text.charCodeAt(h - 1))) h--;
+      if (h < cut && cut - h < DIGEST_HEX) {
+        cut = h;
+        moved = true;
+      }
+    }
+  }
+  return cut;
+}
+
 /** Deep-redacts a JSON-serialisable value (strings inside objects and arrays). */
 export function redactValue<T>(value: T, extra: readonly string[] = []): T {
   return JSON.parse(redact(JSON.stringify(value), extra)) as T;

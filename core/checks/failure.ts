@@ -1,6 +1,7 @@
 /** Turning a Violation into a Failure, and a Failure into the text people read. */
 import { redact } from '../redact.ts';
 import { validate } from '../schemas/registry.ts';
+import { boundedJson } from '../shown.ts';
 import { curlRepro } from './repro.ts';
 import type { Check, Exchange, Failure, Violation } from './types.ts';
 
@@ -34,10 +35,13 @@ export function formatFailure(f: Failure): string {
   return redact(lines.join('\n'));
 }
 
-/** Short one-line summary of a value for "Received …" texts. */
+/**
+ * Short one-line summary of a value for "Received …" texts: its JSON, cut at `max` characters.
+ * Built only as far as it shows (core/shown.ts): a 10 MiB list or an array nested ten thousand
+ * deep costs what `max` characters cost, and never throws.
+ */
 export function show(v: unknown, max = 200): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+  return boundedJson(v, max);
 }
 
 /** The first schema issues of `payload` against `schema`, as a Violation (response bodies and webhook payloads alike). */
