@@ -214,7 +214,61 @@ export function safeCut(text: string, at: number, extra: readonly string[] = [])
   return cut;
 }
 
-/** Deep-redacts a JSON-serialisable value (strings inside objects and arrays). */
+/**
+ * Deep-redacts a JSON-serialisable value (strings inside objects and arrays). Its JSON text is
+ * redacted whole, so a signature-named key masks its value; where a mask swallowed JSON syntax
+ * (an admin token's value runs to the next space, quotes and braces included), each string is
+ * redacted on its own instead, with its key: never a throw on what a target sent. A value JSON
+ * cannot write (nested past the stack, cyclic) is written cut at 32 levels.
+ */
 export function redactValue<T>(value: T, extra: readonly string[] = []): T {
-  return JSON.parse(redact(JSON.stringify(value), extra)) as T;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = JSON.stringify(value, depthLimited(32));
+  }
+  if (text === undefined) return value;
+  const masked = redact(text, extra);
+  try {
+    return JSON.parse(masked) as T;
+  } catch {
+    return redactEachString(JSON.parse(text), extra) as T;
+  }
+}
+
+/** A JSON.stringify replacer that writes what nests deeper than `levels` as a note. */
+function depthLimited(levels: number) {
+  const depth = new WeakMap<object, number>();
+  return function (this: object, _key: string, v: unknown): unknown {
+    if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : v;
+    const d = depth.get(this) ?? 0;
+    if (d >= levels) return `… (nested deeper than ${levels} levels)`;
+    depth.set(v, d + 1);
+    return v;
+  };
+}
+
+/** `value` (fresh from JSON.parse) with each key and string redacted in place, without recursion. */
+function redactEachString(value: unknown, extra: readonly string[]): unknown {
+  const leaf = (key: string, v: string) => {
+    const pair = `${JSON.stringify(key)}:${JSON.stringify(v)}`;
+    if (redact(pair, extra) === pair) return v;
+    const alone = redact(v, extra);
+    return alone === v ? '[REDACTED]' : alone;
+  };
+  const root = { value };
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const o = stack.pop() as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const v = o[k];
+      const key = Array.isArray(o) ? k : redact(k, extra);
+      const next = typeof v === 'string' ? leaf(k, v) : v;
+      if (key !== k) delete o[k];
+      o[key] = next;
+      if (next !== null && typeof next === 'object') stack.push(next);
+    }
+  }
+  return root.value;
 }

@@ -7,10 +7,15 @@
  * linear in the value, for the depth), never recursing over the value, so no depth overflows the
  * stack. A cut never splits a secret (core/redact.ts `safeCut`): the writers redact what is shown.
  */
+import type { Failure } from './checks/types.ts';
 import { safeCut } from './redact.ts';
 
 /** Characters of a body shown in a report, transcript, repro or log. */
 export const SHOWN_CHARS = 4096;
+/** Characters of a failure's Received / expected text (checks cut far shorter; this is the bound). */
+export const SHOWN_RECEIVED = 4096;
+/** Characters of a failure's repro or transcript (a request and an answer of SHOWN_CHARS each). */
+export const SHOWN_REPRO = 16_384;
 /** Levels of a JSON value kept (logs, probes) before the rest is said, not shown. */
 export const SHOWN_DEPTH = 32;
 /** Items of an array or keys of an object kept before the rest is counted. */
@@ -172,4 +177,16 @@ export function boundedValue(value: unknown, options: BoundedValueOptions = {}):
     return out;
   };
   return walk(value, 0);
+}
+
+/**
+ * A failure whose texts are bounded: what every area files (core/area.ts) and every report
+ * renders, whoever built it — a check's Received, a fuzz transcript, a load verdict.
+ */
+export function boundedFailure(f: Failure): Failure {
+  const received = shownText(f.received, SHOWN_RECEIVED);
+  const expected = shownText(f.expected, SHOWN_RECEIVED);
+  const repro = f.repro === undefined ? undefined : shownText(f.repro, SHOWN_REPRO);
+  if (received === f.received && expected === f.expected && repro === f.repro) return f;
+  return { ...f, received, expected, ...(repro === undefined ? {} : { repro }) };
 }

@@ -139,3 +139,23 @@ test('a 1 MiB signature value with a digest at its end is masked whole', {
   const text = `x-signature: ${'g'.repeat(MiB)}${'0'.repeat(64)} tail`;
   assert.equal(redact(text), 'x-signature: [REDACTED] tail');
 });
+
+test('redactValue never throws on what a target sent', async () => {
+  const { redactValue } = await import('../../core/redact.ts');
+  // The admin-token mask runs to the next space: in JSON text it swallows quotes and braces.
+  const odd = { subject: 'admin_token=abc', tags: ['x-signature: 0123456789abcdef0123'], n: 1 };
+  assert.deepEqual(redactValue(odd), {
+    subject: 'admin_token=[REDACTED]',
+    tags: ['x-signature: [REDACTED]'],
+    n: 1,
+  });
+  // A signature-named key still masks its value.
+  assert.deepEqual(redactValue({ a: 'admin_token=x', 'x-signature': 'ab'.repeat(20) }), {
+    a: 'admin_token=[REDACTED]',
+    'x-signature': '[REDACTED]',
+  });
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 10_000; i++) deep = [deep];
+  const cut = JSON.stringify(redactValue({ deep }));
+  assert.match(cut, /nested deeper than 32 levels/);
+});
