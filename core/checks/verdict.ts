@@ -63,8 +63,10 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     try {
       v = c.run(pseudo, args);
     } catch (e) {
+      // A check that throws on what a target sent is a harness bug: say so, and on what.
+      const r = pseudo.response;
       v = {
-        received: `check could not evaluate: ${(e as Error).message}`,
+        received: `check could not evaluate (a harness bug): ${(e as Error)?.message ?? String(e)} — on ${pseudo.request.method} ${pseudo.request.url}${r ? ` → ${r.status}, ${r.bodyText.length} characters` : ''}`,
         expected: 'an evaluable response',
       };
     }
