@@ -227,12 +227,12 @@ export const foreignUnchanged = defineCheck({
   run(ex, a: { before: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
     const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
-      (k) => !sameJson(t[k], a.before[k]),
+      (k) => !sameJson(t[k], a.before?.[k]),
     );
     return changed.length === 0
       ? undefined
       : {
-          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before[k])} → ${show(t[k])}`).join(', ')}`,
+          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before?.[k])} → ${show(t[k])}`).join(', ')}`,
           expected: 'the ticket unchanged',
         };
   },

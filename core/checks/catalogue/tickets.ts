@@ -95,7 +95,7 @@ export const getMatches = defineCheck({
   run(ex, a: { created: Record<string, unknown> }) {
     const t = body(ex);
     const keys = ['id', 'subject', 'priority', 'status', 'created_at'] as const;
-    const diff = keys.filter((k) => !sameJson(t[k], a.created[k]));
+    const diff = keys.filter((k) => !sameJson(t[k], a.created?.[k]));
     if (ex.response?.status === 200 && diff.length === 0) return undefined;
     return {
       received: `${ex.response?.status ?? ex.error}${diff.length ? `, differs in ${diff.map((k) => `${k} ${show(t[k])}`).join(', ')}` : ''}`,
@@ -126,7 +126,7 @@ export const mergePatch = defineCheck({
     const untouched = ['id', 'subject', 'priority', 'status', 'requester', 'created_at'].filter(
       (k) => !(k in a.patch),
     );
-    const changed = untouched.filter((k) => !sameJson(t[k], a.before[k]));
+    const changed = untouched.filter((k) => !sameJson(t[k], a.before?.[k]));
     if (ex.response?.status === 200 && notApplied.length === 0 && changed.length === 0)
       return undefined;
     return {
