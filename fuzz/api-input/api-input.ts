@@ -99,7 +99,7 @@ export interface ApiInputFuzzResult {
 }
 
 /** The first internal error of an operation's cases, and how many cases hit one. */
-interface InternalError {
+export interface InternalError {
   first?: string;
   count: number;
 }
@@ -345,14 +345,24 @@ async function caseCheck(
     };
     return false;
   };
+  const guarded = guardCase(judged, internal);
+  return async (c) => (run.dead ? true : guarded(c));
+}
+
+/**
+ * A case's property that never stops the fuzz on the harness's own error: the error is counted
+ * and the first one kept, naming the case (its kind, what it is, its size) — a bug to report, not
+ * a verdict on the target — and the case holds. The key's spent budget still stops the property.
+ */
+export function guardCase(
+  judged: (c: BodyCase) => Promise<boolean>,
+  internal: InternalError,
+): (c: BodyCase) => Promise<boolean> {
   return async (c) => {
-    if (run.dead) return true;
     try {
       return await judged(c);
     } catch (e) {
-      // Our own key's budget ran out: not the target's fault (the operation is not judged).
       if (e instanceof RateBudgetExhausted) throw e;
-      // Anything else is the harness failing on this case: named, counted, and the fuzz goes on.
       internal.count++;
       internal.first ??= `internal error on a ${c.kind} case (${shownText(c.note, 200)}), ${sentSize(c)}: ${shownText(errorText(e), 500)}`;
       return true;
@@ -365,6 +375,10 @@ const errorText = (e: unknown) =>
 
 /** The size of what a case sent (its body may be a mebibyte: never shown whole). */
 const sentSize = (c: BodyCase) => {
-  const body = c.raw ?? (c.json === undefined ? '' : JSON.stringify(c.json));
-  return `a body of ${Buffer.byteLength(body, 'utf8')} bytes`;
+  try {
+    const body = c.raw ?? (c.json === undefined ? '' : JSON.stringify(c.json));
+    return `a body of ${Buffer.byteLength(body, 'utf8')} bytes`;
+  } catch {
+    return 'a body JSON cannot write';
+  }
 };

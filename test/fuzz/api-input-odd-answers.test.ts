@@ -145,3 +145,25 @@ test('which rule an accepted invalid body breaks', () => {
     undefined,
   );
 });
+
+test('an internal error on a case names the case and lets the fuzz go on', async () => {
+  const { guardCase } = await import('../../fuzz/api-input/api-input.ts');
+  const internal = { count: 0 } as { count: number; first?: string };
+  const judged = guardCase(async (c) => {
+    if (c.kind === 'deep-junk') throw new RangeError('Maximum call stack size exceeded');
+    return true;
+  }, internal);
+  const deepCase = {
+    kind: 'deep-junk' as const,
+    note: 'array nested 4111 deep at subject',
+    raw: `{"subject":${deepJsonText(4111, 'array')}}`,
+  };
+  assert.equal(await judged({ kind: 'valid', note: 'valid', json: {} }), true);
+  assert.equal(await judged(deepCase), true);
+  assert.equal(await judged(deepCase), true);
+  assert.equal(internal.count, 2);
+  assert.equal(
+    internal.first,
+    `internal error on a deep-junk case (array nested 4111 deep at subject), a body of ${deepCase.raw.length} bytes: RangeError: Maximum call stack size exceeded`,
+  );
+});
