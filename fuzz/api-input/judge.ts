@@ -6,6 +6,9 @@
  * one implementation. And nothing is half done (the ticket count, or the target ticket, read
  * before and after the request): the fuzz's own rules, or the registered merge-patch and
  * stored-message checks' rules. A request that gets no answer at all breaks the first rule.
+ * A body the spec calls invalid that the target accepted breaks its assumed rule (U20, U26) or,
+ * for the creation input the docs describe, the documented one (invalid-accepted.ts); what such
+ * a body did is not held to the merge-patch rule. Nothing here throws on a target's answer.
  */
 import { checks } from '../../core/checks/index.ts';
 import { show } from '../../core/checks/failure.ts';
