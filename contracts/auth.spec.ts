@@ -44,7 +44,8 @@ test.describe('missing and invalid keys', () => {
         ? null
         : {
             scheme: challenge.split(/\s+/)[0],
-            params: [...challenge.matchAll(/([a-z_]+)=/gi)].map((m) => m[1]),
+            // Each parameter name starts a run of letters: no rescan of a long run per letter.
+            params: [...challenge.matchAll(/(?<![a-z_])([a-z_]+)=/gi)].map((m) => m[1]),
           },
       'WWW-Authenticate without a key (scheme, parameter names)',
     );

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import type { ExchangeRow, ProbeRow } from '../core/snapshot/types.ts';
+import { SHOWN_REPRO, shownText } from '../core/shown.ts';
 import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 
 export interface TestRow {
@@ -68,7 +69,9 @@ export function readPlaywrightTests(file: string): TestRow[] {
         const status = (
           t.status === 'skipped' ? 'skipped' : (last?.status ?? 'skipped')
         ) as TestRow['status'];
-        const error = last?.error?.message as string | undefined;
+        // A test's error may quote an answer: bounded like every failure (core/shown.ts).
+        const message = last?.error?.message as string | undefined;
+        const error = message === undefined ? undefined : shownText(message, SHOWN_REPRO);
         rows.push({
           title: [...path, spec.title].filter(Boolean).join(' › '),
           file: spec.file,

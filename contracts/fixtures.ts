@@ -25,6 +25,7 @@ import { createClient } from '../core/http/client.ts';
 import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
 import { undiciTransport } from '../core/http/undici-transport.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
+import { boundedValue } from '../core/shown.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { type Resolved, readResolved } from '../core/resolved-config.ts';
@@ -422,8 +423,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         throw new Error(
           `probe id '${id}' is not kebab-case[:parameter]; wording goes in the label`,
         );
+      // A probe may record what the target answered (problem keys, a header): bounded, so the
+      // snapshot, the compatibility compare and the page never carry a mebibyte of it.
       appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
-        { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
+        { gap, id, ...(label ? { label } : {}), value: boundedValue(value), test: testInfo.title },
       ]);
     });
   },

@@ -4,6 +4,7 @@
  */
 import type { Failure } from './checks/types.ts';
 import { redact } from './redact.ts';
+import { boundedFailure, SHOWN_RECEIVED, shownText } from './shown.ts';
 
 /** `error`: the area could not run to its end (the target stopped answering, a crash, the time limit). */
 export type AreaVerdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
@@ -26,10 +27,12 @@ export function emptyArea(verdict: AreaVerdict = 'pass', headline = ''): AreaSum
   return { verdict, headline, documentedFailures: [], assumptionMismatches: [], notRun: [] };
 }
 
-/** Files each failure of the one failure shape by its provenance. */
+/** Files each failure of the one failure shape by its provenance, its texts bounded (shown.ts). */
 export function fileFailures(area: AreaSummary, fs: readonly Failure[]): void {
   for (const f of fs)
-    (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+    (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(
+      boundedFailure(f),
+    );
 }
 
 /** A documented failure fails the area, an assumption mismatch warns, else it passes. */
@@ -67,8 +70,12 @@ export function notRunArea(reason: string, name = 'area'): AreaSummary {
   return { ...emptyArea('not-run', reason), notRun: [{ name, reason }] };
 }
 
-/** The first line of what was thrown, redacted. */
+/** The first line of what was thrown, bounded and redacted (a message may quote an answer). */
 export function reasonOf(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return redact(msg.split('\n')[0]?.trim() || (e instanceof Error ? e.name : 'unknown error'));
+  const nl = msg.indexOf('\n');
+  const first = (nl < 0 ? msg : msg.slice(0, nl)).trim();
+  return redact(
+    shownText(first || (e instanceof Error ? e.name : 'unknown error'), SHOWN_RECEIVED),
+  );
 }

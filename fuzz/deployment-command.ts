@@ -224,7 +224,10 @@ export function deliveriesCommand(
   });
 }
 
-/** `harness fuzz api-input`: exit 0 when the property held for every operation, 1 otherwise. */
+/**
+ * `harness fuzz api-input`: exit 0 when the property held for every operation, 1 when it broke,
+ * 2 when the harness itself failed on a case (the report names it).
+ */
 export function apiInputCommand(
   args: DeploymentFuzzArgs,
   start?: StartEmbedded,
@@ -242,6 +245,6 @@ export function apiInputCommand(
     });
     print(`${formatApiInputFuzz(result)}\n`);
     writeJson(args.json, result);
-    return result.passed ? 0 : 1;
+    return !result.passed ? 1 : result.operations.some((o) => o.status === 'error') ? 2 : 0;
   });
 }

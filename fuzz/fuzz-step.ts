@@ -120,6 +120,12 @@ export async function runFuzzStep(
   }
   area.details = { receiver, delivery, input };
   area.verdict = judged(area.documentedFailures.length, area.assumptionMismatches.length);
+  // The harness failed on some input (a bug): the area could not judge everything, said where.
+  const internal = (input?.operations ?? []).flatMap((o) => (o.error ? [o.error] : []));
+  if (internal.length > 0) {
+    area.verdict = 'error';
+    area.error = `api input fuzz: ${internal.join('; ')}`;
+  }
   area.headline = [
     `receiver fuzz ${receiver.properties.length - failed.length}/${receiver.properties.length}`,
     delivery

@@ -5,6 +5,7 @@
  */
 import { formatFailure } from '../core/checks/failure.ts';
 import { redact } from '../core/redact.ts';
+import { shownText } from '../core/shown.ts';
 import type { AreaSummary } from '../core/area.ts';
 import type { Summary } from './summary.ts';
 
@@ -123,7 +124,9 @@ export function renderConsole(s: Summary, outDir: string): string {
       `--- differs from assumption (${assumed.length})${s.strict ? ' — fatal (--strict)' : ' — reported, not fatal'} ---`,
     );
     for (const f of assumed.slice(0, 12))
-      lines.push(`[${f.check}] Received: ${f.received} / Assumed: ${f.expected}`);
+      lines.push(
+        `[${f.check}] Received: ${shownText(f.received, 500)} / Assumed: ${shownText(f.expected, 500)}`,
+      );
     if (assumed.length > 12) lines.push(`… and ${assumed.length - 12} more in summary.json`);
   }
   const errors = Object.entries(s.areas).filter(([, a]) => a.verdict === 'error' && !s.unusable);

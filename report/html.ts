@@ -7,6 +7,7 @@ import { FAILURE_WORDS } from '../core/checks/failure.ts';
 import type { Failure } from '../core/checks/types.ts';
 import { type CompatibilityReport, valueText, whereText } from '../core/compatibility.ts';
 import { redact } from '../core/redact.ts';
+import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
 import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
 import type { Summary } from './summary.ts';
@@ -64,7 +65,8 @@ nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 .lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
 details summary{cursor:pointer;margin:6px 0}`;
 
-function failureBlock(f: Failure): string {
+function failureBlock(failure: Failure): string {
+  const f = boundedFailure(failure);
   const { label } = FAILURE_WORDS[f.provenance];
   return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
 <div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
@@ -102,7 +104,7 @@ export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExt
       const labels = snap?.gapLabels?.[gap] ?? {};
       const probed = snap?.gaps[gap] ?? operationGap(gap, snap);
       const rows = [
-        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, JSON.stringify(v)]),
+        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, boundedJson(v, 500)]),
         ...Object.entries(fromLoad[gap] ?? {}),
       ];
       const observed = rows.length
@@ -162,8 +164,8 @@ ${loadResults
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
-${documented.map(failureBlock).join('\n') || noFailures(s)}
-${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
+${failureBlocks(documented) || noFailures(s)}
+${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${failureBlocks(assumed)}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
@@ -174,6 +176,17 @@ ${detectionSection(s)}
 </main></body></html>
 `;
   return redact(html);
+}
+
+/** Failures a section of the page shows; summary.json has them all. */
+const PAGE_FAILURES = 200;
+
+/** The first PAGE_FAILURES failures as blocks, and how many more there are. */
+function failureBlocks(fs: readonly Failure[]): string {
+  const blocks = fs.slice(0, PAGE_FAILURES).map(failureBlock);
+  if (fs.length > PAGE_FAILURES)
+    blocks.push(`<p><small>… and ${fs.length - PAGE_FAILURES} more in summary.json</small></p>`);
+  return blocks.join('\n');
 }
 
 /** An unusable target, said before anything else: no check ran. */

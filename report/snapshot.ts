@@ -44,8 +44,9 @@ export function buildSnapshot(
     }
     const ct = (ex.headers?.['content-type'] ?? '').split(';')[0]!.trim();
     if (ct && !s.contentTypes.includes(ct)) s.contentTypes.push(ct);
-    if (ex.json !== undefined)
-      s.shape = s.shape ? mergeShapes(s.shape, shapeOf(ex.json)) : shapeOf(ex.json);
+    // A large answer's row carries its shape instead of its body (core/http/exchange-log.ts).
+    const shape = ex.shape ?? (ex.json !== undefined ? shapeOf(ex.json) : undefined);
+    if (shape !== undefined) s.shape = s.shape ? mergeShapes(s.shape, shape) : shape;
   }
   for (const o of Object.values(operations)) {
     for (const s of Object.values(o.statuses)) {

@@ -47,7 +47,14 @@ function countMapsOf(...flats: Array<Record<string, string>>): string[] {
     })
     .map(([p]) => p);
 }
-const under = (p: string, q: string) => (q === '/' ? p !== '/' : p.startsWith(`${q}/`));
+/** Whether `p` lies under a settled pointer (the root counts for every other pointer). */
+function settledAbove(p: string, settled: ReadonlySet<string>): boolean {
+  if (p === '/') return false;
+  if (settled.has('/')) return true;
+  for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1))
+    if (settled.has(p.slice(0, i))) return true;
+  return false;
+}
 
 export function compareBody(
   out: Findings,
@@ -68,10 +75,12 @@ export function compareBody(
   const fb = flattenShape(b);
   // Parents first, so a removed or added container is one finding, not one per leaf.
   const pointers = union(fa, fb).sort((p, q) => depth(p) - depth(q) || p.localeCompare(q));
-  const settled: string[] = [];
+  // Pointers whose subtree is settled: a field is skipped when one of its ancestors is (looked
+  // up by ancestor, not by scanning them all: a wide body has thousands of pointers).
+  const settled = new Set<string>();
   const countMaps = new Set(countMapsOf(fa, fb));
   for (const field of pointers) {
-    if (settled.some((q) => under(field, q))) continue;
+    if (settledAbove(field, settled)) continue;
     const add: Add = (rule, said, values) =>
       out.add(rule, `${at.operation} ${at.status} ${field} ${said}`, { ...at, field }, values);
     const ta = fa[field];
@@ -86,15 +95,15 @@ export function compareBody(
           baseline: ta,
         });
       else add('response-field-removed', 'is no longer sent', { baseline: ta });
-      settled.push(field);
+      settled.add(field);
       continue;
     }
     if (ta === undefined) {
       if (!inCounts) add('response-field-added', 'is new', { current: tb });
-      settled.push(field);
+      settled.add(field);
       continue;
     }
-    if (!compareTypes(add, ta, tb, inCounts)) settled.push(field);
+    if (!compareTypes(add, ta, tb, inCounts)) settled.add(field);
   }
 }
 

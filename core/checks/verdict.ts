@@ -14,6 +14,9 @@ import type { ArgsOf, Check, Exchange, Failure, NameOf } from './types.ts';
 /** The argument list of `check`: none for a check without arguments, else exactly its type. */
 type ArgsParam<A> = [A] extends [undefined] ? [args?: undefined] : [args: A];
 
+/** Failures a failing test's error message shows. */
+const FATAL_SHOWN = 20;
+
 /** Statuses that say "no such route" rather than "no such resource". */
 const ROUTE_MISSING = new Set([404, 405, 501]);
 
@@ -63,8 +66,10 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     try {
       v = c.run(pseudo, args);
     } catch (e) {
+      // A check that throws on what a target sent is a harness bug: say so, and on what.
+      const r = pseudo.response;
       v = {
-        received: `check could not evaluate: ${(e as Error).message}`,
+        received: `check could not evaluate (a harness bug): ${(e as Error)?.message ?? String(e)} — on ${pseudo.request.method} ${pseudo.request.url}${r ? ` → ${r.status}, ${r.bodyText.length} characters` : ''}`,
         expected: 'an evaluable response',
       };
     }
@@ -138,10 +143,19 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     if (this.sink) appendJsonl(this.sink, this.results);
   }
 
-  /** Error text for the failures that fail the test (documented; assumed too when strict). */
+  /**
+   * Error text for the failures that fail the test (documented; assumed too when strict): the
+   * first FATAL_SHOWN, each bounded — a list walk over a long-lived staging can break one rule on
+   * a thousand answers — and how many more the summary has.
+   */
   fatalMessage(strict: boolean): string | undefined {
-    const fatal = this.failures().filter((f) => f.provenance === 'documented' || strict);
+    const fatal = uniqueFailures(
+      this.failures().filter((f) => f.provenance === 'documented' || strict),
+    );
     if (fatal.length === 0) return undefined;
-    return uniqueFailures(fatal).map(formatFailure).join('\n\n');
+    const shown = fatal.slice(0, FATAL_SHOWN).map(formatFailure);
+    if (fatal.length > FATAL_SHOWN)
+      shown.push(`… and ${fatal.length - FATAL_SHOWN} more failures (summary.json has them all)`);
+    return shown.join('\n\n');
   }
 }

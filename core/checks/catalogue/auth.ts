@@ -1,4 +1,5 @@
 /** Authentication, scopes, rotation and isolation. */
+import { sameJson } from '../../json-equal.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import type { Exchange } from '../types.ts';
@@ -153,7 +154,7 @@ export const sameAsUnknown = defineCheck({
   run(ex, a: { unknown: Exchange; operation: string }) {
     const s = status(ex);
     const u = status(a.unknown);
-    if (s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
+    if (s === u && sameJson(problemShape(ex), problemShape(a.unknown))) return undefined;
     return {
       received: `${a.operation}: foreign ticket → ${s ?? ex.error}, unknown ticket → ${u ?? a.unknown.error}${s === u ? ' (different bodies)' : ''}`,
       expected: 'the same status and problem body for both (404)',
@@ -167,7 +168,8 @@ export const otherWorkspaceList = defineCheck({
   rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
   kind: 'scenario',
   run(_ex, a: { foreignIds: string[]; seen: string[] }) {
-    const leaked = a.seen.filter((id) => a.foreignIds.includes(id));
+    const foreign = new Set(a.foreignIds);
+    const leaked = a.seen.filter((id) => foreign.has(id));
     return leaked.length === 0
       ? undefined
       : {
@@ -190,12 +192,14 @@ export const rotatedNewKeyWorks = defineCheck({
   },
 });
 
-/** Problem bodies compared without the per-request fields. */
-function problemShape(e: Exchange): string {
-  const j = { ...((e.response?.json ?? {}) as Record<string, unknown>) };
+/** Problem bodies compared without the per-request fields (an answer that is no object as is). */
+function problemShape(e: Exchange): unknown {
+  const json = e.response?.json ?? {};
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  const j = { ...(json as Record<string, unknown>) };
   delete j.request_id;
   delete j.detail;
-  return JSON.stringify(j);
+  return j;
 }
 
 /** args: what was attempted. */
@@ -223,12 +227,12 @@ export const foreignUnchanged = defineCheck({
   run(ex, a: { before: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
     const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
-      (k) => JSON.stringify(t[k]) !== JSON.stringify(a.before[k]),
+      (k) => !sameJson(t[k], a.before?.[k]),
     );
     return changed.length === 0
       ? undefined
       : {
-          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before[k])} → ${show(t[k])}`).join(', ')}`,
+          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before?.[k])} → ${show(t[k])}`).join(', ')}`,
           expected: 'the ticket unchanged',
         };
   },

@@ -32,8 +32,10 @@ export const paginationWalk = defineCheck({
   rule: 'U4: following next_cursor visits every ticket exactly once.',
   kind: 'scenario',
   run(_ex, a: { seen: string[]; mustContain: string[]; pages: number }) {
-    const dupes = a.seen.filter((id, i) => a.seen.indexOf(id) !== i);
-    const missing = a.mustContain.filter((id) => !a.seen.includes(id));
+    // Linear in the walk: a long-lived workspace lists thousands of tickets.
+    const once = new Set<string>();
+    const dupes = a.seen.filter((id) => once.size === once.add(id).size);
+    const missing = a.mustContain.filter((id) => !once.has(id));
     if (dupes.length === 0 && missing.length === 0) return undefined;
     return {
       received: `${a.pages} pages, ${a.seen.length} items, ${dupes.length} duplicates, ${missing.length} of ${a.mustContain.length} created tickets missing`,
@@ -52,8 +54,13 @@ export const filterApplied = defineCheck({
     const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data))
       return { received: `body ${show(ex.response?.json, 80)}`, expected: 'a list envelope' };
-    const off = data.filter((t: Record<string, unknown>) =>
-      Object.entries(a.filter).some(([k, v]) => v !== undefined && t[k] !== v),
+    // An item that is no object (null, a string) matches no filter.
+    const off = data.filter((t: unknown) =>
+      Object.entries(a.filter).some(
+        ([k, v]) =>
+          v !== undefined &&
+          (t === null || typeof t !== 'object' || (t as Record<string, unknown>)[k] !== v),
+      ),
     );
     if (off.length === 0) return undefined;
     return {
