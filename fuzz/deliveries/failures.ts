@@ -24,6 +24,7 @@ function received(r: DeliveryCheckResult): string {
 function documentedCheck(r: DeliveryCheckResult): string {
   const first = r.failures[0]?.check;
   if (first) return first;
+  if (r.counterexample?.check) return r.counterexample.check;
   return r.counterexample?.reason.startsWith('deliveries missing')
     ? 'webhook.event-delivered'
     : 'webhook.signature-valid';

@@ -1,0 +1,42 @@
+/**
+ * How well a run of the API input fuzz covered the input classes (cases.ts): a class that applies
+ * to an operation and that no case carried is "not run" in the area, one line per operation with
+ * why (the operation failed first, ran out of time, or did not run); the headline says how many
+ * of the classes were sent at all.
+ */
+import type { ApiInputFuzzResult } from './api-input.ts';
+
+type Operations = Pick<ApiInputFuzzResult, 'operations'>;
+
+/** Why an operation's cases stopped before every class was sent. */
+function why(o: Operations['operations'][number]): string {
+  if (o.status === 'failed') return 'the operation stopped at its first failing case (see it)';
+  if (o.status === 'skipped') return o.notRun ?? 'the operation was not run';
+  if (o.interrupted) return 'the time budget ran out before the class sampler was through';
+  if (o.status === 'error') return 'the harness failed on a case (see the area error)';
+  return 'no case carried it';
+}
+
+/** One "not run" entry per operation that left applicable classes unsent. */
+export function classesNotSent(r: Operations): Array<{ name: string; reason: string }> {
+  return r.operations.flatMap((o) => {
+    const never = (o.classes ?? []).filter((c) => c.cases === 0).map((c) => c.name);
+    return never.length === 0
+      ? []
+      : [
+          {
+            name: `fuzz.api-input ${o.operation}: input classes not sent`,
+            reason: `0 cases carried ${never.join(', ')}: ${why(o)}`,
+          },
+        ];
+  });
+}
+
+/** `input classes 47/47 sent`: distinct classes, over every operation they apply to. */
+export function inputClassesLine(r: Operations): string {
+  const all = new Map<string, boolean>();
+  for (const o of r.operations)
+    for (const c of o.classes ?? []) all.set(c.name, (all.get(c.name) ?? false) || c.cases > 0);
+  const sent = [...all.values()].filter(Boolean).length;
+  return `input classes ${sent}/${all.size} sent`;
+}
