@@ -209,7 +209,7 @@ ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Di
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
-<section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}${inputClasses}</section>
+<section id="fuzz"><h2>Fuzzing</h2><h3>Webhook receiver properties</h3>${fuzzTable}${inputClasses}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
 ${detectionSection(s)}
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>

@@ -195,10 +195,13 @@ describe('a class no case carried is visible', () => {
       },
     ]);
     const n = classes('none').length;
-    assert.equal(inputClassesLine(r), `input classes ${n}/${n} sent`);
     assert.equal(
-      inputClassesLine({ operations: [op('passed', 'plane-2')] } as never),
-      `input classes ${n - 1}/${n} sent`,
+      inputClassesLine(r),
+      `input classes ${3 * n - 2}/${3 * n} sent (class × operation)`,
+    );
+    assert.equal(
+      inputClassesLine({ operations: [op('passed', 'none')] } as never),
+      `input classes ${n}/${n} sent (class × operation)`,
     );
   });
 
