@@ -1,13 +1,13 @@
 /**
  * Input as people type it, deterministic: a subject and a customer name from every Unicode plane
  * (emoji, CJK, RTL, combining marks, control characters…), a lone surrogate, subjects of 1 000
- * and 10 000 characters, a message of 64 KiB, tags lists short and long. The documented rule
- * every one of them is held to: a client's input never gets a 5xx (exchange.no-5xx, judged on
- * every exchange). Where the target accepts the text, it reads back character for character
- * (ticket.subject-echoed, ticket.requester-echoed: documented) in the creation's answer and in a
- * GET. The statuses we assume (201 for a valid body, 422 past a U26 limit) are judged only when
- * the answer is not a 5xx, so a 500 fails exactly one check. The fuzz (fuzz/api-input/) sends the
- * same classes at random as well.
+ * and 10 000 characters, a message of 64 KiB, tags lists short and long, the list's `limit` at the
+ * edges of its type. The documented rule every one of them is held to: a client's input never gets
+ * a 5xx (exchange.no-5xx, judged on every exchange). Where the target accepts the text, it reads
+ * back character for character (ticket.subject-echoed, ticket.requester-echoed: documented) in
+ * the creation's answer and in a GET. The statuses we assume (201 for a valid body, 422 past a
+ * U26 or U4 limit) are judged only when the answer is not a 5xx, so a 500 fails exactly one check.
+ * The fuzz (fuzz/api-input/) sends the same classes, by its class sampler and at random.
  */
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
@@ -188,6 +188,21 @@ test.describe('tags lists long and short', () => {
       });
       if (isAnswered(ex)) {
         verdict.check('validation.status-422', ex, { what: `a creation with ${n} tags` });
+        verdict.check('validation.problem-body', ex);
+      }
+      need(ex.response, 'the target answered').toBeDefined();
+    }
+  });
+});
+
+test.describe('numbers at the edges of their type', () => {
+  test('the list’s limit past 32 and 53 bits, as a float, −0, 1.5: no 5xx; refused (U4)', {
+    tag: ['@exchange.no-5xx'],
+  }, async ({ api, verdict }) => {
+    for (const limit of ['2147483648', '9007199254740993', '1e309', '-0', '1.5']) {
+      const ex = await api.send('GET', '/v1/tickets', { query: { limit } });
+      if (isAnswered(ex)) {
+        verdict.check('validation.status-422', ex, { what: `limit=${limit}` });
         verdict.check('validation.problem-body', ex);
       }
       need(ex.response, 'the target answered').toBeDefined();

@@ -1,8 +1,11 @@
 /**
- * Input fuzz of the API's write operations: bodies derived from the spec's request schemas —
- * valid, at the limits, and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to
- * create a ticket (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a
- * message (MessageCreate).
+ * Input fuzz of the API: bodies derived from the spec's request schemas — valid, at the limits,
+ * and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to create a ticket
+ * (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a message
+ * (MessageCreate); and query strings for the list, from its parameters' schemas. Each operation
+ * first runs its class sampler — every input class that applies to it (every Unicode plane,
+ * boundary lengths, tags lists, number edges: cases.ts), whatever the budget — then random cases;
+ * each class is counted from what the cases sent.
  *
  * The property, per case: the answer is a 2xx with a representation valid against the spec
  * (Ticket, Message), or a 4xx with a valid problem body whose `status` is the HTTP status —
@@ -16,8 +19,9 @@
  * A target that stops answering fails the case that caused it (the target must always answer),
  * and the operations after it are not run, said why — never "could not run".
  *
- * This file runs it: set-up, then per operation a fast-check property over bodies in a share of
- * the time budget. The property is judge.ts's, the counts tally.ts's, the workspace workspace.ts's.
+ * This file runs it: set-up, then per operation a fast-check property over its cases in a share of
+ * the time budget. The property is judge.ts's, the counts tally.ts's, the cases cases.ts's, the
+ * workspace workspace.ts's.
  */
 import fc from 'fast-check';
 import { type BodyCase, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
@@ -56,7 +60,7 @@ export interface ApiInputFuzzOptions {
   seed?: number;
   /** Wall-clock budget of the whole run, shrinking included, in seconds. Default 60. */
   maxSeconds?: number;
-  /** Operations to fuzz. Default all three. */
+  /** Operations to fuzz. Default all four. */
   operations?: readonly ApiInputOperation[];
   /** Body size limit of the API in bytes (U26); the over-limit case exceeds it. Default 1 MiB. */
   bodyLimit?: number;

@@ -11,15 +11,18 @@ type Operations = Pick<ApiInputFuzzResult, 'operations'>;
 /** Why an operation's cases stopped before every class was sent. */
 function why(o: Operations['operations'][number]): string {
   if (o.status === 'failed') return 'the operation stopped at its first failing case (see it)';
-  if (o.status === 'skipped') return o.notRun ?? 'the operation was not run';
   if (o.interrupted) return 'the time budget ran out before the class sampler was through';
   if (o.status === 'error') return 'the harness failed on a case (see the area error)';
   return 'no case carried it';
 }
 
-/** One "not run" entry per operation that left applicable classes unsent. */
+/**
+ * One "not run" entry per operation that ran and left applicable classes unsent (an operation
+ * that did not run at all is already listed as such, with why).
+ */
 export function classesNotSent(r: Operations): Array<{ name: string; reason: string }> {
   return r.operations.flatMap((o) => {
+    if (o.status === 'skipped') return [];
     const never = (o.classes ?? []).filter((c) => c.cases === 0).map((c) => c.name);
     return never.length === 0
       ? []

@@ -8,7 +8,9 @@
  * stored-message checks' rules. A request that gets no answer at all breaks the first rule.
  * A body the spec calls invalid that the target accepted breaks its assumed rule (U20, U26) or,
  * for the creation input the docs describe, the documented one (invalid-accepted.ts); what such
- * a body did is not held to the merge-patch rule. Nothing here throws on a target's answer.
+ * a body did is not held to the merge-patch rule. An accepted, schema-valid creation shows its
+ * subject and requester as sent (ticket.subject-echoed, ticket.requester-echoed). A list changes
+ * nothing: only its answer is judged. Nothing here throws on a target's answer.
  */
 import { checks } from '../../core/checks/index.ts';
 import { show } from '../../core/checks/failure.ts';

@@ -180,6 +180,7 @@ describe('a class no case carried is visible', () => {
         op('passed', 'plane-2', { interrupted: true }),
         op('failed', 'tags-1000'),
         op('passed', 'none'),
+        op('skipped', 'emoji', { notRun: 'not run: the target stopped answering' }),
       ],
     } as never;
     assert.deepEqual(classesNotSent(r), [
@@ -197,7 +198,7 @@ describe('a class no case carried is visible', () => {
     const n = classes('none').length;
     assert.equal(
       inputClassesLine(r),
-      `input classes ${3 * n - 2}/${3 * n} sent (class × operation)`,
+      `input classes ${4 * n - 3}/${4 * n} sent (class × operation)`,
     );
     assert.equal(
       inputClassesLine({ operations: [op('passed', 'none')] } as never),
