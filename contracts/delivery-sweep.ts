@@ -74,9 +74,13 @@ export function sweepDeliveries(rawDir: string, run: string): Failure[] {
   const matches = matchDeliveries(actions, rows);
   // One evaluation per project and check: a deployment that breaks a rule on every delivery
   // reads once, with the first delivery that shows it and how many did, not hundreds of times.
+  // A run of one project (every run but the detection matrix's): what no worker recorded (the
+  // global setup's retry probe, the shared receiver's strays) belongs to it too.
+  const projects = new Set(matches.flatMap((m) => (m.project ? [m.project] : [])));
+  const only = projects.size === 1 ? [...projects][0] : undefined;
   const groups = new Map<string, DeliveryMatch[]>();
   for (const m of matches) {
-    const k = m.project ?? '';
+    const k = m.project ?? only ?? '';
     const list = groups.get(k) ?? [];
     list.push(m);
     groups.set(k, list);
