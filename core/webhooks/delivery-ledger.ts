@@ -236,7 +236,7 @@ function expectedView(
   return { id: a.ticketId, ...(known?.subject !== undefined ? { subject: known.subject } : {}) };
 }
 
-const describe = (a: LedgerAction) =>
+const describeAction = (a: LedgerAction) =>
   `${a.operation}${a.kind.endsWith('reply') || a.kind === 'note' ? ` (${a.kind})` : ''}${a.workspace === 'other' ? ' with the other workspace’s key' : ''}`;
 
 /**
@@ -321,7 +321,7 @@ export function matchDeliveries(
           : {}),
         firing: candidates.length,
         nth,
-        actions: acts.map(describe),
+        actions: acts.map(describeAction),
       };
     }
     out.push(match);
