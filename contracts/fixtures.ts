@@ -46,6 +46,8 @@ import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture
 import type { EndpointForm } from '../core/signature/forms.ts';
 import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
+import { ledgerActionOf, ledgerWorkspace } from '../core/webhooks/delivery-ledger.ts';
+import { deliveryRow } from './delivery-rows.ts';
 import { FAILED_BY_CHECKS } from './annotations.ts';
 import { playwrightOutDir } from './playwright-output.ts';
 import { playwrightTransport } from './playwright-transport.ts';
@@ -161,6 +163,21 @@ const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
 
+/**
+ * Records an exchange that can fire a webhook event in the run's delivery ledger (the sweep,
+ * delivery-sweep.ts, matches every delivery to it). Whose workspace: the other workspace's key,
+ * else the one under test. The key itself is only compared here, never written.
+ */
+function ledger(target: Pick<Target, 'keys'>, project: string | undefined) {
+  return (ex: Exchange) => {
+    const action = ledgerActionOf(ex, ledgerWorkspace(ex, target.keys.otherWorkspace));
+    if (action)
+      appendRaw(`actions-${process.pid}.jsonl`, [
+        { ...action, ...(project ? { project } : {}), run: run().id },
+      ]);
+  };
+}
+
 /** Subscriptions over the receiver's deliveries, each waiting up to `waitMs` by default. */
 function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: number) {
   const publicPath = new URL(receiverUrl).pathname.replace(/\/+$/, '');
@@ -255,16 +272,19 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
 const CLEAN_UP_MS = 90_000;
 
 /** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
-async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
+async function cleanUp(target: Target, project: string | undefined): Promise<void> {
+  const { embedded, cfg, created, baseUrl, resolved } = target;
   // An embedded deployment is thrown away whole, so only real targets are cleaned.
   if (embedded || cfg.readOnly) return;
-  // Paced by the key's budget like every request to the API; never recorded (not evidence).
+  // Paced by the key's budget like every request to the API; not evidence of any check, but its
+  // closes fire events: they go to the delivery ledger.
   const http = createClient({
     baseUrl,
     transport: undiciTransport(),
     key: fullKey(resolved),
     timeoutMs: cfg.timeoutMs,
     deadline: performance.now() + CLEAN_UP_MS,
+    record: ledger(target, project),
   });
   const deadline = performance.now() + CLEAN_UP_MS;
   for (const c of created) {
@@ -310,8 +330,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const target = workerTarget(cfg, resolved, receiver);
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
-      await cleanUp(target);
+      const project = workerInfo.project.name;
+      await cleanUp(target, project);
       appendRaw(`created-${process.pid}.jsonl`, target.created);
+      // What this worker's own receiver captured, for the run's delivery sweep (the shared
+      // receiver's is written by the global teardown).
+      if (own)
+        appendRaw(
+          `deliveries-${process.pid}.jsonl`,
+          own.deliveries.map((d) =>
+            deliveryRow(d, {
+              run: run().id,
+              receiverUrl: target.receiverUrl,
+              secretEnv: 'WEBHOOK_SECRET',
+              project,
+            }),
+          ),
+        );
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
       await own?.close();
@@ -333,8 +368,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   api: async ({ target, request, exchanges, history }, use, testInfo) => {
+    const toLedger = ledger(target, testInfo.project.name);
     const track = (ex: Exchange) => {
       exchanges.push(ex);
+      toLedger(ex);
       notePulse(run().rawDir, ex);
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.

@@ -98,6 +98,8 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       chosenPerWorkspace: faults.has('events-chosen-per-workspace'),
       noRetryOn503: faults.has('no-retry-on-503'),
       contentTypeText: faults.has('webhook-content-type-text'),
+      crossWorkspace: faults.has('deliveries-cross-workspace'),
+      bodyLatin1: faults.has('webhook-body-latin1'),
     },
   });
   const ctx: ServiceContext = {

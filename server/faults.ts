@@ -475,6 +475,37 @@ export const FAULTS = [
     'webhook.event-delivered',
     'never sends ticket.replied (customer.replied and agent.replied still fire)',
   ),
+  // --- what a delivery is about (core/webhooks/delivery-ledger.ts) ----------------------------
+  F(
+    'deliveries-cross-workspace',
+    'webhooks',
+    'webhook.workspace-isolated',
+    "delivers every workspace's events to every endpoint subscribed to them: workspace B's tickets reach workspace A's (dashboard) endpoints",
+  ),
+  F(
+    'payload-customer-agent',
+    'webhooks',
+    'webhook.customer-is-requester',
+    "names the agent (Support Agent, agent@desk.example) as every payload's customer instead of the ticket's requester",
+  ),
+  F(
+    'closed-payload-status-open',
+    'webhooks',
+    'webhook.ticket-matches-api',
+    "sends ticket.closed with the ticket's status still open",
+  ),
+  F(
+    'close-delivers-created',
+    'webhooks',
+    'webhook.event-caused',
+    'closing a ticket also delivers a second ticket.created for it',
+  ),
+  F(
+    'webhook-body-latin1',
+    'webhooks',
+    'webhook.content-type',
+    'encodes delivery bodies as Latin-1 under Content-Type application/json (signed as sent): a customer named Zoë arrives as invalid UTF-8',
+  ),
 ];
 
 /** The name of a fault of the catalogue: a typo in `faults.has(…)` is a compile error. */
