@@ -83,9 +83,13 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
     ctx.faults.has('list-leaks-workspaces') ? undefined : ws,
   );
   const overlap = ctx.faults.has('pagination-overlap');
+  // FAULT pagination-skips-one: the first ticket after a cursor is never listed.
+  let skip = q.cursor !== undefined && ctx.faults.has('pagination-skips-one') ? 1 : 0;
   const rest: Ticket[] = [];
   for (let i = lastIndexBefore(ordered, overlap ? after + 1 : after); i >= 0; i--) {
-    if (matches(ordered[i]!)) rest.push(ordered[i]!);
+    if (!matches(ordered[i]!)) continue;
+    if (skip > 0) skip--;
+    else rest.push(ordered[i]!);
     if (rest.length > q.limit) break;
   }
   const page = rest.slice(0, q.limit);
