@@ -22,8 +22,10 @@ import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
+import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
 import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
-import { undiciTransport } from '../core/http/undici-transport.ts';
+import { processReadStats } from '../core/http/read-tally.ts';
+import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
@@ -116,7 +118,7 @@ export interface Target {
   /** Lookup of a key's workspace id and key id (reference deployments only). */
   lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
-  created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
+  created: CreatedObject[];
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
 }
@@ -149,13 +151,6 @@ type TestFixtures = {
 
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
-
-/** What a creation operation leaves on the target (closed or deleted by the clean-up). */
-const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
-  ['createTicket', 'ticket'],
-  ['createContact', 'contact'],
-  ['createRule', 'rule'],
-]);
 
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
@@ -253,29 +248,20 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
 /** How long a worker's clean-up may take (paced by the key's budget, so it can wait). */
 const CLEAN_UP_MS = 90_000;
 
-/** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
-async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
-  // An embedded deployment is thrown away whole, so only real targets are cleaned.
-  if (embedded || cfg.readOnly) return;
-  // Paced by the key's budget like every request to the API; never recorded (not evidence).
-  const http = createClient({
-    baseUrl,
-    transport: undiciTransport(),
-    key: fullKey(resolved),
-    timeoutMs: cfg.timeoutMs,
-    deadline: performance.now() + CLEAN_UP_MS,
-  });
-  const deadline = performance.now() + CLEAN_UP_MS;
-  for (const c of created) {
-    if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-    if (performance.now() > deadline) break; // what is left stays listed in the report
-    const answer =
-      c.kind === 'ticket'
-        ? await http.send('POST', `/v1/tickets/${c.id}/close`)
-        : await http.send('DELETE', `/v1/contacts/${c.id}`);
-    // A target that stopped answering would cost a timeout per object: the report lists them.
-    if (answer.status === undefined) return;
-  }
+/**
+ * Closes the tickets and deletes the contacts this worker created (shared staging hygiene), and
+ * says what became of each; an embedded deployment is thrown away whole.
+ */
+async function cleanUpCreated(t: Target): Promise<CreatedRecord[]> {
+  const records = t.embedded
+    ? discarded(t.created)
+    : await cleanUp(t.created, {
+        baseUrl: t.baseUrl,
+        key: fullKey(t.resolved),
+        timeoutMs: t.cfg.timeoutMs,
+        withinMs: CLEAN_UP_MS,
+      });
+  return records.map((r) => ({ ...r, area: 'contracts' }));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -309,10 +295,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const target = workerTarget(cfg, resolved, receiver);
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
-      await cleanUp(target);
-      appendRaw(`created-${process.pid}.jsonl`, target.created);
-      // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
+      appendRaw(`created-${process.pid}.jsonl`, await cleanUpCreated(target));
+      // The requests this worker sent to the API: the gate run's count (run/request-count.ts),
+      // and how much of the target's data it read (core/http/read-tally.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
+      appendRaw(`reads-${process.pid}.jsonl`, [processReadStats()]);
       await own?.close();
       await resolved.close();
     },
@@ -338,10 +325,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
-      const r = ex.response;
-      const kind = CREATED_KIND.get(ex.operation?.operationId ?? '');
-      const id = (r?.json as { id?: unknown } | undefined)?.id;
-      if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
+      const made = createdBy(ex);
+      if (made) target.created.push(made);
     };
     const http = createClient({
       baseUrl: target.baseUrl,
