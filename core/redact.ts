@@ -69,7 +69,28 @@ export function redact(text: string, extra: readonly string[] = []): string {
   return out;
 }
 
-/** Deep-redacts a JSON-serialisable value (strings inside objects and arrays). */
+/**
+ * Deep-redacts a JSON-serialisable value: each string inside it (and each key) on its own, so a
+ * mask never runs across JSON syntax — a ticket subject `X-Admin-Token: x` on a long-lived staging
+ * once swallowed the rest of the serialised document and made it unparseable. A string value is
+ * also read with its key before it (`"x-service-signature": "sha256=…"` is a signature header).
+ */
 export function redactValue<T>(value: T, extra: readonly string[] = []): T {
-  return JSON.parse(redact(JSON.stringify(value), extra)) as T;
+  const text = JSON.stringify(value);
+  if (text === undefined) return value;
+  return JSON.parse(text, (_k, v: unknown) => {
+    if (typeof v === 'string') return redact(v, extra);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      out[redact(k, extra)] = typeof x === 'string' ? afterKey(k, x, extra) : x;
+    return out;
+  }) as T;
+}
+
+/** `value` redacted as it reads after its key (`key: value`), when that masks more of it. */
+function afterKey(key: string, value: string, extra: readonly string[]): string {
+  const head = `${key}: `;
+  const joined = redact(`${head}${value}`, extra);
+  return joined.startsWith(head) ? joined.slice(head.length) : value;
 }

@@ -5,6 +5,7 @@
  */
 import { formatFailure } from '../core/checks/failure.ts';
 import { redact } from '../core/redact.ts';
+import { terminalSafe } from '../core/terminal-safe.ts';
 import type { AreaSummary } from '../core/area.ts';
 import { type Summary, targetLines } from './summary.ts';
 
@@ -149,7 +150,7 @@ export function renderConsole(s: Summary, outDir: string): string {
   );
   // One line, never wrapped: CI logs and scripts read the verdict from it.
   lines.push(verdictLine(s), '');
-  return redact(lines.join('\n'));
+  return terminalSafe(redact(lines.join('\n')));
 }
 
 /** The objects the run could not clean, a few by name (summary.json lists up to 50). */

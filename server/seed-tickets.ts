@@ -40,7 +40,7 @@ export const HUGE_SUBJECT_CHARS = 300 * 1024;
 export const HUGE_TAG_COUNT = 2000;
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -50,7 +50,7 @@ function prng(seed: number): () => number {
   };
 }
 
-type Rng = () => number;
+export type Rng = () => number;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const int = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
 
@@ -98,7 +98,7 @@ function pastedLog(r: Rng): string {
 }
 
 /** The odd subjects, each a function of the PRNG and the ticket's number in its workspace. */
-const ODD: Array<(rng: Rng, n: number) => string> = [
+export const ODD_SUBJECTS: ReadonlyArray<(rng: Rng, n: number) => string> = [
   (_r, n) => `🔥 Checkout down 😱 for 👨‍👩‍👧‍👦 family plan 🏳️‍🌈 (👍🏽 #${n})`,
   () => 'لا أستطيع تسجيل الدخول إلى حسابي',
   () => 'ההזמנה שלי לא הגיעה עדיין',
@@ -114,6 +114,8 @@ const ODD: Array<(rng: Rng, n: number) => string> = [
   () => '<script>alert("harness")</script> & "quotes" \'apos\' ]]> <!-- x -->',
   () => "'; DROP TABLE tickets; -- {{7*7}} $\u007b7*7} %s%n ../../etc/passwd",
   () => '<img src=x onerror=alert(1)><b>bold</b>',
+  // A secret-shaped line pasted from a terminal: masked in reports, never breaking them.
+  () => 'why does /admin answer 401? I sent X-Admin-Token: adm_pasted_from_a_log',
   () => 'Z̷̡͎a̸̛̰ļ̵̛g̶o̴ text that stacks marks',
   () => 'NFD e\u0301 vs NFC é, ﬁ ligature, İı ß, ＦＵＬＬ ｗｉｄｔｈ, 𝐁𝐨𝐥𝐝',
   () => 'Tiếng Việt, 中文工单, 日本語のチケット, 한국어',
@@ -121,7 +123,7 @@ const ODD: Array<(rng: Rng, n: number) => string> = [
   (r) => Array.from({ length: int(r, 50, 400) }, () => pick(r, OBJECTS)).join(' '),
 ];
 
-const NAMES = [
+export const ODD_NAMES = [
   'Ada Lovelace',
   'José Ñúñez',
   'محمد علي',
@@ -170,8 +172,8 @@ function hugeSlots(
 function subjectOf(rng: Rng, rank: number, n: number, huge: boolean): string {
   if (huge) return word(rng, HUGE_SUBJECT_CHARS);
   // The newest few dozen: each odd subject once, so a run's first pages meet them all.
-  if (rank >= 2 && rank < ODD.length + 2) return ODD[rank - 2]!(rng, n);
-  if (rng() < 0.3) return pick(rng, ODD)(rng, n);
+  if (rank >= 2 && rank < ODD_SUBJECTS.length + 2) return ODD_SUBJECTS[rank - 2]!(rng, n);
+  if (rng() < 0.3) return pick(rng, ODD_SUBJECTS)(rng, n);
   return `${pick(rng, VERBS)} ${pick(rng, OBJECTS)} #${n}`;
 }
 
@@ -204,7 +206,7 @@ export function seedTickets(
         subject: subjectOf(rng, rank, n, slots.subject.has(rank)),
         status: weighted(rng, STATUSES),
         priority,
-        requester: { email: `customer${n}@example.com`, name: pick(rng, NAMES) },
+        requester: { email: `customer${n}@example.com`, name: pick(rng, ODD_NAMES) },
         tags: slots.tags.has(rank)
           ? Array.from({ length: HUGE_TAG_COUNT }, (_, i) => `tag-${i}`)
           : [...new Set(Array.from({ length: int(rng, 0, 4) }, () => pick(rng, TAGS)))],
