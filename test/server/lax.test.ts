@@ -74,6 +74,10 @@ describe('lax profile: what the docs state is still enforced', () => {
     ['a priority outside low, normal, high', newTicket({ priority: 'urgent' })],
     ['tags that are not strings', newTicket({ tags: [1, 2] })],
     ['a requester email that is not an email', newTicket({ requester: { email: 'nope' } })],
+    [
+      'a requester email longer than an email can be (254)',
+      newTicket({ requester: { email: `${'a'.repeat(250)}@example.com` } }),
+    ],
   ] as const) {
     test(`create with ${what}: 422`, async () => {
       const r = await lax.call('POST', '/v1/tickets', key, body);
