@@ -245,6 +245,9 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   return target;
 }
 
+/** What a created object is until the clean-up says otherwise. */
+const UNCLEANED = 'not cleaned: the run was stopped before its clean-up';
+
 /** How long a worker's clean-up may take (paced by the key's budget, so it can wait). */
 const CLEAN_UP_MS = 90_000;
 
@@ -326,7 +329,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
       const made = createdBy(ex);
-      if (made) target.created.push(made);
+      if (made) {
+        target.created.push(made);
+        // Written at once: a worker stopped before its clean-up still says what it left.
+        appendRaw(`created-${process.pid}.jsonl`, [
+          target.embedded
+            ? ({ ...made, state: 'discarded', area: 'contracts' } satisfies CreatedRecord)
+            : ({
+                ...made,
+                state: 'left',
+                why: UNCLEANED,
+                area: 'contracts',
+              } satisfies CreatedRecord),
+        ]);
+      }
     };
     const http = createClient({
       baseUrl: target.baseUrl,

@@ -8,6 +8,15 @@ import type { HarnessConfig } from '../core/config.ts';
 import { createdSince } from '../core/http/created-ledger.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 
+/** What the area created when its clean-up never ran (the run's time limit cut it short). */
+export function uncleanedSince(cfg: HarnessConfig, mark: number, area: string): CreatedRecord[] {
+  const made = cfg.baseUrl ? createdSince(mark, cfg.baseUrl) : createdSince(mark);
+  const records: CreatedRecord[] = cfg.baseUrl
+    ? made.map((c) => ({ ...c, state: 'left', why: 'not cleaned: the run was stopped first' }))
+    : discarded(made);
+  return records.map((r) => ({ ...r, area }));
+}
+
 /** How long the clean-up of one area may take (paced by the key's budget). */
 const CLEAN_UP_MS = 90_000;
 

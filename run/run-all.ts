@@ -31,7 +31,7 @@ import { contractRequestStats, requestCount, requestLine, statsSince } from './r
 import { readReads } from '../contracts/collect.ts';
 import { ledgerMark } from '../core/http/created-ledger.ts';
 import { addReadStats, processReadStats, type ReadStats } from '../core/http/read-tally.ts';
-import { cleanUpSince } from './clean-up-run.ts';
+import { cleanUpSince, uncleanedSince } from './clean-up-run.ts';
 import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
@@ -240,10 +240,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
 
   let fuzzRequests: RateStats | undefined;
   let fuzzReads: ReadStats | undefined;
+  let fuzzMark: number | undefined;
   await area('fuzz', '[3/3] webhook signature fuzzing…', async () => {
     const before = processRateStats();
     const readBefore = processReadStats();
     const mark = ledgerMark();
+    fuzzMark = mark;
     try {
       return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
     } finally {
@@ -263,6 +265,8 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     loadRequests,
   );
   log(requestLine(run.requests));
+  // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
+  if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');
   run.reads = readCount({
     contracts: skip.has('contracts') ? undefined : readReads(ctx.out),
     fuzz: fuzzReads,
