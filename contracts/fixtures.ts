@@ -24,7 +24,7 @@ import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
 import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
 import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
-import { processReadStats } from '../core/http/read-tally.ts';
+import { addReadStats, processReadStats } from '../core/http/read-tally.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
 import { notePulse } from './transport-pulse.ts';
@@ -299,10 +299,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
       appendRaw(`created-${process.pid}.jsonl`, await cleanUpCreated(target));
-      // The requests this worker sent to the API: the gate run's count (run/request-count.ts),
-      // and how much of the target's data it read (core/http/read-tally.ts).
+      // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
-      appendRaw(`reads-${process.pid}.jsonl`, [processReadStats()]);
       await own?.close();
       await resolved.close();
     },
@@ -360,7 +358,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
       onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
+    const readBefore = processReadStats();
     await use(new ApiClient(http));
+    // How much of the target's data the test read (core/http/read-tally.ts), test by test: a
+    // worker stopped later still counts what it read.
+    appendRaw(`reads-${process.pid}.jsonl`, [addReadStats(processReadStats(), readBefore, -1)]);
   },
 
   verdict: [
