@@ -13,7 +13,8 @@ import type { CheckResult } from '../core/checks/verdict.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import { type Resolved, writeResolved } from '../core/resolved-config.ts';
 import { PULSE_FILE, PulseWatch, type TargetDown } from './transport-pulse.ts';
-import { readChecks, readPlaywrightTests, type TestRow } from './collect.ts';
+import { readText } from '../core/http/read-tally.ts';
+import { readChecks, readPlaywrightTests, readReads, type TestRow } from './collect.ts';
 import { type AreaSummary, errorArea } from '../core/area.ts';
 import { contractsArea } from './contracts-area.ts';
 
@@ -144,7 +145,7 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     ({ results, tests } = setAsideOutage(down.since, results, tests));
     const area = errorArea(reason, contractsArea(results, tests));
     area.details = { wallMs: r.wallMs, targetDown: down };
-    return { area, tests, results, targetDown: reason };
+    return { area: withReads(area, o.out), tests, results, targetDown: reason };
   }
   let area = contractsArea(results, tests);
   if (tests.length === 0 && r.exitCode !== 0 && !r.timedOut)
@@ -159,7 +160,22 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     area = errorArea(why, contractsArea(results, tests));
   }
   area.details = { wallMs: r.wallMs };
-  return { area, tests, results };
+  return { area: withReads(area, o.out), tests, results };
+}
+
+/**
+ * The area with how much of the target's data the suite read (list pages and their records, from
+ * the workers' raw files): in its details and its headline, so a long-lived staging shows the
+ * walks stayed bounded.
+ */
+function withReads(area: AreaSummary, out: string): AreaSummary {
+  const read = readReads(out);
+  if (read.pages === 0) return area;
+  return {
+    ...area,
+    headline: `${area.headline} · read from the target: ${readText(read)}`,
+    details: { ...(area.details as object), read },
+  };
 }
 
 /**

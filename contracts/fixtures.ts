@@ -22,8 +22,10 @@ import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
+import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
 import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
-import { undiciTransport } from '../core/http/undici-transport.ts';
+import { addReadStats, processReadStats } from '../core/http/read-tally.ts';
+import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
 import { boundedValue } from '../core/shown.ts';
 import { notePulse } from './transport-pulse.ts';
@@ -119,7 +121,7 @@ export interface Target {
   /** Lookup of a key's workspace id and key id (reference deployments only). */
   lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
-  created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
+  created: CreatedObject[];
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
 }
@@ -152,13 +154,6 @@ type TestFixtures = {
 
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
-
-/** What a creation operation leaves on the target (closed or deleted by the clean-up). */
-const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
-  ['createTicket', 'ticket'],
-  ['createContact', 'contact'],
-  ['createRule', 'rule'],
-]);
 
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
@@ -268,35 +263,28 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   return target;
 }
 
+/** What a created object is until the clean-up says otherwise. */
+const UNCLEANED = 'not cleaned: the run was stopped before its clean-up';
+
 /** How long a worker's clean-up may take (paced by the key's budget, so it can wait). */
 const CLEAN_UP_MS = 90_000;
 
-/** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
-async function cleanUp(target: Target, project: string | undefined): Promise<void> {
-  const { embedded, cfg, created, baseUrl, resolved } = target;
-  // An embedded deployment is thrown away whole, so only real targets are cleaned.
-  if (embedded || cfg.readOnly) return;
-  // Paced by the key's budget like every request to the API; not evidence of any check, but its
-  // closes fire events: they go to the delivery ledger.
-  const http = createClient({
-    baseUrl,
-    transport: undiciTransport(),
-    key: fullKey(resolved),
-    timeoutMs: cfg.timeoutMs,
-    deadline: performance.now() + CLEAN_UP_MS,
-    record: ledger(target, project),
-  });
-  const deadline = performance.now() + CLEAN_UP_MS;
-  for (const c of created) {
-    if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-    if (performance.now() > deadline) break; // what is left stays listed in the report
-    const answer =
-      c.kind === 'ticket'
-        ? await http.send('POST', `/v1/tickets/${c.id}/close`)
-        : await http.send('DELETE', `/v1/contacts/${c.id}`);
-    // A target that stopped answering would cost a timeout per object: the report lists them.
-    if (answer.status === undefined) return;
-  }
+/**
+ * Closes the tickets and deletes the contacts this worker created (shared staging hygiene), and
+ * says what became of each; an embedded deployment is thrown away whole.
+ */
+async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
+  const records = t.embedded
+    ? discarded(t.created)
+    : await cleanUp(t.created, {
+        baseUrl: t.baseUrl,
+        key: fullKey(t.resolved),
+        timeoutMs: t.cfg.timeoutMs,
+        withinMs: CLEAN_UP_MS,
+        // Its closes fire events: they go to the delivery ledger like every other action.
+        record: ledger(t, project),
+      });
+  return records.map((r) => ({ ...r, area: 'contracts' }));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -331,8 +319,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
       const project = workerInfo.project.name;
-      await cleanUp(target, project);
-      appendRaw(`created-${process.pid}.jsonl`, target.created);
+      appendRaw(`created-${process.pid}.jsonl`, await cleanUpCreated(target, project));
       // What this worker's own receiver captured, for the run's delivery sweep (the shared
       // receiver's is written by the global teardown).
       if (own)
@@ -376,10 +363,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
-      const r = ex.response;
-      const kind = CREATED_KIND.get(ex.operation?.operationId ?? '');
-      const id = (r?.json as { id?: unknown } | undefined)?.id;
-      if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
+      const made = createdBy(ex);
+      if (made) {
+        target.created.push(made);
+        // Written at once: a worker stopped before its clean-up still says what it left.
+        appendRaw(`created-${process.pid}.jsonl`, [
+          target.embedded
+            ? ({ ...made, state: 'discarded', area: 'contracts' } satisfies CreatedRecord)
+            : ({
+                ...made,
+                state: 'left',
+                why: UNCLEANED,
+                area: 'contracts',
+              } satisfies CreatedRecord),
+        ]);
+      }
     };
     const http = createClient({
       baseUrl: target.baseUrl,
@@ -397,7 +395,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
       onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
+    const readBefore = processReadStats();
     await use(new ApiClient(http));
+    // How much of the target's data the test read (core/http/read-tally.ts), test by test: a
+    // worker stopped later still counts what it read.
+    appendRaw(`reads-${process.pid}.jsonl`, [addReadStats(processReadStats(), readBefore, -1)]);
   },
 
   verdict: [

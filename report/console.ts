@@ -6,8 +6,9 @@
 import { formatFailure } from '../core/checks/failure.ts';
 import { redact } from '../core/redact.ts';
 import { shownText } from '../core/shown.ts';
+import { terminalSafe } from '../core/terminal-safe.ts';
 import type { AreaSummary } from '../core/area.ts';
-import type { Summary } from './summary.ts';
+import { type Summary, targetLines } from './summary.ts';
 
 /** The widest line of the table and of the details under it. */
 export const WIDTH = 100;
@@ -109,6 +110,8 @@ export function renderConsole(s: Summary, outDir: string): string {
     ...verdictTable(s.areas),
     '',
     ...areaDetails(s.areas),
+    ...targetLines(s).flatMap((l) => wrap(l, WIDTH)),
+    ...leftObjects(s),
   ];
   const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
   const assumed = Object.values(s.areas).flatMap((a) => a.assumptionMismatches);
@@ -150,7 +153,16 @@ export function renderConsole(s: Summary, outDir: string): string {
   );
   // One line, never wrapped: CI logs and scripts read the verdict from it.
   lines.push(verdictLine(s), '');
-  return redact(lines.join('\n'));
+  return terminalSafe(redact(lines.join('\n')));
+}
+
+/** The objects the run could not clean, a few by name (summary.json lists up to 50). */
+function leftObjects(s: Summary): string[] {
+  const left = s.leftOnTarget?.left ?? [];
+  const shown = left
+    .slice(0, 5)
+    .map((l) => `  left: ${l.kind} ${l.id}${l.area ? ` (${l.area})` : ''} — ${l.why}`);
+  return left.length > 5 ? [...shown, `  … and ${left.length - 5} more in summary.json`] : shown;
 }
 
 /** An unusable target, said first: nothing after it is about the contract. */

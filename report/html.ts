@@ -10,7 +10,7 @@ import { redact } from '../core/redact.ts';
 import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
 import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
-import type { Summary } from './summary.ts';
+import { type Summary, targetLines } from './summary.ts';
 
 /** Text as HTML (the run escapes its chart fallback with it too). */
 export const esc = (s: unknown) =>
@@ -162,7 +162,7 @@ ${loadResults
 <nav aria-label="sections">${SECTIONS.map(([id, title]) => `<a href="#${id}">${title}</a>`).join('')}</nav></header>
 <main>
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
-<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
+<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p>${onTarget(s)}</section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
 ${failureBlocks(documented) || noFailures(s)}
 ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${failureBlocks(assumed)}</details>` : ''}
@@ -199,6 +199,17 @@ function noFailures(s: Summary): string {
   return judged
     ? '<p class="pass">No documented rule is broken.</p>'
     : '<p class="not-run">No check ran, so no rule was judged.</p>';
+}
+
+/** What the run read of the target's data and what it left there (shared staging). */
+function onTarget(s: Summary): string {
+  const lines = targetLines(s);
+  if (lines.length === 0) return '';
+  const left = s.leftOnTarget?.left ?? [];
+  const table = left.length
+    ? `<details><summary>${left.length} object(s) left, with why</summary><table><tr><th>kind</th><th>id</th><th>area</th><th>why</th></tr>${left.map((l) => `<tr><td>${esc(l.kind)}</td><td><code>${esc(l.id)}</code></td><td>${esc(l.area ?? '')}</td><td>${esc(l.why)}</td></tr>`).join('')}</table></details>`
+    : '';
+  return `<p>${lines.map(esc).join('<br>')}</p>${table}`;
 }
 
 function unusableNote(s: Summary): string {

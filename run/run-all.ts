@@ -35,6 +35,11 @@ import {
   requestLine,
   statsSince,
 } from './request-count.ts';
+import { readReads } from '../contracts/collect.ts';
+import { ledgerMark } from '../core/http/created-ledger.ts';
+import { addReadStats, processReadStats, type ReadStats } from '../core/http/read-tally.ts';
+import { cleanUpSince, uncleanedSince } from './clean-up-run.ts';
+import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
@@ -111,6 +116,8 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       limits: r.limits,
       unusable: r.unusable,
       requests: r.requests,
+      reads: r.reads,
+      created: r.created,
       // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
       // observed only part of it; a run whose load area measured nothing compares no plan limits.
       baseline: r.complete
@@ -135,7 +142,10 @@ interface RunContext {
 
 /** What the areas found, as the reports take it. */
 interface AreasRun
-  extends Pick<ReportInput, 'areas' | 'tests' | 'results' | 'limits' | 'unusable' | 'requests'> {
+  extends Pick<
+    ReportInput,
+    'areas' | 'tests' | 'results' | 'limits' | 'unusable' | 'requests' | 'reads' | 'created'
+  > {
   /** The contract suite ran to its end (the baseline comparison makes sense). */
   complete: boolean;
   outOfTime: boolean;
@@ -242,12 +252,20 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   });
 
   let fuzzRequests: RateStats | undefined;
+  let fuzzReads: ReadStats | undefined;
+  let fuzzMark: number | undefined;
   await area('fuzz', '[3/3] webhook signature fuzzing…', async () => {
     const before = processRateStats();
+    const readBefore = processReadStats();
+    const mark = ledgerMark();
+    fuzzMark = mark;
     try {
       return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
     } finally {
+      // What the fuzzers created is closed before the area ends (and counted as its requests).
+      run.created = await cleanUpSince(cfg, mark, 'fuzz');
       fuzzRequests = statsSince(processRateStats(), before);
+      fuzzReads = addReadStats(processReadStats(), readBefore, -1);
     }
   });
 
@@ -260,6 +278,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     loadRequests,
   );
   log(requestLine(run.requests));
+  // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
+  if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');
+  run.reads = readCount({
+    contracts: skip.has('contracts') ? undefined : readReads(ctx.out),
+    fuzz: fuzzReads,
+  });
 
   if (opts.detect) {
     if (cfg.baseUrl)

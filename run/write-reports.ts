@@ -4,6 +4,7 @@
  * junit.xml and index.html — every one redacted — and the exit code.
  */
 import type { CheckResult } from '../core/checks/verdict.ts';
+import { type CreatedRecord, leftOnTarget } from '../core/target/clean-up.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import { compareWithBaseline } from '../compat/compare/baseline.ts';
 import { compatibilityArea } from '../compat/compare/compatibility-area.ts';
@@ -49,6 +50,10 @@ export interface ReportInput {
   unusable?: Summary['unusable'];
   /** Requests the run sent to the API, per area (run/request-count.ts). */
   requests?: Summary['requests'];
+  /** What the run read of the target's data, per area (run/read-count.ts). */
+  reads?: Summary['reads'];
+  /** What this process created on the target (the contract workers' are in `<out>/raw/`). */
+  created?: CreatedRecord[];
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean; limits?: boolean };
 }
@@ -61,6 +66,7 @@ export function writeReports(r: ReportInput): {
   const { out, cfg, tests } = r;
   const embedded = !cfg.baseUrl;
   const results = r.results ?? readChecks(out);
+  const created = [...readCreated(out), ...(r.created ?? [])];
   const snapshot = buildSnapshot(
     embedded ? 'embedded reference deployment' : cfg.baseUrl!,
     readExchanges(out),
@@ -90,8 +96,10 @@ export function writeReports(r: ReportInput): {
     ...(r.unusable ? { unusable: r.unusable } : {}),
     areas,
     checks: checkTable(results),
-    created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
+    created: created.map((c) => `${c.kind} ${c.id}`),
+    leftOnTarget: leftOnTarget(created),
     ...(r.requests ? { requests: r.requests } : {}),
+    ...(r.reads ? { reads: r.reads } : {}),
     tests: {
       passed: tests.filter((t) => t.status === 'passed').length,
       failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,

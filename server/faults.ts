@@ -110,6 +110,12 @@ export const FAULTS = [
     'repeats the last item of a page at the top of the next',
   ),
   F(
+    'pagination-skips-one',
+    'contracts',
+    'tickets.pagination-walk',
+    'leaves out the first item after each cursor (a gap between pages)',
+  ),
+  F(
     'close-keeps-status',
     'contracts',
     'tickets.close',

@@ -31,7 +31,7 @@ import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './
 import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
 import { type ApiInputStats, emptyStats, isSchemaValid, sentValue, tallyCase } from './tally.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { type CountedVia, openWorkspace, type Workspace } from './workspace.ts';
 
 /** Options of {@link runApiInputFuzz}. */
 export interface ApiInputFuzzOptions {
@@ -88,8 +88,8 @@ export interface ApiInputFuzzResult {
   seed: number;
   durationMs: number;
   requests: number;
-  /** How the ticket count was read: the summary report, or a walk of the list. */
-  countedVia: 'reports-summary' | 'list-walk';
+  /** How the ticket count was read: the summary report, a bounded walk of the list, or not at all. */
+  countedVia: CountedVia;
   operations: ApiInputOperationResult[];
   /**
    * Why the run stopped early: the API key's rate budget was spent (rate-budget.ts). The

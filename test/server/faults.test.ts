@@ -73,6 +73,24 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     }
     return ids.length - new Set(ids).size;
   },
+  paginationGaps: async (s) => {
+    const key = s.ws.enterprise.keys.full;
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await s.call('POST', '/v1/tickets', key, newTicket())).json.id);
+    const ids = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
+        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+      ).json;
+      if (!j || Array.isArray(j)) return 'no-envelope';
+      for (const t of j.data) ids.add(t.id);
+      cursor = j.next_cursor;
+      if (!cursor) break;
+    }
+    return made.filter((id) => !ids.has(id)).length;
+  },
   closeStatus: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('POST', `/v1/tickets/${t.id}/close`, s.ws.team.keys.full)).json.status;
@@ -298,8 +316,15 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'requester-not-echoed': ['requesterEcho'],
   'missing-requester-500': ['missingRequester'],
   'create-200': ['createCode'],
-  'list-bare-array': ['listShape', 'paginationDuplicates', 'priorityFilter', 'closedFilter'],
+  'list-bare-array': [
+    'listShape',
+    'paginationDuplicates',
+    'paginationGaps',
+    'priorityFilter',
+    'closedFilter',
+  ],
   'pagination-overlap': ['paginationDuplicates'],
+  'pagination-skips-one': ['paginationGaps'],
   'close-keeps-status': ['closeStatus', 'closedFilter'],
   // Plain-text errors carry no problem fields at all.
   'errors-plain-text': [
