@@ -423,7 +423,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           `probe id '${id}' is not kebab-case[:parameter]; wording goes in the label`,
         );
       appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
-        { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
+        // The test by the title the exchange log and the report use: what a comparison matches.
+        {
+          gap,
+          id,
+          ...(label ? { label } : {}),
+          value,
+          test: testInfo.titlePath.slice(1).join(' › '),
+        },
       ]);
     });
   },
