@@ -45,14 +45,17 @@ export interface CompareFinding {
  *   - `inconclusive`: a measurement its run could not vouch for, never compared as a number;
  *   - `no-interval`: a measurement without its uncertainty (an older snapshot), compared with the
  *     other run's interval only;
- *   - `no-record`: a snapshot that does not record what it exercised (version 2).
+ *   - `no-record`: a snapshot that does not record what it exercised (version 2);
+ *   - `data`: what depends on the data a run met, not on behaviour (a field the resource leaves
+ *     out for some records, missing from this answer's items).
  */
 export type CompareNoteKind =
   | 'not-exercised'
   | 'not-measured'
   | 'inconclusive'
   | 'no-interval'
-  | 'no-record';
+  | 'no-record'
+  | 'data';
 
 export interface CompareNote {
   kind: CompareNoteKind;
@@ -76,6 +79,7 @@ const NOTE_HEAD: Record<CompareNoteKind, string> = {
   inconclusive: 'not compared, an inconclusive measurement',
   'no-interval': 'compared by one interval, the other run recorded none',
   'no-record': 'compared without a record of what was exercised',
+  data: 'not a change, it depends on the data a run met',
 };
 
 /** What `summary.compatibility` holds and the HTML page's compatibility section shows. */

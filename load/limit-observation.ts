@@ -48,6 +48,7 @@ export function limitObservation(r: LoadResult): PlanLimitObservation {
     ...(burst ? { burst } : {}),
     ...(ratePerMin ? { ratePerMin } : {}),
     algorithm: r.limiter.algorithm,
+    algorithmConfidence: r.limiter.confidence,
     resetUnit: r.resetUnit.unit,
     scope: r.scope.scope,
   };

@@ -175,6 +175,18 @@ export function compareLimits(
       const q = m[property];
       if (p === undefined && q === undefined) continue;
       const where = { plan, property };
+      // A classification its classifier was not sure of is no more a value than an
+      // inconclusive measurement.
+      const unsure =
+        property === 'algorithm' && [l, m].find((x) => x.algorithmConfidence === 'low');
+      if (unsure && p !== q) {
+        out.note(
+          'inconclusive',
+          `${plan} algorithm: ${unsure === l ? "the baseline's" : "this run's"} ${String(unsure.algorithm)} was classified with low confidence (${String(p)} → ${String(q)}), not compared`,
+          where,
+        );
+        continue;
+      }
       if (!classified(p) || !classified(q)) {
         if (p !== q)
           out.note(

@@ -3,7 +3,7 @@
  * and content types; bodies go to compare-bodies.ts.
  */
 import type { OperationObservation } from '../../core/snapshot/types.ts';
-import { compareBody } from './compare-bodies.ts';
+import { compareBody, sometimesMissing } from './compare-bodies.ts';
 import { byText, union } from './order.ts';
 import type { Findings } from './rules.ts';
 
@@ -15,6 +15,9 @@ export function compareOperations(
   a: Record<string, OperationObservation>,
   b: Record<string, OperationObservation>,
 ): void {
+  const missing = sometimesMissing(
+    Object.values(a).flatMap((o) => Object.values(o.statuses).map((s) => s.shape)),
+  );
   for (const op of union(a, b).sort(byText)) {
     const x = a[op];
     const y = b[op];
@@ -70,7 +73,7 @@ export function compareOperations(
         'content type',
         () => s.contentTypes.length > 1,
       );
-      compareBody(out, at, s.shape, t.shape);
+      compareBody(out, at, s.shape, t.shape, missing);
     }
   }
 }

@@ -61,6 +61,11 @@ export interface PlanLimitObservation {
   burst?: Measurement;
   ratePerMin?: Measurement;
   algorithm?: string;
+  /**
+   * `low`: the classifier could not tell the algorithm apart from another (its alternatives):
+   * not compared (version 3; a version 2 snapshot's algorithm counts as told).
+   */
+  algorithmConfidence?: 'high' | 'low';
   resetUnit?: string;
   scope?: string;
   limitHeader?: number;

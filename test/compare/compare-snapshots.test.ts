@@ -19,7 +19,7 @@ import {
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
 } from '../../core/snapshot/types.ts';
-import { shapeOf } from '../../core/snapshot/shape.ts';
+import { mergeShapes, shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];
 
@@ -301,6 +301,34 @@ describe('compareSnapshots: one finding per change, at its level', () => {
     assert.deepEqual(rules(found), ['INFO response-field-not-observed']);
   });
 
+  test('a field the resource leaves out for some data, missing from a list now: data, a note', () => {
+    const named = { id: 't_1', requester: { email: 'a@x', name: 'A' } };
+    const unnamed = { id: 't_2', requester: { email: 'b@x' } };
+    const ops = (list: unknown[]) => ({
+      'POST /v1/tickets': {
+        '201': { ...status(named), shape: mergeShapes(shapeOf(named), shapeOf(unnamed)) },
+      },
+      'GET /v1/tickets': { '200': status({ data: list }) },
+    });
+    // The baseline's list happened to hold named requesters only; this run's met an unnamed one.
+    const r = compareBehaviour(
+      snap({ operations: ops([named]) }),
+      snap({ operations: ops([named, unnamed]) }),
+    );
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(
+      r.notes.filter((n) => n.kind === 'data').map((n) => n.pointer.field),
+      ['/data/*/requester/name'],
+    );
+    // Never seen missing anywhere before: a change a client can trip over.
+    const strict = { 'GET /v1/tickets': { '200': status({ data: [named] }) } };
+    const now = { 'GET /v1/tickets': { '200': status({ data: [named, unnamed] }) } };
+    assert.deepEqual(
+      rules(compareSnapshots(snap({ operations: strict }), snap({ operations: now }))),
+      ['WARN response-field-became-optional'],
+    );
+  });
+
   test('a field seen missing at times before and always sent now is no change (absence of evidence)', () => {
     const body = (s: BehaviourSnapshot['operations'][string]['statuses'][string]['shape']) =>
       snap({ operations: { [op]: { '201': { ...status(undefined), shape: s } } } });
@@ -408,6 +436,20 @@ describe('compareSnapshots: gaps and plan limits', () => {
       r.notes.find((n) => n.kind === 'inconclusive')!.message,
       /this run's 1040 \[1020, 1060\] inconclusive/,
     );
+    // A classification with low confidence is not a value either.
+    const low = both(
+      [team],
+      [{ ...team, algorithm: 'sliding-counter', algorithmConfidence: 'low' }],
+    );
+    assert.deepEqual(low.findings, []);
+    assert.ok(
+      low.notes.some((n) => n.kind === 'inconclusive' && n.pointer.property === 'algorithm'),
+    );
+    const sure = both(
+      [team],
+      [{ ...team, algorithm: 'fixed-window', algorithmConfidence: 'high' }],
+    );
+    assert.deepEqual(rules(sure.findings), ['ERR limit-algorithm-changed']);
     // A classifier that could not tell is not compared either.
     const u = both([team], [{ ...team, scope: 'unknown' }]);
     assert.deepEqual(u.findings, []);
