@@ -14,6 +14,8 @@ const VOLATILE_TEXT: Array<[RegExp, string]> = [
   // Prefixed random ids have a digit or capital; error codes like `invalid_request_body` do not.
   [/\b[a-z]{2,8}_(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{8,}/g, '<id>'],
   [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+  // A page cursor is opaque data (where the list stood), not behaviour: `cursor=eyJzIjo2fQ`.
+  [/([?&](?:cursor|page_token|starting_after|ending_before)=)[^&>\s"']+/gi, '$1<cursor>'],
 ];
 
 export function normalizeVolatile(s: string): string {

@@ -101,6 +101,7 @@ describe('compareSnapshots: noise is not behaviour', () => {
         U10: { 'contact-location-header': '/v1/contacts/ctc_nE_S3RZRli7A' },
         U14: { 'retry-spacing-ms': [96, 191] },
         U1: { seen: { varies: ['open', 'closed'] } },
+        U4: { link: '</v1/tickets?limit=25&cursor=eyJzIjo2fQ>; rel="next"' },
       },
     });
     const b = snap({
@@ -109,6 +110,8 @@ describe('compareSnapshots: noise is not behaviour', () => {
         U10: { 'contact-location-header': '/v1/contacts/ctc_Q9xY_k2LmPZt' },
         U14: { 'retry-spacing-ms': [82, 170] },
         U1: { seen: { varies: ['closed', 'open'] } },
+        // A deployment that kept what the last run created: the cursor stands elsewhere.
+        U4: { link: '</v1/tickets?limit=25&cursor=eyJzIjo2MH0>; rel="next"' },
       },
     });
     assert.deepEqual(compareSnapshots(a, b), []);
