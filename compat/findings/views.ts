@@ -62,7 +62,9 @@ function compareView(
       failing: (n, failOn) =>
         `**Behaviour changed for clients:** ${n} finding(s) at or above ${failOn}.`,
       below: (failOn) => `**No finding at or above ${failOn}.**`,
-      none: '**No behaviour change.**',
+      none: notes.length
+        ? '**No behaviour change in what both runs observed.**'
+        : '**No behaviour change.**',
     },
     // Left out is not unchanged: said under the counts, so nobody reads a partial run as clean.
     notes: () =>
