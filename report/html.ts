@@ -258,7 +258,8 @@ function compatSection(c: CompatibilityReport | undefined): string {
   if (c.error)
     return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
   const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep).' : ''} Only what both runs observed is compared.</small></p>${notesBlock(c)}`;
-  if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
+  if (c.findings.length === 0)
+    return `${head}<p class="pass">No behaviour change${c.notes?.length ? ' in what both runs observed' : ''}.</p>${how}`;
   const table = (rows: CompatibilityReport['findings']) =>
     `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
       .map(
