@@ -465,7 +465,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // A probe may record what the target answered (problem keys, a header): bounded, so the
       // snapshot, the compatibility compare and the page never carry a mebibyte of it.
       appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
-        { gap, id, ...(label ? { label } : {}), value: boundedValue(value), test: testInfo.title },
+        // The test by the title the exchange log and the report use: what a comparison matches.
+        {
+          gap,
+          id,
+          ...(label ? { label } : {}),
+          value: boundedValue(value),
+          test: testInfo.titlePath.slice(1).join(' › '),
+        },
       ]);
     });
   },

@@ -23,11 +23,20 @@ const MARK: Record<AreaSummary['verdict'], string> = {
 
 /** The table's columns after the area name: header, width, value of a row. */
 const COLUMNS: [string, number, (a: AreaSummary) => string][] = [
-  ['verdict', 7, (a) => MARK[a.verdict]],
+  ['verdict', 7, verdictCell],
   ['documented', 10, (a) => String(a.documentedFailures.length)],
   ['assumed', 7, (a) => String(a.assumptionMismatches.length)],
   ['not run', 7, (a) => String(a.notRun.length)],
 ];
+
+/**
+ * The verdict cell: a leveled area (compatibility) that neither failed nor could not run shows
+ * the highest level it found — `ERR`, not the `WARN` of a change that does not gate.
+ */
+export function verdictCell(a: AreaSummary): string {
+  if (a.level && (a.verdict === 'pass' || a.verdict === 'warn')) return a.level;
+  return MARK[a.verdict];
+}
 
 /** The verdict table: the area column as wide as the longest name, counts right-aligned. */
 export function verdictTable(areas: Record<string, AreaSummary>): string[] {

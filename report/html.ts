@@ -5,7 +5,13 @@
  */
 import { FAILURE_WORDS } from '../core/checks/failure.ts';
 import type { Failure } from '../core/checks/types.ts';
-import { type CompatibilityReport, valueText, whereText } from '../core/compatibility.ts';
+import {
+  type CompatibilityReport,
+  notesText,
+  valueText,
+  whereText,
+} from '../core/compatibility.ts';
+import { verdictCell } from './console.ts';
 import { redact } from '../core/redact.ts';
 import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
@@ -86,7 +92,7 @@ export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExt
   const areas = Object.entries(s.areas)
     .map(
       ([n, a]) =>
-        `<tr><td class="nowrap">${esc(n)}</td><td class="${a.verdict} nowrap">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
+        `<tr><td class="nowrap">${esc(n)}</td><td class="${verdictCell(a) === a.level ? `lvl-${a.level}` : a.verdict} nowrap">${esc(verdictCell(a))}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
     )
     .join('\n');
   const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
@@ -258,6 +264,16 @@ export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['compatibility', 'Compatibility'],
 ];
 
+/** What the comparison left out, and why: not findings, but not to be read as unchanged. */
+function notesBlock(c: CompatibilityReport): string {
+  const notes = c.notes ?? [];
+  if (notes.length === 0) return '';
+  const items = notesText(notes)
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('');
+  return `<details><summary>${notes.length} thing(s) left out of the comparison (not findings)</summary><ul>${items}</ul></details>`;
+}
+
 function compatSection(c: CompatibilityReport | undefined): string {
   const how =
     '<p><small>Spec changes: <code>harness diff-spec OLD NEW</code>. Behaviour changes between two runs: <code>harness compare BASELINE CURRENT</code>.</small></p>';
@@ -265,8 +281,9 @@ function compatSection(c: CompatibilityReport | undefined): string {
     return `<p><small>No baseline comparison in this run (it needs the whole contract suite and a baseline snapshot, <code>reports/baselines/reference.snapshot.json</code> or <code>HARNESS_BASELINE</code>).</small></p>${how}`;
   if (c.error)
     return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
-  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
-  if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
+  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep).' : ''} Only what both runs observed is compared.</small></p>${notesBlock(c)}`;
+  if (c.findings.length === 0)
+    return `${head}<p class="pass">No behaviour change${c.notes?.length ? ' in what both runs observed' : ''}.</p>${how}`;
   const table = (rows: CompatibilityReport['findings']) =>
     `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
       .map(

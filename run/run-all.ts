@@ -118,8 +118,9 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       requests: r.requests,
       reads: r.reads,
       created: r.created,
-      // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
-      // observed only part of it; a run whose load area measured nothing compares no plan limits.
+      ...(opts.grep ? { grep: opts.grep } : {}),
+      // A skipped, unfinished or unusable suite observed too little to compare. What a --grep run
+      // or a run without load did not exercise, the snapshot says (compat/compare/exercised.ts).
       baseline: r.complete
         ? { partial: Boolean(opts.grep), limits: r.limits.length > 0 }
         : undefined,

@@ -20,7 +20,7 @@ import { esc, renderHtml } from '../report/html.ts';
 import { junitXml } from '../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
-import type { BehaviourSnapshot, PlanLimitObservation } from '../core/snapshot/types.ts';
+import type { BehaviourSnapshot, Exercised, PlanLimitObservation } from '../core/snapshot/types.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
 import type { LoadResult } from '../load/lib/result.ts';
 import { buildSnapshot } from '../report/snapshot.ts';
@@ -56,6 +56,22 @@ export interface ReportInput {
   created?: CreatedRecord[];
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean; limits?: boolean };
+  /** The run ran only the contract tests matching this (--grep). */
+  grep?: string;
+}
+
+/**
+ * What the run exercised, for the snapshot: the contract tests that ran (a skipped one saw
+ * nothing), and the load area when it measured plan limits.
+ */
+export function exercisedBy(r: Pick<ReportInput, 'tests' | 'limits' | 'grep'>): Exercised {
+  return {
+    areas: ['contracts', ...(r.limits.length ? ['load'] : [])],
+    tests: r.tests
+      .filter((t) => t.status !== 'skipped' && t.status !== 'interrupted')
+      .map((t) => t.title),
+    ...(r.grep ? { grep: r.grep } : {}),
+  };
 }
 
 export function writeReports(r: ReportInput): {
@@ -72,9 +88,9 @@ export function writeReports(r: ReportInput): {
     readExchanges(out),
     readProbes(out),
     r.limits,
+    exercisedBy(r),
   );
-  // Observed changes against the committed baseline. In a --grep run a status not seen is no
-  // evidence of removal: `partial`.
+  // Observed changes against the committed baseline, over what both runs exercised.
   const compared = r.baseline
     ? compareWithBaseline(redactValue(snapshot), cfg.baseline, r.baseline)
     : undefined;

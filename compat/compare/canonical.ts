@@ -12,6 +12,8 @@ const VOLATILE_TEXT: Array<[RegExp, string]> = [
   [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?/g, '<date-time>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+  // A page cursor is opaque data (where the list stood), not behaviour: `cursor=eyJzIjo2fQ`.
+  [/([?&](?:cursor|page_token|starting_after|ending_before)=)[^&>\s"']+/gi, '$1<cursor>'],
 ];
 
 /**
