@@ -25,12 +25,12 @@ const PREFIXED_ID = /\b[a-z]{2,8}_[A-Za-z0-9_-]{8,}/g;
 const HAS_DIGIT_OR_CAPITAL = /[A-Z0-9]/;
 
 export function normalizeVolatile(s: string): string {
-  const [dates, uuids, hex] = VOLATILE_TEXT;
+  const [dates, uuids, ...rest] = VOLATILE_TEXT;
   let t = s.replace(dates![0], dates![1]).replace(uuids![0], uuids![1]);
   t = t.replace(PREFIXED_ID, (m) =>
     HAS_DIGIT_OR_CAPITAL.test(m.slice(m.indexOf('_') + 1)) ? '<id>' : m,
   );
-  return t.replace(hex![0], hex![1]);
+  return rest.reduce((x, [re, token]) => x.replace(re, token), t);
 }
 
 /** JSON with sorted keys, and the members of `{varies: [...]}` in a stable order. */
