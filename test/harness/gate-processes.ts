@@ -94,15 +94,12 @@ export async function startTarget(
 export async function serveReference(
   faults: string[] = [],
 ): Promise<{ baseUrl: string; vars: Record<string, string> }> {
-  const served = await spawnServe(
-    [
-      // The deployment's own fast retry schedule: the webhook retry check ends in a second.
-      '--webhook-retry-delays',
-      '100,200,400,800',
-      ...(faults.length ? ['--fault', faults.join(',')] : []),
-    ],
-    { detached: true },
-  );
+  const served = await spawnServe([
+    // The deployment's own fast retry schedule: the webhook retry check ends in a second.
+    '--webhook-retry-delays',
+    '100,200,400,800',
+    ...(faults.length ? ['--fault', faults.join(',')] : []),
+  ]);
   started.push(served.process);
   return { baseUrl: served.baseUrl, vars: served.vars };
 }
