@@ -21,7 +21,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 
 /** POSIX sh: reads +PGID / -PGID lines until end-of-file, then SIGKILLs the groups still listed. */
-const SCRIPT = `trap '' INT TERM HUP
+export const REAPER_SCRIPT = `trap '' INT TERM HUP
 live=' '
 while IFS= read -r line; do
   g=\${line#?}
@@ -40,7 +40,7 @@ let broken = false;
 function send(line: string): void {
   if (broken) return;
   if (!reaper) {
-    reaper = spawn('sh', ['-c', SCRIPT], {
+    reaper = spawn('sh', ['-c', REAPER_SCRIPT], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
