@@ -176,7 +176,6 @@ ${detectionSection(s)}
   return redact(html);
 }
 
-/** An unusable target, said before anything else: no check ran. */
 /**
  * The failures section with none to show: a pass only when a check was judged; an unusable target
  * (or a run where every area was skipped) judged nothing, and must not read as a green light.
@@ -188,7 +187,10 @@ function noFailures(s: Summary): string {
     : '<p class="not-run">No check ran, so no rule was judged.</p>';
 }
 
+/** An interrupted run or an unusable target, said before anything else. */
 function unusableNote(s: Summary): string {
+  if (s.interrupted)
+    return `<p><b class="error">Interrupted</b>: ${esc(s.interrupted)}. The run did not finish (exit 2); what it found before is below.</p>`;
   if (!s.unusable) return '';
   return `<p><b class="error">Target unusable</b>: ${esc(s.unusable.cause)}.<br>What to fix: ${esc(s.unusable.fix)}.<br><small>No check ran: this run says nothing about the contract (exit 2).</small></p>`;
 }

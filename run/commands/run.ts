@@ -11,6 +11,8 @@ import {
 } from '../../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../../core/cli/env-file.ts';
 import { positiveNumber } from '../../core/cli/positive-number.ts';
+import { closeAllGroups } from '../../core/process/process-group.ts';
+import { CHILD_GRACE_MS, watchInterrupts } from '../interrupt.ts';
 
 const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
 
@@ -46,7 +48,7 @@ export const spec = {
     'max-seconds': {
       type: 'string',
       arg: 'N',
-      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then stops, the others are marked error, every report is still written',
+      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS; default: the areas’ own limits + 1 min, printed at the start): the area running then stops, the others are marked error, every report is still written. SIGINT/SIGTERM stop the run the same way, verdict ERROR "interrupted"',
     },
     tags: {
       type: 'boolean',
@@ -114,18 +116,29 @@ export async function run(argv: string[]): Promise<number> {
     values['max-seconds'] === undefined
       ? undefined
       : positiveNumber('max-seconds', values['max-seconds'], 0);
-  const { exitCode, outOfTime } = await runAll({
-    outDir: values.out,
-    skip,
-    faults,
-    strict: values.strict ?? false,
-    detect: values.detect ?? false,
-    tags: values.tags ?? false,
-    maxSeconds,
-    grep: values.grep,
-  });
-  // An area cut short by the time limit may still hold sockets and timers: the reports are
-  // written, so end here rather than wait for it.
-  if (outOfTime) process.exit(exitCode);
-  return exitCode;
+  // This process owns the run: an interrupt or the time limit ends its children (one path).
+  const interrupts = watchInterrupts((l) => process.stderr.write(`${l}\n`));
+  try {
+    const { exitCode, outOfTime, interrupted } = await runAll({
+      outDir: values.out,
+      skip,
+      faults,
+      strict: values.strict ?? false,
+      detect: values.detect ?? false,
+      tags: values.tags ?? false,
+      maxSeconds,
+      grep: values.grep,
+      signal: interrupts.signal,
+      onStop: () => void closeAllGroups(CHILD_GRACE_MS),
+    });
+    // An area cut short may still hold sockets, timers and children: the reports are written, so
+    // end its children (already stopping) and this process here rather than wait for them.
+    if (outOfTime || interrupted) {
+      await closeAllGroups(CHILD_GRACE_MS);
+      process.exit(exitCode);
+    }
+    return exitCode;
+  } finally {
+    interrupts.dispose();
+  }
 }
