@@ -49,7 +49,7 @@ interface Gate {
 }
 
 function startGate(
-  how: 'bin' | 'npm start',
+  how: 'bin' | 'npm start' | 'npx',
   args: string[],
   env: Record<string, string> = {},
 ): Gate {
@@ -59,7 +59,9 @@ function startGate(
   const [cmd, argv] =
     how === 'npm start'
       ? ['npm', ['start', '--', ...args, '--out', out]]
-      : [process.execPath, [join(root, 'bin/harness.mjs'), '--', 'run', ...args, '--out', out]];
+      : how === 'npx'
+        ? ['npx', ['harness', 'run', ...args, '--out', out]]
+        : [process.execPath, [join(root, 'bin/harness.mjs'), '--', 'run', ...args, '--out', out]];
   const c = spawn(cmd, argv, {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -124,19 +126,23 @@ function record(g: Gate, expect: RegExp[]): Proc[] {
   return procs;
 }
 
-function assertInterrupted(g: Gate, signal: string, area: string): Summary {
+function assertInterrupted(
+  g: Gate,
+  signal: string,
+  area: string,
+  reason = `interrupted by ${signal}`,
+): Summary {
   for (const f of ['summary.json', 'junit.xml', 'index.html', 'snapshot.json'])
     assert.ok(existsSync(join(g.out, f)), `${f} written\n${g.output()}`);
   const s = JSON.parse(readFileSync(join(g.out, 'summary.json'), 'utf8')) as Summary;
   assert.equal(s.verdict, 'error');
   assert.equal(s.exitCode, 2);
-  assert.equal(s.interrupted, `interrupted by ${signal}`);
-  assert.match(s.areas[area]?.error ?? '', new RegExp(`^stopped: interrupted by ${signal}`));
-  assert.match(
-    g.output(),
-    new RegExp(`^verdict: ERROR \\(exit 2\\) .*interrupted by ${signal}`, 'm'),
-  );
-  assert.match(readFileSync(join(g.out, 'junit.xml'), 'utf8'), /interrupted by SIG/);
+  assert.equal(s.interrupted, reason);
+  assert.ok(s.areas[area]?.error?.startsWith(`stopped: ${reason}`), s.areas[area]?.error);
+  assert.ok(readFileSync(join(g.out, 'junit.xml'), 'utf8').includes(reason), 'junit.xml says so');
+  const verdict = /^verdict: .*$/m.exec(g.output())?.[0] ?? g.output();
+  assert.match(verdict, /^verdict: ERROR \(exit 2\) /);
+  assert.ok(verdict.includes(reason), verdict);
   return s;
 }
 
@@ -180,6 +186,22 @@ describe('a gate signalled mid-contracts ends every process and reports "interru
     assert.deepEqual(left, [], `left running 10 s after the kill:\n${fmt(left)}`);
     assert.equal(code, 2, 'npm passes on the harness’s exit status');
     assertInterrupted(g, 'SIGTERM', 'contracts');
+  });
+
+  test('SIGTERM to npx (npx harness run): its shell dies without passing it on; the harness notices', async () => {
+    const g = startGate('npx', ['--skip', 'load']);
+    await g.seen(FIRST_TEST);
+    const recorded = record(g, [/^npm exec harness/, /bin\/harness run/, ...PLAYWRIGHT]);
+    const { left } = await killAndWatch(g, recorded, 'SIGTERM', 'process');
+    assert.deepEqual(left, [], `left running 10 s after the kill:\n${fmt(left)}`);
+    // npx ended at once; the harness, orphaned, stopped on its own and reported (its output
+    // went to the pipe npx handed it, still read here).
+    assertInterrupted(
+      g,
+      'SIGTERM',
+      'contracts',
+      'interrupted: the npm/npx process that started it is gone',
+    );
   });
 
   test('SIGKILL to the harness process: no report, but its children still end', async () => {
