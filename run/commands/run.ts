@@ -2,6 +2,7 @@
  * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Area, runAll } from '../run-all.ts';
 import {
   type CommandSpec,
@@ -134,7 +135,8 @@ export async function run(argv: string[]): Promise<number> {
     // An area cut short may still hold sockets, timers and children: the reports are written, so
     // end its children (already stopping) and this process here rather than wait for them.
     if (outOfTime || interrupted) {
-      await closeAllGroups(CHILD_GRACE_MS);
+      // Bounded: a process SIGKILL cannot end (stuck in the kernel) must not hold the exit.
+      await Promise.race([closeAllGroups(CHILD_GRACE_MS), sleep(CHILD_GRACE_MS + 3_000)]);
       process.exit(exitCode);
     }
     return exitCode;
