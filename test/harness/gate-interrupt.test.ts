@@ -188,6 +188,21 @@ describe('a gate signalled mid-contracts ends every process and reports "interru
     assertInterrupted(g, 'SIGTERM', 'contracts');
   });
 
+  test('SIGINT to npm start’s whole group (Ctrl-C on npm start): npm’s echo is the same signal', async () => {
+    const g = startGate('npm start', ['--skip', 'load']);
+    await g.seen(FIRST_TEST);
+    const recorded = record(g, [/^npm start/, ...PLAYWRIGHT]);
+    const { code, left } = await killAndWatch(g, recorded, 'SIGINT', 'group');
+    assert.deepEqual(left, [], `left running 10 s after the kill:\n${fmt(left)}`);
+    assert.equal(code, 2);
+    assertInterrupted(g, 'SIGINT', 'contracts');
+    assert.doesNotMatch(
+      g.output(),
+      /SIGINT again/,
+      'npm forwarding the same Ctrl-C is not a second one',
+    );
+  });
+
   test('SIGTERM to npx (npx harness run): its shell dies without passing it on; the harness notices', async () => {
     const g = startGate('npx', ['--skip', 'load']);
     await g.seen(FIRST_TEST);
