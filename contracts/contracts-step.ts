@@ -119,6 +119,9 @@ export function runContracts(
     });
     // Done once the whole group has ended, workers included.
     void group.ended.then(() => {
+      // Stopped from outside and not for an interrupt: the run's time limit (its owner stops
+      // every group then), which may come a moment before this suite's own timer.
+      if (group.stopRequested && !interrupted && !targetDown) timedOut = true;
       clearTimeout(timer);
       clearInterval(poll);
       signal?.removeEventListener('abort', onAbort);

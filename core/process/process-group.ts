@@ -22,6 +22,10 @@ export class ProcessGroup {
   private killAt = Number.POSITIVE_INFINITY;
   private killTimer: NodeJS.Timeout | undefined;
   private signalled = false;
+  /** `stop` was called — by its owner, or for everyone (closeAllGroups). */
+  get stopRequested(): boolean {
+    return this.signalled;
+  }
   private done = false;
 
   constructor(
