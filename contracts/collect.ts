@@ -34,7 +34,11 @@ export function readJsonl<T>(dir: string, prefix: string): T[] {
   for (const f of readdirSync(dir)
     .filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl'))
     .sort()) {
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+    const lines = readFileSync(join(dir, f), 'utf8').split('\n');
+    // Every row ends with a newline; a last one without it was cut by a worker killed mid-write
+    // (an interrupted run) and is not a row.
+    lines.pop();
+    for (const line of lines) {
       if (line.trim()) rows.push(JSON.parse(line) as T);
     }
   }

@@ -38,7 +38,7 @@ export const ENV_VARS = {
     '1: allow plain HTTP to a non-loopback host, and on https:// skip certificate verification (a private CA: prefer NODE_EXTRA_CA_CERTS)',
   HARNESS_TIMEOUT_MS: 'per-request timeout (default 10000)',
   HARNESS_RUN_MAX_SECONDS:
-    'time limit of the whole run (harness run --max-seconds): the running area stops, every report is written',
+    'time limit of the whole run (harness run --max-seconds; default: the areas’ own limits + 1 min, 18 min for a full run): the running area stops, every report is written',
   HARNESS_BASELINE:
     'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
   HARNESS_COMPAT_FAIL_ON:

@@ -24,6 +24,9 @@ import { type AreaSummary, emptyArea, fileFailures, judged } from '../core/area.
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
 import type { FuzzWiring } from './wiring.ts';
 
+/** Each fuzzer's own time budget, s (they run one after the other). */
+export const FUZZ_STEP_SECONDS = { receiver: 60, delivery: 45, input: 45 } as const;
+
 function exampleReceiverFuzz(createReceiver: FuzzWiring['exampleReceiver']) {
   const secret = `whsec_${randomBytes(18).toString('base64url')}`;
   registerSecret(secret);
@@ -31,7 +34,7 @@ function exampleReceiverFuzz(createReceiver: FuzzWiring['exampleReceiver']) {
     secret,
     form: 'both',
     cases: 25,
-    maxSeconds: 60,
+    maxSeconds: FUZZ_STEP_SECONDS.receiver,
   });
 }
 
@@ -74,7 +77,7 @@ export async function runFuzzStep(
               apiKey: fullKey(t),
               ...(t.admin ? { admin: t.admin } : dashboard),
               numRuns: 10,
-              maxSeconds: 45,
+              maxSeconds: FUZZ_STEP_SECONDS.delivery,
             })
           : undefined;
       const input = cfg.readOnly
@@ -83,7 +86,7 @@ export async function runFuzzStep(
             baseUrl: t.baseUrl,
             apiKey: fullKey(t),
             numRuns: 40,
-            maxSeconds: 45,
+            maxSeconds: FUZZ_STEP_SECONDS.input,
           });
       return { delivery, input };
     },

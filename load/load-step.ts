@@ -21,6 +21,9 @@ import {
 } from '../core/area.ts';
 import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
 
+/** The load area's own wall-clock limit, s (k6 or the Node driver is stopped there). */
+export const LOAD_STEP_MAX_SECONDS = 170;
+
 export async function runLoadStep(
   cfg: HarnessConfig,
   out: string,
@@ -47,7 +50,7 @@ export async function runLoadStep(
       outDir: out,
       progress: process.stderr,
       allowInsecureRemote: cfg.allowInsecure,
-      maxSeconds: 170,
+      maxSeconds: LOAD_STEP_MAX_SECONDS,
     });
     for (const r of results) log(`  ${summaryLine(r)}`);
     return { area: loadArea(results), limits: results.map(limitObservation), results };

@@ -196,6 +196,8 @@ function labelled(label: string, text: string): string[] {
 function verdictLine(s: Summary): string {
   const head = `verdict: ${s.verdict.toUpperCase()} (exit ${s.exitCode}) in ${(s.durationMs / 1000).toFixed(1)} s`;
   if (s.unusable) return `${head} — target unusable: ${s.unusable.cause}`;
+  if (s.interrupted)
+    return `${head} — ${s.interrupted}: the run did not finish (what it found is above)`;
   const errored = Object.entries(s.areas)
     .filter(([, a]) => a.verdict === 'error')
     .map(([n]) => n);

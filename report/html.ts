@@ -195,7 +195,6 @@ function failureBlocks(fs: readonly Failure[]): string {
   return blocks.join('\n');
 }
 
-/** An unusable target, said before anything else: no check ran. */
 /**
  * The failures section with none to show: a pass only when a check was judged; an unusable target
  * (or a run where every area was skipped) judged nothing, and must not read as a green light.
@@ -218,7 +217,10 @@ function onTarget(s: Summary): string {
   return `<p>${lines.map(esc).join('<br>')}</p>${table}`;
 }
 
+/** An interrupted run or an unusable target, said before anything else. */
 function unusableNote(s: Summary): string {
+  if (s.interrupted)
+    return `<p><b class="error">Interrupted</b>: ${esc(s.interrupted)}. The run did not finish (exit 2); what it found before is below.</p>`;
   if (!s.unusable) return '';
   return `<p><b class="error">Target unusable</b>: ${esc(s.unusable.cause)}.<br>What to fix: ${esc(s.unusable.fix)}.<br><small>No check ran: this run says nothing about the contract (exit 2).</small></p>`;
 }

@@ -25,6 +25,11 @@ export interface Summary {
   exitCode: number;
   /** The preflight found a target no check can run against: the cause and what to fix. */
   unusable?: { cause: string; fix: string };
+  /**
+   * The run was stopped by a signal ("interrupted by SIGTERM"): verdict `error` whatever it had
+   * found — the areas keep what they found before.
+   */
+  interrupted?: string;
   areas: Record<string, AreaSummary>;
   checks: Array<{ name: string; provenance: string; passed: number; failed: number }>;
   tests: { passed: number; failed: number; skipped: number; total: number };

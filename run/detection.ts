@@ -32,6 +32,9 @@ export interface DetectionRow {
   dashboard?: DashboardCell;
 }
 
+/** The fault projects' suite's time limit (the dashboard column's: CONTRACTS_TIMEOUT_MS). */
+export const DETECTION_SUITE_TIMEOUT_MS = 15 * 60_000;
+
 export async function runDetectionMatrix(
   outDir: string,
   verbose = false,
@@ -68,7 +71,7 @@ export async function runDetectionMatrix(
         PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         FORCE_COLOR: '0',
       },
-      timeoutMs: 15 * 60_000,
+      timeoutMs: DETECTION_SUITE_TIMEOUT_MS,
       inherit: verbose,
     },
   );

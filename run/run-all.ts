@@ -18,7 +18,8 @@ import { renderConsole } from '../report/console.ts';
 import { type AreaSummary, errorArea, notRunArea } from '../core/area.ts';
 import type { Summary } from '../report/summary.ts';
 import { applyEnv, insecureTlsEnv } from '../core/target/tls-trust.ts';
-import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
+import { guardArea, type RunClock, runClock, stopReason, unlessInterrupted } from './area-guard.ts';
+import { defaultTimeLimit } from './default-time-limit.ts';
 import { runContractsStep } from '../contracts/contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
 import { createReceiver } from '../examples/receiver/receiver.ts';
@@ -58,8 +59,15 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Contract-suite time limit, ms. Default 10 min. */
   contractsTimeoutMs?: number;
-  /** Time limit of the whole run, s (default HARNESS_RUN_MAX_SECONDS, else none). */
+  /**
+   * Time limit of the whole run, s (default HARNESS_RUN_MAX_SECONDS, else the default of
+   * run/default-time-limit.ts).
+   */
   maxSeconds?: number;
+  /** Aborted when the run is interrupted (run/interrupt.ts); its reason names the signal. */
+  signal?: AbortSignal;
+  /** Called once when the run must stop early (interrupt or time limit): end the children then. */
+  onStop?: (reason: string) => void;
   /** Environment to read the configuration from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** The target (`--url`), over the environment's HARNESS_BASE_URL. */
@@ -78,8 +86,10 @@ export interface RunResult {
   summary: Summary;
   exitCode: number;
   files: string[];
-  /** The run's time limit cut an area short: its work may still be running in this process. */
+  /** The run's time limit or an interrupt cut an area short: its work may still be running in this process. */
   outOfTime: boolean;
+  /** Set when the run was interrupted: by what. */
+  interrupted?: string;
 }
 
 export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
@@ -94,11 +104,23 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
     ...(opts.strict ? { strict: true } : {}),
   });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
-  const clock = runClock(opts.maxSeconds ?? cfg.runMaxSeconds, started);
+  const skipped = new Set(opts.skip ?? []);
+  const clock = runClock(
+    opts.maxSeconds ??
+      cfg.runMaxSeconds ??
+      defaultTimeLimit({
+        areas: (['contracts', 'load', 'fuzz'] as const).filter((a) => !skipped.has(a)),
+        detect: Boolean(opts.detect) && !cfg.baseUrl,
+        contractsTimeoutMs: opts.contractsTimeoutMs,
+      }),
+    started,
+    { interrupt: opts.signal, onStop: opts.onStop },
+  );
   prepareOut(out);
   log(
     `harness run ${runId}: target ${cfg.baseUrl ?? 'embedded reference deployment'}${cfg.faults.length ? ` with faults ${cfg.faults.join(', ')}` : ''}`,
   );
+  log(`  ${clock.limitName}`);
   // HARNESS_ALLOW_INSECURE on https: for this run's requests and its children, then put back.
   const insecure = insecureTlsEnv(cfg);
   Object.assign(env, insecure);
@@ -119,6 +141,7 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       reads: r.reads,
       created: r.created,
       ...(opts.grep ? { grep: opts.grep } : {}),
+      interrupted: opts.signal?.aborted ? String(opts.signal.reason) : undefined,
       // A skipped, unfinished or unusable suite observed too little to compare. What a --grep run
       // or a run without load did not exercise, the snapshot says (compat/compare/exercised.ts).
       baseline: r.complete
@@ -126,8 +149,15 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
         : undefined,
     });
     if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
-    return { summary, exitCode, files, outOfTime: r.outOfTime };
+    return {
+      summary,
+      exitCode,
+      files,
+      outOfTime: r.outOfTime,
+      ...(summary.interrupted ? { interrupted: summary.interrupted } : {}),
+    };
   } finally {
+    clock.dispose();
     restoreEnv();
   }
 }
@@ -177,7 +207,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     if (gone) down = `the target stopped answering: ${gone.cause}`;
     return gone !== undefined;
   };
-  const unusable = await probe();
+  const unusable = await unlessInterrupted(clock, probe());
   if (unusable) {
     const text = unusableText(unusable);
     log(text);
@@ -204,8 +234,9 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       areas[name] = notRunArea(notSelected);
       return;
     }
-    if (run.outOfTime || msLeft(clock) <= 0) {
-      areas[name] = errorArea(`not run: ${clock.limitName} was reached`);
+    const stopped = stopReason(clock);
+    if (run.outOfTime || stopped) {
+      areas[name] = errorArea(`not run: ${stopped ?? `${clock.limitName} was reached`}`);
       return;
     }
     // A real target that died since the last area is named once, not re-discovered by each check.
@@ -219,7 +250,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     areas[name] = g.area;
     run.outOfTime ||= g.outOfTime;
     // An area that broke off on a real target: say so when the target is the reason.
-    if (g.area.verdict === 'error' && msLeft(clock) > 0 && !down && (await wentDown())) {
+    if (g.area.verdict === 'error' && !stopReason(clock) && !down && (await wentDown())) {
       areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
       areas[name].headline = areas[name].error!;
     }
@@ -236,6 +267,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       grep: opts.grep,
       verbose: opts.verbose !== false,
       tags: opts.tags ?? false,
+      signal: opts.signal,
     });
     run.tests = c.tests;
     run.results = c.results;

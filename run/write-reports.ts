@@ -58,6 +58,8 @@ export interface ReportInput {
   baseline?: { partial: boolean; limits?: boolean };
   /** The run ran only the contract tests matching this (--grep). */
   grep?: string;
+  /** The run was interrupted ("interrupted by SIGTERM"): verdict error, exit 2. */
+  interrupted?: string;
 }
 
 /**
@@ -98,7 +100,9 @@ export function writeReports(r: ReportInput): {
     compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;
   const compat = compatibilityArea(compatibility, cfg.compatFailOn);
   const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
-  const exitCode = exitCodeOf(areas, cfg.strict);
+  // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
+  // fail, so it says error (exit 2); the failures found are still in every report.
+  const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict);
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
     version: SUMMARY_VERSION,
@@ -110,6 +114,7 @@ export function writeReports(r: ReportInput): {
     verdict: VERDICT_OF_EXIT[exitCode] ?? 'error',
     exitCode,
     ...(r.unusable ? { unusable: r.unusable } : {}),
+    ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     areas,
     checks: checkTable(results),
     created: created.map((c) => `${c.kind} ${c.id}`),

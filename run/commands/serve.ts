@@ -197,8 +197,10 @@ export async function run(argv: string[]): Promise<number> {
   console.log('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // `on`, not `once`: Ctrl-C on `npm run serve` delivers SIGINT twice (the terminal's, and
+    // npm's forwarded copy, since the npm scripts exec node), and the second must not kill the close.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
   await svc.close();
   return 0;

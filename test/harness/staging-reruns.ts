@@ -92,7 +92,7 @@ async function openSince(
 export async function stagingReruns(o: StagingScenario): Promise<StagingResult> {
   const serveArgs = ['--lax', '--seed-tickets', String(o.seedTickets), ...(o.serveArgs ?? [])];
   const startedMs = Date.now();
-  const served = await spawnServe(serveArgs, { detached: true });
+  const served = await spawnServe(serveArgs);
   const result: StagingResult = {
     serveCommand: `node bin/harness.mjs serve --port 0 ${serveArgs.join(' ')}`,
     runs: [],
