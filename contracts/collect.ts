@@ -42,6 +42,12 @@ export const readChecks = (out: string) => readJsonl<CheckResult>(join(out, 'raw
 export const readProbes = (out: string) => readJsonl<ProbeRow>(join(out, 'raw'), 'probes-');
 export const readExchanges = (out: string) =>
   readJsonl<ExchangeRow>(join(out, 'raw'), 'exchanges-');
+/** Cells of the rule × operation matrix the suite could not reach, with the reason. */
+export const readUnreached = (out: string) =>
+  readJsonl<{ check: string; column: string; reason: string; project?: string }>(
+    join(out, 'raw'),
+    'matrix-',
+  );
 /** Objects the contract suite created on the target (staging hygiene). */
 export const readCreated = (out: string) =>
   readJsonl<{ kind: string; id: string }>(join(out, 'raw'), 'created-');

@@ -12,6 +12,8 @@
  *                       the test (assumed ones: only in strict mode)
  *   needs     (test)    declares credentials; skips the test with a reason when one is absent
  *   probe     (test)    records an observed gap value (U-table) for snapshot.json
+ *   notReached (test)   records a cell of the rule × operation matrix this target cannot reach,
+ *                       and why (report/rule-matrix.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -31,6 +33,7 @@ import { type Resolved, readResolved } from '../core/resolved-config.ts';
 import { registerSecret } from '../core/redact.ts';
 import { appendJsonl } from '../core/output-dir.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
+import { type PlanOf, declaredPlans } from '../core/target/declared-plans.ts';
 import {
   type EmbeddedDeployment,
   fullKey,
@@ -119,6 +122,8 @@ export interface Target {
   created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
+  /** The plan the user declared a key under (HARNESS_TEAM_KEYS, …): ratelimit.plan-limit. */
+  planOf: PlanOf;
 }
 
 type WorkerFixtures = {
@@ -143,6 +148,8 @@ type TestFixtures = {
    * the baseline as a range.
    */
   probe: (gap: string, id: string, value: unknown, label?: string) => void;
+  /** A matrix cell (check × operation id) this target cannot reach, with the reason. */
+  notReached: (check: string, column: string, reason: string) => void;
   /** Subject prefix and tags that mark every object the harness creates (shared staging). */
   tag: { subject: (s: string) => string; tags: string[] };
 };
@@ -246,6 +253,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     endpoint,
     lookupKey: (key) => adminSurface().lookupKey(key),
     created: [],
+    planOf: declaredPlans(cfg, resolved),
   };
   return target;
 }
@@ -370,6 +378,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         title,
         join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
+        { planOf: target.planOf },
       );
       await use(v);
       if (testInfo.status === 'skipped') return;
@@ -424,6 +433,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         );
       appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
         { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
+      ]);
+    });
+  },
+
+  notReached: async ({}, use, testInfo) => {
+    await use((check, column, reason) => {
+      appendRaw(`matrix-${testInfo.parallelIndex}.jsonl`, [
+        { check, column, reason, project: testInfo.project.name },
       ]);
     });
   },
