@@ -164,6 +164,12 @@ const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
   ['createRule', 'rule'],
 ]);
 
+/**
+ * A file of this run's raw directory, for what a worker keeps for the next one (a worker that
+ * failed a test is replaced; the rule matrix's shared objects outlive it there).
+ */
+export const runFile = (name: string) => join(run().rawDir, name);
+
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
 

@@ -37,15 +37,27 @@ export function unknownLike(like: string): string {
   return `${prefix}_harness_unknown_${randomBytes(5).toString('hex')}`;
 }
 
+/** Where the objects found are kept for the worker that replaces this one (after a failure). */
+export interface ObjectStore {
+  load(): Record<string, AObject>;
+  save(objects: Record<string, AObject>): void;
+}
+
 export class MatrixObjects {
   private readonly objects = new Map<string, Promise<AObject | string>>();
   private readonly pages = new Map<string, Promise<string[]>>();
+  private readonly found: Record<string, AObject>;
 
   constructor(
     private readonly doc: OpenApiDoc,
     private readonly ops: readonly OperationSpec[],
-    private readonly o: { readOnly: boolean; tag: Tag },
-  ) {}
+    private readonly o: { readOnly: boolean; tag: Tag; store?: ObjectStore },
+  ) {
+    // Objects an earlier worker of this run found: one ticket per run, not one per worker.
+    this.found = o.store?.load() ?? {};
+    for (const [param, obj] of Object.entries(this.found))
+      this.objects.set(param, Promise.resolve(obj));
+  }
 
   /** The collection an id parameter names objects of: the template up to `/{param}`. */
   private collectionOf(param: string): string | undefined {
@@ -100,10 +112,19 @@ export class MatrixObjects {
     let hit = this.objects.get(param);
     if (!hit) {
       // A test that ended while finding it (its key's budget spent: skipped) leaves no answer.
-      hit = this.find(api, param).catch((e: unknown) => {
-        this.objects.delete(param);
-        throw e;
-      });
+      hit = this.find(api, param).then(
+        (obj) => {
+          if (typeof obj !== 'string') {
+            this.found[param] = obj;
+            this.o.store?.save(this.found);
+          }
+          return obj;
+        },
+        (e: unknown) => {
+          this.objects.delete(param);
+          throw e;
+        },
+      );
       this.objects.set(param, hit);
     }
     return hit;

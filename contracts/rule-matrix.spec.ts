@@ -1,22 +1,25 @@
 /**
  * The rule × operation matrix: every rule of the catalogue that declares where it applies
- * (core/checks/applies-to.ts) judged on every operation of the spec it applies to — one test per
- * operation, read from spec/openapi.yaml, never listed here. Each test sends the matrix's requests
- * its rules ask for (no key, an unknown key, a malformed Authorization, the read-only key, the other
- * workspace's key on workspace A's real object and on an unknown id, on a list and each filter) and
- * applies those rules; the rules that judge every answer (rate-limit headers, the key's plan, no
- * 5xx …) judge these answers too, like every other answer of the suite. A cell this target cannot
- * reach is recorded with its reason (`notReached`); report/rule-matrix.ts builds the table.
+ * (core/checks/applies-to.ts) judged on every operation of the spec it applies to — the
+ * operations read from spec/openapi.yaml, never listed here. One test per request kind of the
+ * matrix (no key, an unknown key, a malformed Authorization, the read-only key, the other
+ * workspace's key on workspace A's real object and on an unknown id, on a list and each filter)
+ * sends it to every operation whose rules ask for it and applies those rules; the rules that judge
+ * every answer (rate-limit headers, the key's plan, no 5xx …) judge these answers too, like every
+ * other answer of the suite. A cell this target cannot reach is recorded with its reason
+ * (`notReached`); report/rule-matrix.ts builds the table.
  *
  * Cost: unauthenticated requests spend no key's budget; the read-only key gets one request per
  * operation, the other workspace's key two per operation with a path id and one per list and
  * filter; workspace A's key only what the shared objects need (one ticket, one contact, the macro
- * and rule lists), created in the first test of the worker. The tests run in order in one worker
- * (reads first, deletions last), so one set of objects serves the whole run.
+ * and rule lists), found in the first test and kept in the run's raw directory, so one set of
+ * objects serves the whole run even when a failed test makes Playwright replace the worker.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ALL_CHECKS } from '../core/checks/all.ts';
 import {
+  MATRIX_SENDS,
   type MatrixArgs,
   type MatrixSend,
   everyAnswerRules,
@@ -30,9 +33,15 @@ import { BOGUS_KEY_PREFIX } from '../core/redact.ts';
 import { loadSpec } from '../core/spec/load-spec.ts';
 import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { missingCredential } from '../core/target/resolve-target.ts';
-import { type Target, test } from './fixtures.ts';
+import { runFile, type Target, test } from './fixtures.ts';
 import { observeCrossCutting } from './helpers.ts';
-import { type AObject, MatrixObjects, unknownLike, withLastId } from './matrix-objects.ts';
+import {
+  type AObject,
+  MatrixObjects,
+  type ObjectStore,
+  unknownLike,
+  withLastId,
+} from './matrix-objects.ts';
 
 const DOC = loadSpec();
 const OPS = operations();
@@ -154,65 +163,139 @@ function noDeclaredPlan(target: Target): string | undefined {
     : 'no key of this run is declared under a plan (list HARNESS_API_KEY in HARNESS_TEAM_KEYS or HARNESS_GROWTH_KEYS; Enterprise: HARNESS_ENTERPRISE_KEYS with HARNESS_ENTERPRISE_RATE)';
 }
 
+/** One test of the matrix: a request kind over every operation (deletions apart, last). */
+interface Group {
+  title: string;
+  sends: readonly MatrixSend[];
+  ops: OperationSpec[];
+}
+
+/**
+ * A test per request kind, each over every operation (reads first, then writes): a deployment
+ * broken on one kind fails one test, and a test that fails costs Playwright one worker. The
+ * deletions come last, all kinds at once: one a faulty deployment accepted must not take away
+ * the object the other cells read.
+ */
+function groups(): Group[] {
+  const ordered = [...OPS].sort((a, b) => rank(a) - rank(b));
+  const kept = ordered.filter((op) => op.method !== 'DELETE');
+  const deletions = ordered.filter((op) => op.method === 'DELETE');
+  const sends = Object.keys(MATRIX_SENDS) as MatrixSend[];
+  return [
+    ...sends.map((send) => ({
+      title: `${MATRIX_SENDS[send].title}: every operation its rules apply to`,
+      sends: [send],
+      ops: kept,
+    })),
+    ...(deletions.length
+      ? [{ title: 'every request kind on the deletions (last)', sends, ops: deletions }]
+      : []),
+  ];
+}
+
+/**
+ * The objects' file of this run, project and deployment: the next worker of the project reads
+ * it (an embedded deployment is a new one in each worker, at another address: nothing to share).
+ */
+function objectStore(project: string, baseUrl: string): ObjectStore {
+  const id = createHash('sha256').update(`${project}\u0000${baseUrl}`).digest('hex').slice(0, 16);
+  const file = runFile(`shared-objects-${id}.json`);
+  return {
+    load: () => {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as Record<string, AObject>;
+      } catch {
+        return {};
+      }
+    },
+    save: (objects) => writeFileSync(file, `${JSON.stringify(objects)}\n`, { mode: 0o600 }),
+  };
+}
+
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
 test.describe('rule × operation matrix', () => {
-  // In order, in one worker: the objects of workspace A are found once for every operation.
+  // In order, in one worker: workspace A's objects are found once for the whole matrix.
   test.describe.configure({ mode: 'default' });
-  for (const op of [...OPS].sort((a, b) => rank(a) - rank(b))) {
-    const column = matrixColumns([op], [])[0]!;
-    const plan = matrixPlan(op, RULES);
-    const every = everyAnswerRules(column, RULES);
-    const names = [...new Set([...plan.flatMap((p) => p.checks), ...every.map((r) => r.name)])];
-    if (names.length === 0) continue;
-    test(`${label(op)} (${op.operationId})`, {
-      tag: names.map((n) => `@${n}`),
-    }, async ({ api, verdict, target, tag, exchanges, notReached }) => {
-      shared ??= new MatrixObjects(DOC, OPS, { readOnly: target.cfg.readOnly, tag });
-      const reasons: string[] = [];
-      const miss = (checks: readonly string[], reason: string) => {
-        for (const c of checks) notReached(c, op.operationId, reason);
-        reasons.push(reason);
-      };
-      for (const { send, checks } of plan) {
-        const why = cannotSend(send, op, target);
-        if (why) {
-          miss(checks, why);
-          continue;
+  for (const group of groups()) {
+    const plans = group.ops.map((op) => ({
+      op,
+      sends: matrixPlan(op, RULES).filter((p) => group.sends.includes(p.send)),
+      every: everyAnswerRules(matrixColumns([op], [])[0]!, RULES),
+    }));
+    // Tagged with the rules it sends for, and the every-answer rules with a requirement the
+    // matrix reports (the key's declared plan). The other every-answer rules judge each answer
+    // of every test already: the detection matrix need not run these tests for their faults.
+    const names = [
+      ...new Set(
+        plans.flatMap((p) => [
+          ...p.sends.flatMap((s) => s.checks),
+          ...p.every.filter((r) => r.appliesTo.requires?.length).map((r) => r.name),
+        ]),
+      ),
+    ];
+    if (!plans.some((p) => p.sends.length > 0)) continue;
+    test(
+      group.title,
+      {
+        tag: names.map((n) => `@${n}`),
+      },
+      async ({ api, verdict, target, tag, exchanges, notReached }, testInfo) => {
+        // Room for every request of the group on a slow deployment (rate waits extend it too).
+        testInfo.setTimeout(Math.max(testInfo.timeout, 30_000 + 3_000 * plans.length * 4));
+        shared ??= new MatrixObjects(DOC, OPS, {
+          readOnly: target.cfg.readOnly,
+          tag,
+          store: objectStore(testInfo.project.name, target.baseUrl),
+        });
+        const planless = noDeclaredPlan(target);
+        const skipped: string[] = [];
+        for (const { op, sends, every } of plans) {
+          const reasons: string[] = [];
+          const miss = (checks: readonly string[], reason: string) => {
+            for (const c of checks) notReached(c, op.operationId, reason);
+            reasons.push(reason);
+          };
+          for (const { send, checks } of sends) {
+            const why = cannotSend(send, op, target);
+            if (why) {
+              miss(checks, why);
+              continue;
+            }
+            const built = await shared.request(api, op);
+            if ('unreachable' in built) {
+              miss(checks, `not reachable on this target: ${built.unreachable}`);
+              continue;
+            }
+            const sent = await SENDERS[send]({ api, op, target, all: shared, ...built });
+            for (const { ex, args } of sent)
+              for (const c of checks) verdict.checkNamed(c, ex, args);
+          }
+          const planRules = every.filter((r) => r.appliesTo.requires?.includes('declared-plan'));
+          if (planless)
+            miss(
+              planRules.map((r) => r.name),
+              planless,
+            );
+          const answered = exchanges.some(
+            (e) => e.operation?.operationId === op.operationId && e.response,
+          );
+          // Nothing of this group reached the operation: its every-answer cells say why (another
+          // test that does reach it makes them checked).
+          if (!answered && reasons[0]) {
+            miss(
+              every.map((r) => r.name),
+              reasons[0],
+            );
+            skipped.push(reasons[0]);
+          }
         }
-        const built = await shared.request(api, op);
-        if ('unreachable' in built) {
-          miss(checks, `not reachable on this target: ${built.unreachable}`);
-          continue;
+        const ran = exchanges.some((e) => e.response);
+        if (!ran) {
+          const why = skipped[0] ?? 'no request of the matrix was answered';
+          test.skip(true, why.startsWith('not ') ? why : `not run: ${why}`);
         }
-        for (const { ex, args } of await SENDERS[send]({
-          api,
-          op,
-          target,
-          all: shared,
-          ...built,
-        })) {
-          for (const c of checks) verdict.checkNamed(c, ex, args);
-        }
-      }
-      const planless = noDeclaredPlan(target);
-      if (planless)
-        miss(
-          every.filter((r) => r.appliesTo.requires?.includes('declared-plan')).map((r) => r.name),
-          planless,
-        );
-      const answered = exchanges.some(
-        (e) => e.operation?.operationId === op.operationId && e.response,
-      );
-      if (!answered) {
-        // Nothing was sent for this operation: its every-answer cells say why.
-        const why = reasons[0] ?? 'no request of the matrix was answered';
-        miss(
-          every.map((r) => r.name),
-          why,
-        );
-        test.skip(true, why.startsWith('not ') ? why : `not run: ${why}`);
-      }
-    });
+      },
+    );
   }
 });

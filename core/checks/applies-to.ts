@@ -130,14 +130,22 @@ export type ColumnSetName = keyof typeof COLUMN_SETS;
  * all the rules that ask for it). What each sends, and what it needs of the target.
  */
 export const MATRIX_SENDS = {
-  'no-key': { describe: 'no Authorization header' },
-  'unknown-key': { describe: 'Authorization: Bearer <a key no deployment issued>' },
+  'no-key': { title: 'without a key', describe: 'no Authorization header' },
+  'unknown-key': {
+    title: 'with an unknown key',
+    describe: 'Authorization: Bearer <a key no deployment issued>',
+  },
   'malformed-authorization': {
+    title: 'with a malformed Authorization',
     describe:
       'Authorization that is not a bearer token: Basic <user:pass>, and Bearer with no token',
   },
-  'read-only-key': { describe: 'the read-only key (HARNESS_READONLY_KEY)' },
+  'read-only-key': {
+    title: 'with the read-only key',
+    describe: 'the read-only key (HARNESS_READONLY_KEY)',
+  },
   'other-workspace': {
+    title: "with the other workspace's key",
     describe:
       "the other workspace's key (HARNESS_OTHER_WORKSPACE_KEY): on workspace A's object and on an unknown id; on a list and each of its filters",
   },
@@ -166,6 +174,7 @@ export interface AppliesTo {
  */
 export interface MatrixArgs {
   operation: string;
+  /** Workspace A's object the path names (a ticket, a contact, …; the isolation checks' `ticket`). */
   ticket?: Record<string, unknown>;
   unknown?: Exchange;
   foreignIds?: string[];

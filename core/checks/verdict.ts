@@ -41,7 +41,7 @@ function deliveryEvent(ex: Exchange | undefined, args: unknown): string | undefi
   const named = (args as { event?: unknown } | undefined)?.event;
   if (typeof named === 'string') return named;
   const h = ex?.request.headers ?? {};
-  // A delivery is signed (or at least POSTed by the service to the receiver, without a key).
+  // A delivery carries a signature header; an API request never does.
   const signed = Object.keys(h).some((k) => /^(x-service-signature|service-signature)$/i.test(k));
   if (!ex || ex.operation || !signed) return undefined;
   // The recorded body may be cut short: the event is near the start of every payload.
