@@ -66,6 +66,12 @@ export const readReads = (out: string): ReadStats =>
     (s, r) => addReadStats(s, r),
     emptyReadStats(),
   );
+/** Cells of the rule × operation matrix the suite could not reach, with the reason. */
+export const readUnreached = (out: string) =>
+  readJsonl<{ check: string; column: string; reason: string; project?: string }>(
+    join(out, 'raw'),
+    'matrix-',
+  );
 
 /** Flattens Playwright's JSON report into one row per test × project. */
 export function readPlaywrightTests(file: string): TestRow[] {

@@ -12,6 +12,8 @@
  *                       the test (assumed ones: only in strict mode)
  *   needs     (test)    declares credentials; skips the test with a reason when one is absent
  *   probe     (test)    records an observed gap value (U-table) for snapshot.json
+ *   notReached (test)   records a cell of the rule × operation matrix this target cannot reach,
+ *                       and why (report/rule-matrix.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -34,6 +36,7 @@ import { type Resolved, readResolved } from '../core/resolved-config.ts';
 import { registerSecret } from '../core/redact.ts';
 import { appendJsonl } from '../core/output-dir.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
+import { type PlanOf, declaredPlans } from '../core/target/declared-plans.ts';
 import {
   type EmbeddedDeployment,
   fullKey,
@@ -124,6 +127,8 @@ export interface Target {
   created: CreatedObject[];
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
+  /** The plan the user declared a key under (HARNESS_TEAM_KEYS, …): ratelimit.plan-limit. */
+  planOf: PlanOf;
 }
 
 type WorkerFixtures = {
@@ -148,12 +153,20 @@ type TestFixtures = {
    * the baseline as a range.
    */
   probe: (gap: string, id: string, value: unknown, label?: string) => void;
+  /** A matrix cell (check × operation id) this target cannot reach, with the reason. */
+  notReached: (check: string, column: string, reason: string) => void;
   /** Subject prefix and tags that mark every object the harness creates (shared staging). */
   tag: { subject: (s: string) => string; tags: string[] };
 };
 
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
+
+/**
+ * A file of this run's raw directory, for what a worker keeps for the next one (a worker that
+ * failed a test is replaced; the rule matrix's shared objects outlive it there).
+ */
+export const runFile = (name: string) => join(run().rawDir, name);
 
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
@@ -259,6 +272,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     endpoint,
     lookupKey: (key) => adminSurface().lookupKey(key),
     created: [],
+    planOf: declaredPlans(cfg, resolved),
   };
   return target;
 }
@@ -410,6 +424,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         title,
         join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
+        { planOf: target.planOf },
       );
       await use(v);
       if (testInfo.status === 'skipped') return;
@@ -473,6 +488,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           value: boundedValue(value),
           test: testInfo.titlePath.slice(1).join(' › '),
         },
+      ]);
+    });
+  },
+
+  notReached: async ({}, use, testInfo) => {
+    await use((check, column, reason) => {
+      appendRaw(`matrix-${testInfo.parallelIndex}.jsonl`, [
+        { check, column, reason, project: testInfo.project.name },
       ]);
     });
   },

@@ -12,9 +12,11 @@ export const ENV_VARS = {
   HARNESS_READONLY_KEY: 'read-only key of workspace A (scope checks)',
   HARNESS_OTHER_WORKSPACE_KEY: 'key of a second workspace (isolation checks)',
   HARNESS_TEAM_KEYS:
-    'comma-separated keys of one Team workspace (load; two keys add the scope phase)',
-  HARNESS_GROWTH_KEYS: 'comma-separated keys of one Growth workspace (load)',
-  HARNESS_ENTERPRISE_KEYS: 'comma-separated keys of one Enterprise workspace (load)',
+    'comma-separated keys of one Team workspace (load; two keys add the scope phase; a contract key listed here is held to 120/min)',
+  HARNESS_GROWTH_KEYS:
+    'comma-separated keys of one Growth workspace (load; a contract key listed here is held to 600/min)',
+  HARNESS_ENTERPRISE_KEYS:
+    'comma-separated keys of one Enterprise workspace (load; with HARNESS_ENTERPRISE_RATE a contract key listed here is held to it)',
   HARNESS_ENTERPRISE_RATE:
     'harness load --plan enterprise: the contracted requests per minute (else read from the headers)',
   HARNESS_ENTERPRISE_BURST:

@@ -155,6 +155,16 @@ export function renderConsole(s: Summary, outDir: string): string {
     for (const n of notRun.slice(0, 15)) lines.push(n);
     if (notRun.length > 15) lines.push(`… and ${notRun.length - 15} more in summary.json`);
   }
+  if (s.matrix) {
+    const c = s.matrix.counts;
+    lines.push(
+      '',
+      ...wrap(
+        `rules × operations: ${c.checked} cells checked (${c.failed} with a failure), ${c.notReached} not reached on this target, ${c.notApplicable} not applicable — index.html#matrix, summary.json "matrix"`,
+        WIDTH,
+      ),
+    );
+  }
   lines.push(
     '',
     `reports: ${outDir}/`,

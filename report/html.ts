@@ -15,6 +15,7 @@ import { verdictCell } from './console.ts';
 import { redact } from '../core/redact.ts';
 import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
+import type { MatrixCell, RuleMatrix } from './rule-matrix.ts';
 import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
 import { type Summary, targetLines } from './summary.ts';
 
@@ -69,7 +70,9 @@ small{color:#57606a}code{font-size:12px}
 td,th{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.scroll{overflow-x:auto}.nowrap{white-space:nowrap}
 nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 .lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
-details summary{cursor:pointer;margin:6px 0}`;
+details summary{cursor:pointer;margin:6px 0}
+table.matrix{width:auto;font-size:12px}table.matrix td,table.matrix th{padding:3px 5px;text-align:center;white-space:nowrap}table.matrix th.rule,table.matrix td.rule{text-align:left}
+table.matrix th.col{writing-mode:vertical-rl;transform:rotate(180deg);vertical-align:bottom;font-weight:500}table.matrix .na{color:#8c959f}`;
 
 function failureBlock(failure: Failure): string {
   const f = boundedFailure(failure);
@@ -177,6 +180,7 @@ ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why<
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
 <section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
+<section id="matrix"><h2>Rules × operations</h2>${matrixSection(s.matrix)}</section>
 ${detectionSection(s)}
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>
 </main></body></html>
@@ -255,6 +259,58 @@ function detectionSection(s: Summary): string {
   return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
 }
 
+function matrixCell(c: MatrixCell | undefined): string {
+  if (!c) return '<td></td>';
+  if (c.state === 'n/a') return `<td class="na" title="${esc(`not applicable: ${c.why}`)}">—</td>`;
+  if (c.state === 'not-reached')
+    return `<td class="not-run" title="${esc(`not reached: ${c.why}`)}">?</td>`;
+  const n = c.passed + c.failed;
+  return c.failed
+    ? `<td class="fail" title="${esc(`${c.failed} of ${n} judgements failed`)}">✗ ${c.failed}/${n}</td>`
+    : `<td class="pass" title="${esc(`${n} judgements, all held`)}">✓ ${n}</td>`;
+}
+
+/**
+ * The rule × operation matrix: rows are rules, columns the spec's operations and webhook events;
+ * every "not reached" reason is listed below it (hover titles are not everyone's reading).
+ */
+function matrixSection(m: RuleMatrix | undefined): string {
+  if (!m)
+    return '<p><small>No contract test ran in this run: no rule was judged on any operation.</small></p>';
+  const head = m.columns
+    .map(
+      (c) =>
+        `<th class="col" title="${esc(`${c.label} (${c.provenance})`)}">${esc(c.kind === 'webhook' ? c.label : c.id)}</th>`,
+    )
+    .join('');
+  const rows = m.rows
+    .map(
+      (r) =>
+        `<tr><td class="rule" title="${esc(`${r.rule} — applies to ${r.appliesTo}`)}"><code>${esc(r.check)}</code></td><td>${esc(r.provenance)}</td>${m.columns.map((c) => matrixCell(r.cells[c.id])).join('')}</tr>`,
+    )
+    .join('\n');
+  const reasons = new Map<string, string[]>();
+  for (const r of m.rows)
+    for (const c of m.columns) {
+      const cell = r.cells[c.id];
+      if (cell?.state !== 'not-reached') continue;
+      reasons.set(cell.why, [
+        ...(reasons.get(cell.why) ?? []),
+        `${r.check} × ${c.kind === 'webhook' ? c.label : c.id}`,
+      ]);
+    }
+  const notReached = [...reasons]
+    .map(
+      ([why, cells]) =>
+        `<tr><td>${esc(why)}</td><td>${cells.length}</td><td><small>${esc(cells.slice(0, 12).join(', '))}${cells.length > 12 ? ` … and ${cells.length - 12} more` : ''}</small></td></tr>`,
+    )
+    .join('\n');
+  const { checked, failed, notReached: nr, notApplicable } = m.counts;
+  return `<p>${checked} cells checked (<span class="${failed ? 'fail' : 'pass'}">${failed} with a failure</span>), <span class="${nr ? 'not-run' : ''}">${nr} not reached on this target</span>, ${notApplicable} not applicable. <small>Rows: each rule that declares the operations it applies to (core/checks/applies-to.ts); columns: every operation and webhook event of spec/openapi.yaml. ✓ n: judged n times, all held · ✗ f/n: f of n failed · —: does not apply · ?: applies, not reached (hover a cell for why).</small></p>
+<div class="scroll"><table class="matrix"><tr><th class="rule">rule</th><th>provenance</th>${head}</tr>${rows}</table></div>
+${notReached ? `<h3>Not reached on this target</h3><table><tr><th>why</th><th>cells</th><th>which</th></tr>${notReached}</table>` : ''}`;
+}
+
 /** Section ids and titles, in page order (the navigation and the browser test use them). */
 export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['verdict', 'Verdict'],
@@ -263,6 +319,7 @@ export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['limits', 'Plan limits'],
   ['fuzz', 'Fuzzing'],
   ['checks', 'Checks'],
+  ['matrix', 'Rules × operations'],
   ['compatibility', 'Compatibility'],
 ];
 

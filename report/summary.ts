@@ -8,6 +8,7 @@ import type { CheckResult } from '../core/checks/verdict.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
 import { type ReadStats, readText } from '../core/http/read-tally.ts';
 import { type LeftOnTarget, leftLine } from '../core/target/clean-up.ts';
+import type { RuleMatrix } from './rule-matrix.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
 export const SUMMARY_VERSION = 1;
@@ -32,6 +33,11 @@ export interface Summary {
   interrupted?: string;
   areas: Record<string, AreaSummary>;
   checks: Array<{ name: string; provenance: string; passed: number; failed: number }>;
+  /**
+   * The rule × operation matrix (report/rule-matrix.ts): every rule that declares where it
+   * applies, on every operation and webhook event of the spec. Absent when no contract test ran.
+   */
+  matrix?: RuleMatrix;
   tests: { passed: number; failed: number; skipped: number; total: number };
   /** Objects created on the target (shared staging hygiene): `<kind> <id>`. */
   created?: string[];

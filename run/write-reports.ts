@@ -14,8 +14,13 @@ import {
   readCreated,
   readExchanges,
   readProbes,
+  readUnreached,
   type TestRow,
 } from '../contracts/collect.ts';
+import { ALL_CHECKS } from '../core/checks/all.ts';
+import { matrixColumns, matrixRules } from '../core/checks/applies-to.ts';
+import { operations, webhookEvents } from '../core/spec/operations.ts';
+import { buildRuleMatrix } from '../report/rule-matrix.ts';
 import { esc, renderHtml } from '../report/html.ts';
 import { junitXml } from '../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
@@ -117,6 +122,17 @@ export function writeReports(r: ReportInput): {
     ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     areas,
     checks: checkTable(results),
+    // Only a run whose contract tests ran has a matrix to show.
+    ...(tests.some((t) => t.status !== 'skipped')
+      ? {
+          matrix: buildRuleMatrix(
+            matrixColumns(operations(), webhookEvents()),
+            matrixRules(ALL_CHECKS),
+            results,
+            readUnreached(out),
+          ),
+        }
+      : {}),
     created: created.map((c) => `${c.kind} ${c.id}`),
     leftOnTarget: leftOnTarget(created),
     ...(r.requests ? { requests: r.requests } : {}),

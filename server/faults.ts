@@ -281,6 +281,18 @@ export const FAULTS = [
     'auth.invalid-key-rejected',
     'accepts any well-formed bearer token (as the first workspace)',
   ),
+  F(
+    'get-ticket-no-auth',
+    'contracts',
+    'auth.missing-key-rejected',
+    'GET /v1/tickets/{id} without an Authorization header serves the ticket, whichever workspace it is in (one route the guard lets through when no key is sent; a key that is sent is still checked)',
+  ),
+  F(
+    'malformed-authorization-accepted',
+    'contracts',
+    'auth.malformed-authorization-rejected',
+    'serves a request whose Authorization is not a bearer token (Basic …, or Bearer with no token) as the first workspace',
+  ),
   F('no-www-authenticate', 'contracts', 'auth.www-authenticate', 'omits WWW-Authenticate on 401'),
   F('readonly-can-write', 'contracts', 'auth.readonly-forbidden', 'lets a read-only key write'),
   F(
@@ -296,6 +308,12 @@ export const FAULTS = [
     "serves another workspace's ticket by id",
   ),
   F('list-leaks-workspaces', 'contracts', 'isolation.list', 'lists the tickets of every workspace'),
+  F(
+    'get-contact-cross-workspace',
+    'contracts',
+    'isolation.get-other-workspace',
+    "serves another workspace's contact by id (GET /v1/contacts/{id}); tickets stay isolated",
+  ),
   F(
     'missing-key-403',
     'contracts',
@@ -361,6 +379,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.limit-stable',
     'X-RateLimit-Limit shows the burst on writes and the requests per minute on reads',
+  ),
+  F(
+    'team-limit-header-600',
+    'contracts',
+    'ratelimit.plan-limit',
+    'X-RateLimit-Limit 600 (the Growth rate) on every answer to a key of a Team workspace; the bucket still refills at 120/min',
   ),
   F(
     'ratelimit-static-headers',

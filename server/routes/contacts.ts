@@ -14,7 +14,9 @@ function contactInPath(
   reply: FastifyReply,
 ): Contact | undefined {
   const c = ctx.store.contacts.get((req.params as { contact_id: string }).contact_id);
-  if (c && c.workspaceId === req.auth!.workspace.id) return c;
+  // FAULT get-contact-cross-workspace: reads look the contact up without its workspace.
+  const leak = ctx.faults.has('get-contact-cross-workspace') && req.method === 'GET';
+  if (c && (c.workspaceId === req.auth!.workspace.id || leak)) return c;
   sendProblem(reply, 404, 'not_found', 'No contact with this id.');
   return undefined;
 }

@@ -30,7 +30,12 @@ export function findTicket(
   const leak =
     (ctx.faults.has('cross-workspace-read') && read) ||
     (ctx.faults.has('foreign-write-accepted') && !read);
-  const visible = t && (t.workspaceId === req.auth!.workspace.id || leak);
+  // FAULT get-ticket-no-auth: the guard let a request without a key through (server/guard.ts).
+  const visible =
+    t &&
+    (req.auth
+      ? t.workspaceId === req.auth.workspace.id || leak
+      : ctx.faults.has('get-ticket-no-auth'));
   if (visible) return t;
   if (!t && ctx.faults.has('unknown-ticket-400')) {
     sendProblem(reply, 400, 'invalid_id', 'The ticket id is not valid.');

@@ -116,6 +116,25 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
   },
+  getTicketNoKey: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    return (await s.call('GET', `/v1/tickets/${t.id}`)).status;
+  },
+  malformedAuthorization: async (s) => [
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Basic dTpw' }))
+      .status,
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Bearer' })).status,
+  ],
+  crossWorkspaceContact: async (s) => {
+    const c = (
+      await s.call('POST', '/v1/contacts', s.ws.team.keys.full, { email: 'c@example.com' })
+    ).json;
+    return (await s.call('GET', `/v1/contacts/${c.id}`, s.ws.other.keys.full)).status;
+  },
+  planLimitHeaders: async (s) => [
+    (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers['x-ratelimit-limit'],
+    (await s.call('GET', '/v1/tickets', s.ws.growth.keys.full)).headers['x-ratelimit-limit'],
+  ],
   crossWorkspaceWrite: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     const other = s.ws.other.keys.full;
@@ -334,18 +353,24 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
     'readOnlyWriteCode',
   ],
   'validation-400': ['missingRequester', 'missingSubject', 'wrongType'],
-  'missing-key-accepted': ['missingKey'],
+  // Without a key, the first workspace's ticket is its own: read by id too.
+  'missing-key-accepted': ['missingKey', 'getTicketNoKey'],
   // A rotated key is just an invalid key to a deployment that accepts any key.
   'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
   'no-www-authenticate': ['wwwAuthOnInvalid'],
   'readonly-can-write': ['readOnlyWrite', 'readOnlyWriteCode'],
   'rotated-key-works': ['rotatedOldKey'],
   'cross-workspace-read': ['crossWorkspaceGet'],
+  'get-ticket-no-auth': ['getTicketNoKey'],
+  'malformed-authorization-accepted': ['malformedAuthorization'],
+  'get-contact-cross-workspace': ['crossWorkspaceContact'],
+  // rateValues reads the headers a Team-plan key gets.
+  'team-limit-header-600': ['planLimitHeaders', 'rateValues'],
   'list-leaks-workspaces': ['crossWorkspaceList'],
   'ratelimit-headers-missing-on-4xx': ['headersOn404'],
   'ratelimit-remaining-negative': ['rateValues'],
   'ratelimit-limit-on-writes': ['rateValues'],
-  'ratelimit-static-headers': ['rateValues'],
+  'ratelimit-static-headers': ['rateValues', 'planLimitHeaders'],
   'ratelimit-remaining-frozen': ['rateValues'],
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
   'sla-not-recomputed': ['slaAfterPriorityChange'],
@@ -370,9 +395,9 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'unknown-ticket-400': ['unknownTicket', 'problemStatusField'],
   'problem-status-400': ['problemStatusField'],
   'validation-errors-missing': ['validationFields'],
-  'missing-key-403': ['missingKey'],
+  'missing-key-403': ['missingKey', 'getTicketNoKey'],
   // A rotated key is an invalid key: it gets the invalid key's 403 too.
-  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
+  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey', 'malformedAuthorization'],
   'readonly-wrong-code': ['readOnlyWriteCode'],
   'readonly-cannot-read': ['readOnlyRead'],
   'rotated-new-key-inactive': ['rotatedNewKey'],

@@ -71,6 +71,7 @@ export const signatureValid = defineCheck({
   provenance: 'documented',
   rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
   kind: 'scenario',
+  appliesTo: { columns: 'every-event' },
   run(ex, a: { raw: Uint8Array; secret: string }) {
     const judged = judgeSignatureHeaders(ex.request.headers, a.raw, a.secret);
     if (!judged.some((j) => j.present))
@@ -242,6 +243,7 @@ export const contentTypeJson = defineCheck({
   provenance: 'documented',
   rule: 'Webhook delivery: POST with Content-Type application/json and a JSON body (JSON is UTF-8, RFC 8259).',
   kind: 'scenario',
+  appliesTo: { columns: 'every-event' },
   run(ex, a: { raw: Uint8Array }) {
     const ct = (ex.request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const method = ex.request.method.toUpperCase();
