@@ -42,7 +42,8 @@ export function compareBehaviour(
       labels[gap] = { ...labels[gap], ...l };
   const label = (gap: string, probe: string) => `${gap} “${labels[gap]?.[probe] ?? probe}”`;
 
-  let ops = [baseline.operations ?? {}, current.operations ?? {}] as const;
+  const wholeOps = [baseline.operations ?? {}, current.operations ?? {}] as const;
+  let ops = wholeOps;
   let gaps = [baseline.gaps ?? {}, current.gaps ?? {}] as const;
   const common = commonTests(baseline, current);
   if (common) {
@@ -74,7 +75,7 @@ export function compareBehaviour(
     );
     out.evidence = partial ? 'none' : 'all';
   }
-  compareOperations(out, ops[0], ops[1]);
+  compareOperations(out, ops[0], ops[1], wholeOps);
   compareGaps(out, gaps[0], gaps[1], labels);
   out.evidence = 'all';
   compareLimits(out, baseline, current, opts);

@@ -648,6 +648,42 @@ describe('compareBehaviour: only what both runs exercised', () => {
     );
   });
 
+  test('a status seen through another test on the other side is neither added nor removed', () => {
+    // The run's one shared ticket is created by whichever test needs it first: C in the full
+    // run, B when a --grep runs B alone. Which test saw 201 differs; the deployment does not.
+    const created = (test: string) =>
+      row(test, 'POST /v1/tickets', 201, { ...RLH, location: '/t/1' }, { id: 't_1' });
+    const snap = (tests: string[], creator: string) =>
+      buildSnapshot(
+        'embedded',
+        [row(B, 'GET /v1/tickets', 200, RLH, page(null)), created(creator)],
+        [],
+        [],
+        {
+          areas: ['contracts'],
+          tests,
+          ...(tests.length < 3 ? { grep: 'part' } : {}),
+        },
+      );
+    assert.deepEqual(compareBehaviour(snap([A, B, C], C), snap([B], B)).findings, []);
+    assert.deepEqual(compareBehaviour(snap([B], B), snap([A, B, C], C)).findings, []);
+    // Gone from every test of a run that ran the test that saw it: still found.
+    const gone = buildSnapshot(
+      'embedded',
+      [row(B, 'GET /v1/tickets', 200, RLH, page(null))],
+      [],
+      [],
+      {
+        areas: ['contracts'],
+        tests: [B, C],
+        grep: 'part',
+      },
+    );
+    assert.deepEqual(rules(compareSnapshots(snap([A, B, C], C), gone)), [
+      'INFO operation-not-observed',
+    ]);
+  });
+
   test('against a version 2 baseline (no record) a partial run reads nothing as gone', () => {
     const { exercised: _e, probedBy: _p, ...v2 } = { ...full, version: 2 };
     const old = asSnapshot(v2);
