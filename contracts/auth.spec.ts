@@ -62,6 +62,7 @@ test.describe('missing and invalid keys', () => {
     tag: [
       '@auth.invalid-key-rejected',
       '@auth.invalid-key-401',
+      '@auth.malformed-authorization-rejected',
       '@auth.www-authenticate',
       '@validation.problem-body',
       ...EXCHANGE_TAGS,
@@ -88,7 +89,7 @@ test.describe('missing and invalid keys', () => {
       verdict.check('auth.www-authenticate', ex);
       verdict.check('validation.problem-body', ex);
     }
-    verdict.check('auth.invalid-key-rejected', basic);
+    verdict.check('auth.malformed-authorization-rejected', basic);
     need(read.response, 'the target answered').toBeDefined();
   });
 });

@@ -3,6 +3,7 @@
  * its verdict, one headline, the failures in the one failure shape, and what did not run.
  */
 import type { Failure } from './checks/types.ts';
+import type { Level } from './level.ts';
 import { redact } from './redact.ts';
 import { boundedFailure, SHOWN_RECEIVED, shownText } from './shown.ts';
 
@@ -20,6 +21,12 @@ export interface AreaSummary {
   error?: string;
   /** Area-specific data (load results, fuzz statistics, …). */
   details?: unknown;
+  /**
+   * An area whose findings carry levels rather than provenance (compatibility): the highest level
+   * found. The verdict table shows it in place of a pass or warn, so the row never reads milder
+   * than its detail.
+   */
+  level?: Level;
 }
 
 /** An area with nothing filed yet: its step files failures (`fileFailures`) and judges last. */

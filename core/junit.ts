@@ -15,6 +15,7 @@ export interface JunitCase {
   systemOut?: string;
 }
 
+// Characters that are not XML 1.0 are dropped (a lone surrogate becomes U+FFFD in UTF-8).
 export function xmlEscape(s: string): string {
   return (
     s

@@ -215,11 +215,12 @@ export function safeCut(text: string, at: number, extra: readonly string[] = [])
 }
 
 /**
- * Deep-redacts a JSON-serialisable value (strings inside objects and arrays). Its JSON text is
- * redacted whole, so a signature-named key masks its value; where a mask swallowed JSON syntax
- * (an admin token's value runs to the next space, quotes and braces included), each string is
- * redacted on its own instead, with its key: never a throw on what a target sent. A value JSON
- * cannot write (nested past the stack, cyclic) is written cut at 32 levels.
+ * Deep-redacts a JSON-serialisable value: each key and each string on its own, a string read with
+ * its key before it (`"x-service-signature": "sha256=…"` is a signature header), so a mask never
+ * runs across JSON syntax. Redacting the serialised text whole did: an admin token's mask runs to
+ * the next space, and a ticket subject `… X-Admin-Token: x` on a long-lived staging swallowed the
+ * quotes and keys after it — into text that sometimes still parsed, with a field gone. A value
+ * JSON cannot write (nested past the stack, cyclic) is written cut at 32 levels; never a throw.
  */
 export function redactValue<T>(value: T, extra: readonly string[] = []): T {
   let text: string | undefined;
@@ -229,12 +230,7 @@ export function redactValue<T>(value: T, extra: readonly string[] = []): T {
     text = JSON.stringify(value, depthLimited(32));
   }
   if (text === undefined) return value;
-  const masked = redact(text, extra);
-  try {
-    return JSON.parse(masked) as T;
-  } catch {
-    return redactEachString(JSON.parse(text), extra) as T;
-  }
+  return redactEachString(JSON.parse(text), extra) as T;
 }
 
 /** A JSON.stringify replacer that writes what nests deeper than `levels` as a note. */

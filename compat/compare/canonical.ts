@@ -12,6 +12,8 @@ const VOLATILE_TEXT: Array<[RegExp, string]> = [
   [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?/g, '<date-time>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+  // A page cursor is opaque data (where the list stood), not behaviour: `cursor=eyJzIjo2fQ`.
+  [/([?&](?:cursor|page_token|starting_after|ending_before)=)[^&>\s"']+/gi, '$1<cursor>'],
 ];
 
 /**
@@ -23,12 +25,12 @@ const PREFIXED_ID = /\b[a-z]{2,8}_[A-Za-z0-9_-]{8,}/g;
 const HAS_DIGIT_OR_CAPITAL = /[A-Z0-9]/;
 
 export function normalizeVolatile(s: string): string {
-  const [dates, uuids, hex] = VOLATILE_TEXT;
+  const [dates, uuids, ...rest] = VOLATILE_TEXT;
   let t = s.replace(dates![0], dates![1]).replace(uuids![0], uuids![1]);
   t = t.replace(PREFIXED_ID, (m) =>
     HAS_DIGIT_OR_CAPITAL.test(m.slice(m.indexOf('_') + 1)) ? '<id>' : m,
   );
-  return t.replace(hex![0], hex![1]);
+  return rest.reduce((x, [re, token]) => x.replace(re, token), t);
 }
 
 /** JSON with sorted keys, and the members of `{varies: [...]}` in a stable order. */

@@ -43,7 +43,7 @@ import {
   sentValue,
   tallyCase,
 } from './tally.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { type CountedVia, openWorkspace, type Workspace } from './workspace.ts';
 
 /** Options of {@link runApiInputFuzz}. */
 export interface ApiInputFuzzOptions {
@@ -110,8 +110,8 @@ export interface ApiInputFuzzResult {
   seed: number;
   durationMs: number;
   requests: number;
-  /** How the ticket count was read: the summary report, or a walk of the list. */
-  countedVia: 'reports-summary' | 'list-walk';
+  /** How the ticket count was read: the summary report, a bounded walk of the list, or not at all. */
+  countedVia: CountedVia;
   operations: ApiInputOperationResult[];
   /**
    * Why the run stopped early: the API key's rate budget was spent (rate-budget.ts). The

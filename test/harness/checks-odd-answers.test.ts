@@ -139,12 +139,51 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
     'webhook.event-shape': { event: 'ticket.created', payload: odd },
     'webhook.signature-form': { form: 'both' },
     'webhook.sla-at-risk-once': { count: 2 },
+    // What a delivery is about: its payload is the target's, odd in every field.
+    ...Object.fromEntries(
+      [
+        'webhook.workspace-isolated',
+        'webhook.about-run-ticket',
+        'webhook.event-caused',
+        'webhook.ticket-matches-api',
+        'webhook.customer-is-requester',
+      ].map((n) => [n, { matches: oddMatches(odd, ex) }]),
+    ),
   };
   if (name in table) return table[name];
   const c = checks.all().find((x) => x.name === name)!;
   if (c.kind === 'sequence') return { earlier: [ex, ex] };
   if (c.kind === 'exchange') return undefined;
   return { what: 'odd', operation: 'GET /v1/tickets' };
+}
+
+/** Deliveries of every kind of `about`, each carrying `odd` as its ticket and customer. */
+function oddMatches(odd: unknown, ex: Exchange) {
+  const delivery = {
+    receivedAt: 0,
+    method: 'POST',
+    path: '/hook',
+    headers: ex.response?.headers ?? {},
+    body: Buffer.from(ex.response?.bodyText ?? ''),
+  };
+  // The ledger reads the event and ticket id only when they are strings (core/webhooks/delivery-ledger.ts).
+  const text = typeof odd === 'string' ? odd : 'ticket.created';
+  const base = { endpoint: '/hook', delivery, event: text, ticketId: text };
+  const action = { operation: 'closeTicket', ticketId: 'tkt_1', workspace: 'own', at: 0 };
+  return (['own', 'other-workspace', 'unknown', 'unreadable'] as const).map((about) => ({
+    ...base,
+    about,
+    payload: { ticket: odd, customer: odd },
+    requester: { email: 'a@example.com', name: 'A' },
+    cause: {
+      ...(about === 'own' ? { action } : {}),
+      expected: { id: 'tkt_1', subject: 's', status: 'closed', priority: 'normal' },
+      viewAt: 'after',
+      firing: 0,
+      nth: 2,
+      actions: ['createTicket', 'closeTicket'],
+    },
+  }));
 }
 
 test('every check judges odd answers without throwing', { timeout: 120_000 }, () => {
