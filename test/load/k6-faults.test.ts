@@ -10,8 +10,8 @@ import { before, describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { explain, measure, measureWithOneRetry, skipWhenBusy } from './measure.ts';
-import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
+import { busyReason, explain, measure, measureWithOneRetry, skipWhenBusy } from './measure.ts';
+import { LIMITER_FAULTS, missedFault, tooCoarse } from './limiter-faults.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
 
@@ -37,6 +37,8 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
             async (slower) =>
               [await measure('k6', 'team', 10 / slower, { faults: [fault] })] as const,
             ([x]) => missedFault(fault, x),
+            busyReason,
+            ([x]) => tooCoarse(fault, x),
           );
           results.set(fault, r[0]);
           busy.set(fault, b);

@@ -86,3 +86,33 @@ test('wrong twice on a busy machine: not concluded (busy), never passed', async 
   );
   assert.match(r.busy ?? '', /^x: failed: burst — machine busy again \(node team: sends lagged/);
 });
+
+test('a fault measured too coarsely is measured once more even on a machine that kept up; twice coarse on a machine that kept up is returned for the caller to fail', async () => {
+  const slowers: number[] = [];
+  const r = await measureWithOneRetry(
+    'rate-130',
+    async (slower) => {
+      slowers.push(slower);
+      return [run(1)] as const;
+    },
+    () => 'rate-130 not caught (failed: none)',
+    () => undefined,
+    () => 'rate inconclusive (± 4.5 %)',
+  );
+  assert.deepEqual(slowers, [1, RETRY_SLOWER]);
+  assert.match(r.retried ?? '', /measured too coarsely: rate inconclusive/);
+  assert.equal(r.busy, undefined, 'not busy: the caller fails the second outcome');
+});
+
+test('tooCoarse: only an inconclusive verdict among those that must catch the fault', async () => {
+  const { tooCoarse } = await import('./limiter-faults.ts');
+  const result = (status: string) =>
+    ({
+      verdicts: [{ id: 'rate', status, why: 'interval ± 4.5 %' }],
+      limiter: { algorithm: 'token-bucket' },
+    }) as unknown as LoadResult;
+  assert.match(tooCoarse('rate-130', result('inconclusive')) ?? '', /rate inconclusive/);
+  assert.equal(tooCoarse('rate-130', result('fail')), undefined, 'caught');
+  assert.equal(tooCoarse('rate-130', result('pass')), undefined, 'a pass is no reason to retry');
+  assert.equal(tooCoarse('burst-150', result('inconclusive')), undefined, 'not its verdict');
+});

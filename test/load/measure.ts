@@ -121,13 +121,18 @@ export async function measureWithOneRetry<T extends readonly LoadResult[]>(
   run: (slower: number) => Promise<T>,
   problem: (results: T) => string | undefined,
   busyOf: (results: T) => string | undefined = busyReason,
+  /** A reason to re-measure a wrong outcome even when the machine kept up (first outcome only). */
+  coarseOf: (results: T) => string | undefined = () => undefined,
 ): Promise<{ results: T; retried?: string; busy?: string }> {
   const first = await run(1);
   const wrong = problem(first);
   if (wrong === undefined) return { results: first };
-  const busy = busyOf(first);
-  if (busy === undefined) return { results: first };
-  const retried = `${label}: ${wrong} — machine busy (${busy}); measuring once more, the clock ${RETRY_SLOWER}× slower`;
+  const machine = busyOf(first);
+  const coarse = machine === undefined ? coarseOf(first) : undefined;
+  if (machine === undefined && coarse === undefined) return { results: first };
+  const why =
+    machine !== undefined ? `machine busy (${machine})` : `measured too coarsely: ${coarse}`;
+  const retried = `${label}: ${wrong} — ${why}; measuring once more, the clock ${RETRY_SLOWER}× slower`;
   console.log(`# ${retried}`);
   const second = await run(RETRY_SLOWER);
   const still = problem(second);

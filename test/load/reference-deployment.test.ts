@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
-import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
+import { LIMITER_FAULTS, missedFault, tooCoarse } from './limiter-faults.ts';
 import {
+  busyReason,
   explain,
   failedIds,
   measure,
@@ -89,6 +90,8 @@ describe('each limiter fault is caught (Team, clock 10×)', () => {
             f,
             async (slower) => [await node('team', 10 / slower, [f])] as const,
             ([x]) => missedFault(f, x),
+            busyReason,
+            ([x]) => tooCoarse(f, x),
           );
           results.set(f, r[0]);
           busy.set(f, b);
