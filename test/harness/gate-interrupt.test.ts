@@ -282,6 +282,24 @@ describe('a gate signalled mid-fuzz, against a deployment it did not start', {
   });
 });
 
+describe('a gate signalled mid-contracts against a lax, long-lived deployment it did not start', {
+  timeout: 240_000,
+}, () => {
+  // Issue 23's staging: thousands of old tickets (300 KB one-word subjects, 2 000-tag lists, NUL,
+  // RTL) on every list page, and a deployment that keeps what it does not validate. There the
+  // Playwright workers once blocked their event loops on a list answer and outlived SIGTERM.
+  test('SIGTERM after a dozen tests: nothing left within 10 s, every report, verdict ERROR', async () => {
+    const ref = await serveReference([], ['--lax', '--seed-tickets', '2000']);
+    const g = startGate('bin', ['--skip', 'load'], ref.vars);
+    await g.seen(/^ {2}\S+ 1\d /m);
+    const recorded = record(g, PLAYWRIGHT);
+    const { code, left } = await killAndWatch(g, recorded, 'SIGTERM', 'process');
+    assert.deepEqual(left, [], `left running 10 s after the kill:\n${fmt(left)}`);
+    assert.equal(code, 2);
+    assertInterrupted(g, 'SIGTERM', 'contracts');
+  });
+});
+
 const k6 = findK6({ shared: true });
 describe('a gate signalled mid-load with k6', { timeout: 240_000 }, () => {
   test('SIGTERM: k6 ends with the gate', { skip: k6 ? false : 'no k6' }, async () => {
