@@ -30,6 +30,10 @@ const VARS = [
 /** What the global setup handed the workers (the resolved configuration's `shared`). */
 const captured = () => readResolved()?.shared?.capture;
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
+// The global setup's delivery sweep writes the suite's raw rows; here they go to a directory of
+// the test's own, never to reports/playwright/ of the checkout (left there without its marker, it
+// made the contract suite that runs next in `npm test` refuse to empty it).
+process.env.HARNESS_OUT_DIR = mkdtempSync(join(tmpdir(), 'shared-receiver-out-'));
 afterEach(() => {
   for (const k of VARS) {
     if (saved[k] === undefined) delete process.env[k];
