@@ -288,16 +288,29 @@ const CLEAN_UP_MS = 90_000;
  * says what became of each; an embedded deployment is thrown away whole.
  */
 async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
-  const records = t.embedded
-    ? discarded(t.created)
-    : await cleanUp(t.created, {
-        baseUrl: t.baseUrl,
-        key: fullKey(t.resolved),
-        timeoutMs: t.cfg.timeoutMs,
-        withinMs: CLEAN_UP_MS,
-        // Its closes fire events: they go to the delivery ledger like every other action.
-        record: ledger(t, project),
-      });
+  if (t.embedded) return discarded(t.created).map((r) => ({ ...r, area: 'contracts' }));
+  const clean = (objects: CreatedObject[], key: string) =>
+    cleanUp(objects, {
+      baseUrl: t.baseUrl,
+      key,
+      timeoutMs: t.cfg.timeoutMs,
+      withinMs: CLEAN_UP_MS,
+      // Its closes fire events: they go to the delivery ledger like every other action.
+      record: ledger(t, project),
+    });
+  const own = t.created.filter((c) => c.workspace !== 'other');
+  const other = t.created.filter((c) => c.workspace === 'other');
+  const otherKey = t.keys.otherWorkspace;
+  const records = [
+    ...(await clean(own, fullKey(t.resolved))),
+    ...(otherKey
+      ? await clean(other, otherKey)
+      : other.map((c) => ({
+          ...c,
+          state: 'left' as const,
+          why: "the other workspace's key is gone",
+        }))),
+  ];
   return records.map((r) => ({ ...r, area: 'contracts' }));
 }
 
@@ -377,7 +390,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
-      const made = createdBy(ex);
+      const found = createdBy(ex);
+      // What the other workspace's key created is closed with that key (A's key gets a 404).
+      const made =
+        found && ledgerWorkspace(ex, target.keys.otherWorkspace) === 'other'
+          ? { ...found, workspace: 'other' as const }
+          : found;
       if (made) {
         target.created.push(made);
         // Written at once: a worker stopped before its clean-up still says what it left.

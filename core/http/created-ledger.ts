@@ -12,6 +12,8 @@ export type CreatedKind = 'ticket' | 'contact' | 'rule';
 export interface CreatedObject {
   kind: CreatedKind;
   id: string;
+  /** Created with the other workspace's key (HARNESS_OTHER_WORKSPACE_KEY): cleaned with it too. */
+  workspace?: 'other';
 }
 
 /** The spec's creation operations and what each leaves on the target. */
