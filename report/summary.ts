@@ -70,6 +70,35 @@ export interface RequestCount {
   waitedS: number;
   /** Requests given up because the key's budget was spent (their tests: inconclusive). */
   inconclusive: number;
+  /** What the run said it would cost before it started (run/cost-estimate.ts). */
+  estimate?: CostEstimate;
+}
+
+/** The cost of a run as printed before it starts: its requests and what the key's budget makes of them. */
+export interface CostEstimate {
+  /** Requests the selected areas will send (all keys). */
+  total: number;
+  byArea: Record<string, number>;
+  /** Of them, sent with the run's own key (HARNESS_API_KEY): what its budget paces. */
+  key: number;
+  /** Selected contract tests without a measured cost (counted at the mean). */
+  unmeasuredTests: number;
+  /** The fuzz size the run uses (fuzz/fuzz-size.ts) and why. */
+  fuzz?: string;
+  /** The key's budget (absent without rate headers, e.g. the embedded deployment). */
+  budget?: {
+    limitPerMin: number;
+    remaining: number;
+    burst: number;
+    reserve: number;
+    plan?: string;
+    /** Requests sendable now: Remaining above the reserve. */
+    availableNow: number;
+    /** Requests that wait for the refill. */
+    refilled: number;
+    /** The least time the refill takes, s. */
+    waitS: number;
+  };
 }
 
 export function checkTable(results: CheckResult[]): Summary['checks'] {

@@ -44,6 +44,10 @@ import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
+import { keyBudget } from '../core/http/key-budget.ts';
+import { configureRateBudgets } from '../core/http/rate-budget.ts';
+import { fuzzSize } from '../fuzz/fuzz-size.ts';
+import { costLines, estimateCost, listContractTests, readCosts } from './cost-estimate.ts';
 
 export type { Area } from './area-selection.ts';
 
@@ -72,6 +76,10 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** The target (`--url`), over the environment's HARNESS_BASE_URL. */
   baseUrl?: string;
+  /** `--reserve N`: requests of the key's Remaining left for others (over HARNESS_RESERVE). */
+  reserve?: number;
+  /** `--fuzz-cases N`: API input cases per operation (over HARNESS_FUZZ_CASES). */
+  fuzzCases?: number;
   /** Only contract tests whose title or tags match (Playwright --grep). */
   grep?: string;
   /** Also run the detection matrix (fault → check → caught) and report it. Default false. */
@@ -102,6 +110,8 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.faults?.length ? { faults: opts.faults } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(opts.reserve !== undefined ? { reserve: opts.reserve } : {}),
+    ...(opts.fuzzCases !== undefined ? { fuzzCases: opts.fuzzCases } : {}),
   });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   const skipped = new Set(opts.skip ?? []);
@@ -223,6 +233,33 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     return { ...run, unusable };
   }
 
+  // The cost, said first: the key's budget from the preflight's headers, the reserve the run
+  // leaves for others (pacing keeps it, in this process and in every contract worker), the fuzz
+  // sized to the budget, and the requests the selected areas will send.
+  const budget = keyBudget(last?.rate, cfg);
+  const plan =
+    budget?.plan ??
+    (['team', 'growth', 'enterprise'] as const).find(
+      (p) => cfg.apiKey !== undefined && cfg.planKeys[p].includes(cfg.apiKey),
+    );
+  if (budget) cfg.reserve = budget.reserve;
+  configureRateBudgets({ keyReserve: cfg.reserve ?? 0 });
+  const size = fuzzSize(cfg, plan);
+  const running = new Set((['contracts', 'load', 'fuzz'] as const).filter((a) => !skip.has(a)));
+  const estimate = estimateCost({
+    cfg,
+    areas: running,
+    tests: running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined,
+    costs: readCosts(),
+    fuzz: size,
+    ...(budget ? { budget } : {}),
+    delivery:
+      !cfg.baseUrl ||
+      Boolean(cfg.adminToken) ||
+      (Boolean(cfg.webhookUrl) && cfg.webhookEndpoints.length > 0 && !cfg.readOnly),
+  });
+  for (const l of costLines(estimate)) log(l);
+
   /** Runs `step` as area `name` unless skipped, out of time or the target went down. */
   const area = async (
     name: Area | 'detection',
@@ -293,7 +330,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     const mark = ledgerMark();
     fuzzMark = mark;
     try {
-      return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
+      return await runFuzzStep(
+        cfg,
+        log,
+        { start: startService, exampleReceiver: createReceiver },
+        { size, ...(budget ? { limitPerMin: budget.limitPerMin } : {}) },
+      );
     } finally {
       // What the fuzzers created is closed before the area ends (and counted as its requests).
       run.created = await cleanUpSince(cfg, mark, 'fuzz');
@@ -310,6 +352,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     },
     loadRequests,
   );
+  run.requests.estimate = estimate;
   log(requestLine(run.requests));
   // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
   if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');
