@@ -355,11 +355,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
       // The worker's whole count beside its tests': the rest is its own set-up and clean-up.
-      const keyTotal = target.keys.full
-        ? rateBudget(target.baseUrl, `Bearer ${target.keys.full}`).stats.sent
-        : 0;
+      const keyBudget = target.keys.full
+        ? rateBudget(target.baseUrl, `Bearer ${target.keys.full}`)
+        : undefined;
       appendRaw(`costs-${process.pid}.jsonl`, [
-        { worker: true, sent: processRateStats().sent, key: keyTotal },
+        {
+          worker: true,
+          sent: processRateStats().sent,
+          key: keyBudget?.stats.sent ?? 0,
+          lowestRemaining: keyBudget?.lowestRemaining ?? null,
+        },
       ]);
       await own?.close();
       await resolved.close();

@@ -72,6 +72,11 @@ export interface RequestCount {
   inconclusive: number;
   /** What the run said it would cost before it started (run/cost-estimate.ts). */
   estimate?: CostEstimate;
+  /**
+   * The lowest X-RateLimit-Remaining of HARNESS_API_KEY any paced area saw (contracts, fuzz):
+   * above the reserve when the run left it for others.
+   */
+  lowestRemaining?: number;
 }
 
 /** The cost of a run as printed before it starts: its requests and what the key's budget makes of them. */

@@ -21,6 +21,14 @@ export function contractRequestStats(out: string): RateStats {
   );
 }
 
+/** The lowest Remaining of the run's key the contract workers saw (none: undefined). */
+export function contractLowestRemaining(out: string): number | undefined {
+  const seen = readJsonl<{ lowestRemaining?: number | null }>(join(out, 'raw'), 'costs-')
+    .map((r) => r.lowestRemaining)
+    .filter((n): n is number => typeof n === 'number');
+  return seen.length ? Math.min(...seen) : undefined;
+}
+
 /** What a process's budgets counted between two readings. */
 export const statsSince = (now: RateStats, then: RateStats): RateStats =>
   addRateStats(now, then, -1);
@@ -79,6 +87,9 @@ export function requestLine(c: RequestCount): string {
       : [`${c.rateLimited}× 429 received`]),
     `waited ${c.waitedS.toFixed(1)} s for the rate limit`,
     ...(c.inconclusive ? [`${c.inconclusive} given up (inconclusive)`] : []),
+    ...(c.lowestRemaining !== undefined && c.estimate?.budget
+      ? [`Remaining never below ${c.lowestRemaining} (reserve ${c.estimate.budget.reserve})`]
+      : []),
   ];
   return `requests sent: ${[...areas, `total ${c.total}`].join(' · ')} (${rate.join(', ')})`;
 }

@@ -29,6 +29,7 @@ import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
+  contractLowestRemaining,
   contractRequestStats,
   type LoadCount,
   loadCount,
@@ -45,7 +46,7 @@ import { type Unusable, unusableTarget, unusableText } from './unusable-target.t
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
 import { keyBudget } from '../core/http/key-budget.ts';
-import { configureRateBudgets } from '../core/http/rate-budget.ts';
+import { configureRateBudgets, rateBudget } from '../core/http/rate-budget.ts';
 import { fuzzSize } from '../fuzz/fuzz-size.ts';
 import { costLines, estimateCost, listContractTests, readCosts } from './cost-estimate.ts';
 
@@ -353,6 +354,13 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     loadRequests,
   );
   run.requests.estimate = estimate;
+  const lowest = [
+    skip.has('contracts') ? undefined : contractLowestRemaining(ctx.out),
+    cfg.baseUrl && cfg.apiKey
+      ? rateBudget(cfg.baseUrl, `Bearer ${cfg.apiKey}`).lowestRemaining
+      : undefined,
+  ].filter((n): n is number => n !== undefined);
+  if (lowest.length) run.requests.lowestRemaining = Math.min(...lowest);
   log(requestLine(run.requests));
   // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
   if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');

@@ -155,6 +155,8 @@ export interface Paced<T> {
 
 export class RateBudget {
   readonly stats: RateStats = emptyRateStats();
+  /** The lowest X-RateLimit-Remaining an answer showed: whether the run kept its reserve. */
+  lowestRemaining: number | undefined;
   private limit: number | undefined;
   private remaining: number | undefined;
   private observedAt = 0;
@@ -198,6 +200,9 @@ export class RateBudget {
     this.grantsAtZero = granted && h.remaining === 0 ? this.grantsAtZero + 1 : 0;
     if (this.grantsAtZero >= 3) this.headersPredict = false;
     this.remaining = h.remaining;
+    // A 429's Remaining (0) is the limiter refusing, not the run spending below its reserve.
+    if (a.status !== 429)
+      this.lowestRemaining = Math.min(this.lowestRemaining ?? h.remaining, h.remaining);
     this.observedAt = this.o.now();
   }
 
