@@ -25,7 +25,12 @@ import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
 import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
-import { configureRateBudgets, processRateStats, rateBudget } from '../core/http/rate-budget.ts';
+import {
+  configureRateBudgets,
+  processRateStats,
+  processWaits,
+  rateBudget,
+} from '../core/http/rate-budget.ts';
 import { addReadStats, processReadStats } from '../core/http/read-tally.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
@@ -364,6 +369,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           sent: processRateStats().sent,
           key: keyBudget?.stats.sent ?? 0,
           lowestRemaining: keyBudget?.lowestRemaining ?? null,
+          // When it waited for the key's rate limit: the run's wall-clock wait is their union.
+          waits: processWaits(),
         },
       ]);
       await own?.close();

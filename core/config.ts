@@ -62,6 +62,11 @@ export interface HarnessConfig {
    * class sampler always runs whole. undefined: the full fuzz, or the gate-sized one on a Team key.
    */
   fuzzCases?: number;
+  /**
+   * Requests the run may send (HARNESS_MAX_REQUESTS, `--max-requests`): the fuzz shrinks first,
+   * then contract tests that do not fit are listed as not run (run/max-requests.ts).
+   */
+  maxRequests?: number;
 }
 
 export class ConfigError extends Error {
@@ -203,6 +208,7 @@ export interface ConfigFlags {
   /** `--reserve N`, `--fuzz-cases N` (harness run). */
   reserve?: number;
   fuzzCases?: number;
+  maxRequests?: number;
   /** `optional` for `harness load`, whose target needs plan keys only. */
   apiKey?: 'required' | 'optional';
 }
@@ -224,6 +230,7 @@ export function loadConfig(
     ...(set(flags.runMaxSeconds) ? { HARNESS_RUN_MAX_SECONDS: String(flags.runMaxSeconds) } : {}),
     ...(set(flags.reserve) ? { HARNESS_RESERVE: String(flags.reserve) } : {}),
     ...(set(flags.fuzzCases) ? { HARNESS_FUZZ_CASES: String(flags.fuzzCases) } : {}),
+    ...(set(flags.maxRequests) ? { HARNESS_MAX_REQUESTS: String(flags.maxRequests) } : {}),
     ...(flags.apiKeyVar ? { HARNESS_API_KEY: env[flags.apiKeyVar] } : {}),
     ...(flags.adminTokenVar ? { HARNESS_ADMIN_TOKEN: env[flags.adminTokenVar] } : {}),
     ...(flags.webhookEndpoints ? { HARNESS_WEBHOOK_ENDPOINTS: flags.webhookEndpoints } : {}),
@@ -275,6 +282,7 @@ export function loadConfig(
     },
     reserve: count(v('HARNESS_RESERVE'), 'HARNESS_RESERVE', 0),
     fuzzCases: count(v('HARNESS_FUZZ_CASES'), 'HARNESS_FUZZ_CASES', 1),
+    maxRequests: count(v('HARNESS_MAX_REQUESTS'), 'HARNESS_MAX_REQUESTS', 1),
   };
   if (!Number.isInteger(cfg.webhookRetryWaitMs) || cfg.webhookRetryWaitMs < 100)
     throw new ConfigError(

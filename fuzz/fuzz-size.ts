@@ -18,17 +18,24 @@
 import fc from 'fast-check';
 import type { HarnessConfig, PlanName } from '../core/config.ts';
 import { operationCases } from './api-input/cases.ts';
-import { API_INPUT_OPERATIONS, inputOperation } from './api-input/operations.ts';
+import {
+  API_INPUT_OPERATIONS,
+  type ApiInputOperation,
+  inputOperation,
+} from './api-input/operations.ts';
 import { fuzzSeed } from './shared/seed.ts';
 
 export interface FuzzSize {
-  name: 'full' | 'gate' | 'cases';
+  /** `fitted`: shrunk to fit `--max-requests` (run/max-requests.ts). */
+  name: 'full' | 'gate' | 'cases' | 'fitted';
   /** API input cases per operation (fast-check numRuns; the sampler always whole). */
   inputCases: number;
   /** Random delivery scenarios (the hostile example runs after them). */
   deliveryRuns: number;
   /** Why this size, for the console. */
   why: string;
+  /** The API input operations fuzzed (default every one); fewer only to fit `--max-requests`. */
+  operations?: readonly ApiInputOperation[];
 }
 
 export const FULL_FUZZ = { inputCases: 40, deliveryRuns: 10 } as const;
@@ -74,9 +81,10 @@ export function fuzzPlan(
 ): FuzzPlan {
   let apiInput = 0;
   let created = 0;
-  if (o.input) {
+  const operations = size.operations ?? API_INPUT_OPERATIONS;
+  if (o.input && operations.length > 0) {
     apiInput = 1; // the workspace's ticket count, read once before any operation
-    for (const op of API_INPUT_OPERATIONS) {
+    for (const op of operations) {
       const spec = inputOperation(op);
       const cases = operationCases(spec, o.bodyLimit ?? 1024 * 1024);
       const n = Math.max(size.inputCases, cases.sampler.length);

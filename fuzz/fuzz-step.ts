@@ -28,6 +28,7 @@ import { type AreaSummary, emptyArea, fileFailures, judged } from '../core/area.
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
 import type { FuzzWiring } from './wiring.ts';
 import { FULL_FUZZ, type FuzzSize, fuzzPlan } from './fuzz-size.ts';
+import { API_INPUT_OPERATIONS } from './api-input/operations.ts';
 
 /** Each fuzzer's own time budget, s (they run one after the other). */
 export const FUZZ_STEP_SECONDS = { receiver: 60, delivery: 45, input: 45 } as const;
@@ -110,12 +111,17 @@ export async function runFuzzStep(
             baseUrl: t.baseUrl,
             apiKey: fullKey(t),
             numRuns: size.inputCases,
+            ...(size.operations ? { operations: size.operations } : {}),
             maxSeconds: paced(FUZZ_STEP_SECONDS.input, inputPlan, limitPerMin),
           });
       return { delivery, input };
     },
   );
 
+  // Operations the run's request budget left out (--max-requests): named, never silently dropped.
+  if (input && size.operations)
+    for (const op of API_INPUT_OPERATIONS.filter((o) => !size.operations!.includes(o)))
+      area.notRun.push({ name: `fuzz.api-input ${op}`, reason: `not run: ${size.why}` });
   // The key's rate budget ran out (rate-budget.ts): not run, with the reason — never a failure.
   if (delivery?.inconclusive)
     area.notRun.push({ name: 'fuzz.delivery-check', reason: delivery.inconclusive });

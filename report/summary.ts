@@ -66,8 +66,21 @@ export interface RequestCount {
   rateLimited: number;
   /** 429 answers the load area provoked on purpose, on its plan keys (absent: it did not run). */
   loadRateLimited?: number;
-  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
+  /**
+   * Seconds the paced areas waited for the key's rate limit (pacing and 429s), wall clock: the
+   * union of every process's waits, so workers waiting at the same time count once.
+   */
   waitedS: number;
+  /**
+   * The paced processes' waits added up (each Playwright worker and the harness): more than
+   * `waitedS` when several waited at the same time.
+   */
+  waitedByProcessesS?: number;
+  /**
+   * What the wait is held against: the requests the run sent with its key, and the least time
+   * the key's refill needed for them beyond what was available above the reserve at the start.
+   */
+  refill?: { keySent: number; limitPerMin: number; availableNow: number; neededS: number };
   /** Requests given up because the key's budget was spent (their tests: inconclusive). */
   inconclusive: number;
   /** What the run said it would cost before it started (run/cost-estimate.ts). */
@@ -77,6 +90,11 @@ export interface RequestCount {
    * above the reserve when the run left it for others.
    */
   lowestRemaining?: number;
+  /**
+   * `--max-requests N`: the limit, the contract tests left out to fit it (each in the contract
+   * area's notRun) and what became of the fuzz. A run that left tests out is a partial gate.
+   */
+  maxRequests?: { limit: number; contractTestsNotRun: number; fuzz: string };
 }
 
 /** The cost of a run as printed before it starts: its requests and what the key's budget makes of them. */

@@ -39,23 +39,38 @@ interface ListedSuite {
   suites?: ListedSuite[];
 }
 
-/** The titles (`describe › test`, as the fixtures write them) of a Playwright --list JSON report. */
-export function listedTitles(report: { suites?: ListedSuite[] }): string[] {
-  const out: string[] = [];
-  const walk = (s: ListedSuite, path: string[]) => {
-    for (const spec of s.specs ?? []) out.push([...path, spec.title].join(' › '));
-    for (const child of s.suites ?? []) walk(child, [...path, child.title]);
+/** A contract test as Playwright lists it: its file (under contracts/) and its title path. */
+export interface ListedTest {
+  file: string;
+  /** `describe › test`, as the fixtures write it (the key of contracts/request-costs.json). */
+  title: string;
+  path: string[];
+}
+
+/** The tests of a Playwright --list JSON report. */
+export function listedTests(report: { suites?: ListedSuite[] }): ListedTest[] {
+  const out: ListedTest[] = [];
+  const walk = (file: string, s: ListedSuite, path: string[]) => {
+    for (const spec of s.specs ?? []) {
+      const p = [...path, spec.title];
+      out.push({ file, title: p.join(' › '), path: p });
+    }
+    for (const child of s.suites ?? []) walk(file, child, [...path, child.title]);
   };
   // The top suites are the files: their titles are not part of a test's title.
-  for (const file of report.suites ?? []) walk(file, []);
+  for (const file of report.suites ?? []) walk(file.title, file, []);
   return out;
 }
+
+/** The titles (`describe › test`, as the fixtures write them) of a Playwright --list JSON report. */
+export const listedTitles = (report: { suites?: ListedSuite[] }): string[] =>
+  listedTests(report).map((t) => t.title);
 
 /** The contract tests a run selects, by Playwright itself (no request is sent). */
 export function listContractTests(
   env: NodeJS.ProcessEnv,
   grep?: string,
-): Promise<string[] | undefined> {
+): Promise<ListedTest[] | undefined> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -69,7 +84,7 @@ export function listContractTests(
       { cwd: root, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout) => {
         try {
-          resolve(listedTitles(JSON.parse(stdout)));
+          resolve(listedTests(JSON.parse(stdout)));
         } catch {
           resolve(err ? undefined : []);
         }
@@ -91,29 +106,55 @@ export interface EstimateInput {
   delivery: boolean;
 }
 
+/** One contract test's measured cost (unmeasured: the mean of the measured ones). */
+export function testCost(
+  costs: RequestCosts,
+  title: string,
+): { sent: number; key: number; measured: boolean } {
+  const c = costs.tests[title];
+  if (c) return { ...c, measured: true };
+  const known = Object.values(costs.tests);
+  const mean = (f: (c: { sent: number; key: number }) => number) =>
+    known.length ? known.reduce((s, x) => s + f(x), 0) / known.length : 0;
+  return { sent: mean((x) => x.sent), key: mean((x) => x.key), measured: false };
+}
+
+/** The Playwright workers that will run `tests` contract tests (each has its own set-up). */
+export const contractWorkers = (tests: number): number =>
+  Math.min(Number(envVar('HARNESS_WORKERS') ?? 2) || 2, Math.max(1, tests));
+
+/** What the contract tests `titles` send: all keys, and with the run's key. */
+export function contractCost(
+  costs: RequestCosts,
+  titles: readonly string[],
+): { sent: number; key: number; unmeasured: number } {
+  let sent = 0;
+  let key = 0;
+  let unmeasured = 0;
+  for (const t of titles) {
+    const c = testCost(costs, t);
+    if (!c.measured) unmeasured++;
+    sent += c.sent;
+    key += c.key;
+  }
+  const workers = titles.length ? contractWorkers(titles.length) : 0;
+  return {
+    sent: sent + workers * costs.perWorker.sent,
+    key: key + workers * costs.perWorker.key,
+    unmeasured,
+  };
+}
+
 /** The run's cost from its plan: per area, with the run's key, and the time its budget takes. */
 export function estimateCost(i: EstimateInput): CostEstimate {
   const byArea: Record<string, number> = {};
   let key = 0;
   let unmeasured = 0;
   if (i.areas.has('contracts') && i.tests && i.costs) {
-    const known = Object.values(i.costs.tests);
-    const mean = (f: (c: { sent: number; key: number }) => number) =>
-      known.length ? known.reduce((s, c) => s + f(c), 0) / known.length : 0;
-    let sent = 0;
-    for (const t of i.tests) {
-      const c = i.costs.tests[t];
-      if (!c) unmeasured++;
-      sent += c?.sent ?? mean((x) => x.sent);
-      key += c?.key ?? mean((x) => x.key);
-    }
-    const workers = Math.min(
-      Number(envVar('HARNESS_WORKERS') ?? 2) || 2,
-      Math.max(1, i.tests.length),
-    );
-    sent += workers * i.costs.perWorker.sent;
-    key += workers * i.costs.perWorker.key;
-    byArea.contracts = Math.round(sent);
+    const c = contractCost(i.costs, i.tests);
+    unmeasured = c.unmeasured;
+    key += c.key;
+    byArea.contracts = Math.round(c.sent);
   }
   if (i.areas.has('fuzz') && i.fuzz) {
     const plan = fuzzPlan(i.fuzz, { input: !i.cfg.readOnly, delivery: i.delivery });

@@ -29,8 +29,10 @@ import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
+  contractKeySent,
   contractLowestRemaining,
   contractRequestStats,
+  contractWaits,
   type LoadCount,
   loadCount,
   requestCount,
@@ -45,10 +47,17 @@ import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
-import { keyBudget } from '../core/http/key-budget.ts';
-import { configureRateBudgets, rateBudget } from '../core/http/rate-budget.ts';
+import { budgetTime, keyBudget } from '../core/http/key-budget.ts';
+import { configureRateBudgets, processWaits, rateBudget } from '../core/http/rate-budget.ts';
 import { fuzzSize } from '../fuzz/fuzz-size.ts';
-import { costLines, estimateCost, listContractTests, readCosts } from './cost-estimate.ts';
+import {
+  costLines,
+  estimateCost,
+  type ListedTest,
+  listContractTests,
+  readCosts,
+} from './cost-estimate.ts';
+import { fitToMaxRequests } from './max-requests.ts';
 
 export type { Area } from './area-selection.ts';
 
@@ -81,6 +90,8 @@ export interface RunOptions {
   reserve?: number;
   /** `--fuzz-cases N`: API input cases per operation (over HARNESS_FUZZ_CASES). */
   fuzzCases?: number;
+  /** `--max-requests N`: the run fits N requests (over HARNESS_MAX_REQUESTS; run/max-requests.ts). */
+  maxRequests?: number;
   /** Only contract tests whose title or tags match (Playwright --grep). */
   grep?: string;
   /** Also run the detection matrix (fault → check → caught) and report it. Default false. */
@@ -113,6 +124,7 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
     ...(opts.strict ? { strict: true } : {}),
     ...(opts.reserve !== undefined ? { reserve: opts.reserve } : {}),
     ...(opts.fuzzCases !== undefined ? { fuzzCases: opts.fuzzCases } : {}),
+    ...(opts.maxRequests !== undefined ? { maxRequests: opts.maxRequests } : {}),
   });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   const skipped = new Set(opts.skip ?? []);
@@ -245,21 +257,51 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     );
   if (budget) cfg.reserve = budget.reserve;
   configureRateBudgets({ keyReserve: cfg.reserve ?? 0 });
-  const size = fuzzSize(cfg, plan);
-  const running = new Set((['contracts', 'load', 'fuzz'] as const).filter((a) => !skip.has(a)));
+  let size = fuzzSize(cfg, plan);
+  const delivery =
+    !cfg.baseUrl ||
+    Boolean(cfg.adminToken) ||
+    (Boolean(cfg.webhookUrl) && cfg.webhookEndpoints.length > 0 && !cfg.readOnly);
+  // The load area provokes the plans' limits with thousands of requests on purpose: it has no
+  // smaller size, so a run held to a request count leaves it out (and says so).
+  if (cfg.maxRequests !== undefined && !skip.has('load'))
+    skip.set(
+      'load',
+      `not run: --max-requests ${cfg.maxRequests} (the load area sends thousands of requests to measure the plans' limits; it has no smaller size)`,
+    );
+  let running = new Set((['contracts', 'load', 'fuzz'] as const).filter((a) => !skip.has(a)));
+  const costs = readCosts();
+  let listed = running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined;
+  let leftOut: ListedTest[] = [];
+  if (cfg.maxRequests !== undefined && costs) {
+    const fit = fitToMaxRequests({
+      max: cfg.maxRequests,
+      costs,
+      tests: (listed ?? []).map((t) => t.title),
+      ...(running.has('fuzz') ? { fuzz: size } : {}),
+      fuzzers: { input: !cfg.readOnly, delivery },
+    });
+    if (fit.fuzz) size = fit.fuzz;
+    if (fit.fuzzLeftOut) skip.set('fuzz', fit.fuzzLeftOut);
+    const out = new Set(fit.leftOut);
+    leftOut = (listed ?? []).filter((t) => out.has(t.title));
+    listed = listed?.filter((t) => !out.has(t.title));
+    running = new Set([...running].filter((a) => !skip.has(a)));
+  }
   const estimate = estimateCost({
     cfg,
     areas: running,
-    tests: running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined,
-    costs: readCosts(),
+    tests: listed?.map((t) => t.title),
+    costs,
     fuzz: size,
     ...(budget ? { budget } : {}),
-    delivery:
-      !cfg.baseUrl ||
-      Boolean(cfg.adminToken) ||
-      (Boolean(cfg.webhookUrl) && cfg.webhookEndpoints.length > 0 && !cfg.readOnly),
+    delivery,
   });
   for (const l of costLines(estimate)) log(l);
+  if (cfg.maxRequests !== undefined)
+    log(
+      `  --max-requests ${cfg.maxRequests}: ${leftOut.length ? `${leftOut.length} contract tests do not fit and are not run (listed at the end)` : 'every selected contract test fits'}${skip.has('fuzz') && running.size ? '; the fuzz does not fit' : ''}`,
+    );
 
   /** Runs `step` as area `name` unless skipped, out of time or the target went down. */
   const area = async (
@@ -303,6 +345,15 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       timeoutMs: Math.min(opts.contractsTimeoutMs ?? 600_000, left),
       limitName: left < (opts.contractsTimeoutMs ?? 600_000) ? clock.limitName : undefined,
       grep: opts.grep,
+      ...(leftOut.length
+        ? {
+            leftOut: {
+              tests: leftOut,
+              all: (listed ?? []).length === 0,
+              reason: `not run: does not fit --max-requests ${cfg.maxRequests} (its measured cost, contracts/request-costs.json)`,
+            },
+          }
+        : {}),
       verbose: opts.verbose !== false,
       tags: opts.tags ?? false,
       signal: opts.signal,
@@ -321,6 +372,24 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     loadRequests = loadCount(l.results);
     return l.area;
   });
+
+  // Held to --max-requests: the fuzz is fitted again to what the contract suite really left.
+  if (cfg.maxRequests !== undefined && costs && !skip.has('fuzz')) {
+    const sent = skip.has('contracts') ? 0 : contractRequestStats(ctx.out).sent;
+    const refit = fitToMaxRequests({
+      max: cfg.maxRequests - sent,
+      costs,
+      tests: [],
+      fuzz: size,
+      fuzzers: { input: !cfg.readOnly, delivery },
+    });
+    if (refit.fuzz) size = refit.fuzz;
+    else
+      skip.set(
+        'fuzz',
+        `not run: the contract suite sent ${sent} of --max-requests ${cfg.maxRequests}; no fuzz of any size fits the rest`,
+      );
+  }
 
   let fuzzRequests: RateStats | undefined;
   let fuzzReads: ReadStats | undefined;
@@ -352,8 +421,28 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       fuzz: fuzzRequests,
     },
     loadRequests,
+    [...(skip.has('contracts') ? [] : contractWaits(ctx.out)), ...processWaits()],
   );
   run.requests.estimate = estimate;
+  // The wait held against the refill the run's requests with its key needed (at the start's Remaining).
+  if (budget && cfg.baseUrl && cfg.apiKey) {
+    const keySent =
+      (skip.has('contracts') ? 0 : contractKeySent(ctx.out)) +
+      rateBudget(cfg.baseUrl, `Bearer ${cfg.apiKey}`).stats.sent;
+    const t = budgetTime(keySent, budget);
+    run.requests.refill = {
+      keySent,
+      limitPerMin: budget.limitPerMin,
+      availableNow: t.availableNow,
+      neededS: Math.round(t.waitS * 10) / 10,
+    };
+  }
+  if (cfg.maxRequests !== undefined)
+    run.requests.maxRequests = {
+      limit: cfg.maxRequests,
+      contractTestsNotRun: leftOut.length,
+      fuzz: skip.get('fuzz') ?? size.why,
+    };
   const lowest = [
     skip.has('contracts') ? undefined : contractLowestRemaining(ctx.out),
     cfg.baseUrl && cfg.apiKey

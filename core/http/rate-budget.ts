@@ -241,6 +241,8 @@ export class RateBudget {
       if (ms <= 0) return;
       opts.onWait?.(ms);
       this.stats.waitedMs += ms;
+      const at = Date.now();
+      waits.push([at, at + ms]);
       await this.o.sleep(ms);
     };
     for (;;) {
@@ -284,6 +286,16 @@ export class RateBudget {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // --- the process's budgets ---------------------------------------------------------------------
+
+/**
+ * Every wait of this process's budgets, as [start, end] epoch ms: waits of several requests (or
+ * processes) at the same time overlap, so the run's time waited is their union
+ * (run/request-count.ts), not the sum of `waitedMs`.
+ */
+const waits: Array<[number, number]> = [];
+
+/** This process's waits so far ([start, end] epoch ms). */
+export const processWaits = (): Array<[number, number]> => waits.map(([a, b]) => [a, b]);
 
 let processOptions: RateBudgetOptions = DEFAULT_RATE_BUDGET;
 const budgets = new Map<string, RateBudget>();

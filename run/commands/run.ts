@@ -66,6 +66,11 @@ export const spec = {
       arg: 'N',
       help: 'requests of the key’s Remaining the run leaves for others (or HARNESS_RESERVE; default 20 % of the key’s burst): pacing waits rather than spend below it',
     },
+    'max-requests': {
+      type: 'string',
+      arg: 'N',
+      help: 'requests the run may send (or HARNESS_MAX_REQUESTS), planned from the cost line: the fuzz shrinks first (fewer cases, the samplers alone, fewer operations); contract tests that still do not fit are not run and listed as not run, and the verdict line says the gate was partial',
+    },
     'fuzz-cases': {
       type: 'string',
       arg: 'N',
@@ -102,6 +107,7 @@ export const spec = {
     'HARNESS_RUN_MAX_SECONDS',
     'HARNESS_RESERVE',
     'HARNESS_FUZZ_CASES',
+    'HARNESS_MAX_REQUESTS',
     'HARNESS_WORKERS',
     'K6_BIN',
     'FC_SEED',
@@ -155,6 +161,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   const reserve = whole('reserve', 0);
   const fuzzCases = whole('fuzz-cases', 1);
+  const maxRequests = whole('max-requests', 1);
   // This process owns the run: an interrupt or the time limit ends its children (one path).
   const interrupts = watchInterrupts((l) => process.stderr.write(`${l}\n`));
   try {
@@ -170,6 +177,7 @@ export async function run(argv: string[]): Promise<number> {
       maxSeconds,
       ...(reserve !== undefined ? { reserve } : {}),
       ...(fuzzCases !== undefined ? { fuzzCases } : {}),
+      ...(maxRequests !== undefined ? { maxRequests } : {}),
       grep: values.grep,
       signal: interrupts.signal,
       onStop: () => void closeAllGroups(CHILD_GRACE_MS),

@@ -96,7 +96,7 @@ test('Playwright --list titles are the fixtures’ titles, and every listed cont
   const listed = await listContractTests({ PATH: process.env.PATH, HOME: process.env.HOME });
   assert.ok(listed && listed.length > 50, `the suite is listed: ${listed?.length}`);
   const costs = readCosts()!;
-  const missing = listed.filter((t) => !costs.tests[t]);
+  const missing = listed.filter((t) => !costs.tests[t.title]).map((t) => t.title);
   assert.deepEqual(
     missing,
     [],
