@@ -298,7 +298,11 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     delivery,
   });
   for (const l of costLines(estimate)) log(l);
-  if (cfg.maxRequests !== undefined)
+  if (cfg.maxRequests !== undefined && (!costs || (running.has('contracts') && !listed)))
+    log(
+      `  --max-requests ${cfg.maxRequests}: cannot plan the contract suite (${costs ? 'Playwright could not list its tests' : 'contracts/request-costs.json is missing'}): it runs whole`,
+    );
+  else if (cfg.maxRequests !== undefined)
     log(
       `  --max-requests ${cfg.maxRequests}: ${leftOut.length ? `${leftOut.length} contract tests do not fit and are not run (listed at the end)` : 'every selected contract test fits'}${skip.has('fuzz') && running.size ? '; the fuzz does not fit' : ''}`,
     );

@@ -67,7 +67,7 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
       const e = r.estimate!;
       const wallS = summary.durationMs / 1000;
       t.diagnostic(
-        `run ${n}: exit ${run.code}, ${wallS.toFixed(1)} s; actual ${JSON.stringify(r.byArea)}; estimate ${JSON.stringify(e)}; lowest Remaining ${r.lowestRemaining}`,
+        `run ${n}: exit ${run.code}, ${wallS.toFixed(1)} s; actual ${JSON.stringify(r.byArea)}; estimate ${JSON.stringify(e)}; lowest Remaining ${r.lowestRemaining}; waited ${r.waitedS} s wall clock (${r.waitedByProcessesS} s added over the processes), the refill needed ${r.refill?.neededS} s`,
       );
       assert.equal(run.code, 0, `run ${n}\n${run.output.slice(-3000)}`);
       // Said first: the cost line comes right after the preflight, before the contract suite.
