@@ -113,7 +113,7 @@ export function requestCount(
 function waitedAgainst(c: RequestCount): string {
   const n = c.refill;
   if (!n) return '';
-  return ` (wall clock; its ${n.keySent} requests with the key needed ${n.neededS.toFixed(1)} s of refill at ${n.limitPerMin}/min beyond the ${n.availableNow} Remaining above the reserve)`;
+  return `, wall clock, against ${n.neededS.toFixed(1)} s the refill needed at ${n.limitPerMin}/min for the run's ${n.keySent} requests with the key beyond the ${n.availableNow} Remaining above the reserve`;
 }
 
 /** The console line: `requests sent: contracts 251 · fuzz 283 · total 534 (…)`. */

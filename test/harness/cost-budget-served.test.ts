@@ -114,7 +114,7 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
       );
       assert.match(
         run.output,
-        /waited [\d.]+ s for the rate limit \(wall clock; its \d+ requests with the key needed [\d.]+ s of refill at 120\/min/,
+        /waited [\d.]+ s for the rate limit, wall clock, against [\d.]+ s the refill needed at 120\/min for the run's \d+ requests with the key/,
       );
       // The reserve was left for others (one request in flight per worker aside).
       assert.ok(

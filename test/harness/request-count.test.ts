@@ -100,6 +100,6 @@ test('the time waited is wall clock: waits of processes waiting at the same time
   c.refill = { keySent: 140, limitPerMin: 120, availableNow: 20, neededS: 60 };
   assert.match(
     requestLine(c),
-    /waited 90\.0 s for the rate limit \(wall clock; its 140 requests with the key needed 60\.0 s of refill at 120\/min beyond the 20 Remaining above the reserve\)/,
+    /waited 90\.0 s for the rate limit, wall clock, against 60\.0 s the refill needed at 120\/min for the run's 140 requests with the key beyond the 20 Remaining above the reserve/,
   );
 });
