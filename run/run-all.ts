@@ -273,6 +273,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   const costs = readCosts();
   let listed = running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined;
   let leftOut: ListedTest[] = [];
+  let fuzzDoesNotFit = false;
   if (cfg.maxRequests !== undefined && costs) {
     const fit = fitToMaxRequests({
       max: cfg.maxRequests,
@@ -283,6 +284,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     });
     if (fit.fuzz) size = fit.fuzz;
     if (fit.fuzzLeftOut) skip.set('fuzz', fit.fuzzLeftOut);
+    fuzzDoesNotFit = Boolean(fit.fuzzLeftOut);
     const out = new Set(fit.leftOut);
     leftOut = (listed ?? []).filter((t) => out.has(t.title));
     listed = listed?.filter((t) => !out.has(t.title));
@@ -304,7 +306,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     );
   else if (cfg.maxRequests !== undefined)
     log(
-      `  --max-requests ${cfg.maxRequests}: ${leftOut.length ? `${leftOut.length} contract tests do not fit and are not run (listed at the end)` : 'every selected contract test fits'}${skip.has('fuzz') && running.size ? '; the fuzz does not fit' : ''}`,
+      `  --max-requests ${cfg.maxRequests}: ${leftOut.length ? `${leftOut.length} contract tests do not fit and are not run (listed at the end)` : 'every selected contract test fits'}${fuzzDoesNotFit ? '; the fuzz does not fit' : ''}`,
     );
 
   /** Runs `step` as area `name` unless skipped, out of time or the target went down. */
