@@ -6,6 +6,7 @@
  * target stopping answering mid-run (the workers' pulse, contracts/transport-pulse.ts) — then
  * the failures that were only the outage are set aside, never reported as broken rules.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult } from '../core/checks/verdict.ts';
@@ -141,6 +142,15 @@ export interface ContractsStepOptions {
   /** What the time limit is, for the reason (default: the suite's own limit). */
   limitName?: string;
   grep?: string;
+  /**
+   * Tests the run leaves out (to fit --max-requests, run/max-requests.ts): not started, each
+   * listed as not run with `reason`. `all`: nothing else was selected, so the suite is not started.
+   */
+  leftOut?: {
+    tests: Array<{ file: string; path: string[]; title: string }>;
+    reason: string;
+    all?: boolean;
+  };
   verbose: boolean;
   /** Check tags on every console line of the suite (contracts/playwright-console.ts). */
   tags?: boolean;
@@ -157,7 +167,40 @@ export interface ContractsStep {
   targetDown?: string;
 }
 
+/** The tests left out, as rows of the suite's report: skipped, with the reason. */
+const leftOutRows = (l: NonNullable<ContractsStepOptions['leftOut']>): TestRow[] =>
+  l.tests.map((t) => ({
+    title: t.title,
+    file: t.file,
+    project: '',
+    status: 'skipped',
+    durationMs: 0,
+    reason: l.reason,
+    tags: [],
+  }));
+
 export async function runContractsStep(o: ContractsStepOptions): Promise<ContractsStep> {
+  if (o.leftOut?.all) {
+    const tests = leftOutRows(o.leftOut);
+    return { area: contractsArea([], tests), tests, results: [] };
+  }
+  return runContractsSuite(o);
+}
+
+/**
+ * Playwright's test-list format (`file › describe › test`): the tests it must not start. No
+ * contract test's title holds the separator (test/harness/max-requests.test.ts holds the suite
+ * to that), so each line names exactly one test.
+ */
+function invertList(out: string, l: NonNullable<ContractsStepOptions['leftOut']>): string {
+  const file = join(out, 'raw', 'left-out.txt');
+  mkdirSync(join(out, 'raw'), { recursive: true });
+  const lines = l.tests.map((t) => [t.file, ...t.path].join(' › '));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+async function runContractsSuite(o: ContractsStepOptions): Promise<ContractsStep> {
   const jsonFile = join(o.out, 'playwright.json');
   const timeoutMs = o.timeoutMs ?? CONTRACTS_TIMEOUT_MS;
   const r = await runContracts(
@@ -165,7 +208,10 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     {
       env: { ...o.env, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, FORCE_COLOR: '0' },
       timeoutMs,
-      args: o.grep ? ['--grep', o.grep] : [],
+      args: [
+        ...(o.grep ? ['--grep', o.grep] : []),
+        ...(o.leftOut?.tests.length ? ['--test-list-invert', invertList(o.out, o.leftOut)] : []),
+      ],
       inherit: o.verbose,
       pulseFile: join(o.out, 'raw', PULSE_FILE),
       signal: o.signal,
@@ -180,6 +226,9 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     if (!r.interrupted && !r.timedOut) throw e;
     tests = [];
   }
+  // What the run left out to fit its request budget is part of the suite's report: not run.
+  const listed = tests.length;
+  if (o.leftOut) tests.push(...leftOutRows(o.leftOut));
   if (r.interrupted) {
     const why = `not run: ${r.interrupted}`;
     tests = tests.map((t) =>
@@ -200,7 +249,7 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     return { area: withReads(area, o.out), tests, results, targetDown: reason };
   }
   let area = contractsArea(results, tests);
-  if (tests.length === 0 && r.exitCode !== 0 && !r.timedOut)
+  if (listed === 0 && r.exitCode !== 0 && !r.timedOut)
     area = errorArea(
       `the contract suite did not run (Playwright exited ${r.exitCode}; its error is printed above)`,
     );

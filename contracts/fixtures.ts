@@ -25,7 +25,12 @@ import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
 import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
-import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
+import {
+  configureRateBudgets,
+  processRateStats,
+  processWaits,
+  rateBudget,
+} from '../core/http/rate-budget.ts';
 import { addReadStats, processReadStats } from '../core/http/read-tally.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
@@ -327,7 +332,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const cfg = faults.length > 0 ? { ...given, faults } : given;
       // Every worker obeys the key's headers on its own; the reserve and the refill share scale
       // with how many of them send with the key at once.
-      configureRateBudgets({ sharers: Math.max(1, workerInfo.config.workers) });
+      // The key-wide reserve (run/run-all.ts resolved it from the preflight) is left for others.
+      configureRateBudgets({
+        sharers: Math.max(1, workerInfo.config.workers),
+        keyReserve: cfg.reserve ?? 0,
+      });
       // A public URL means a fixed address: the run's shared receiver (global-setup.ts). Without
       // one, this worker's own receiver on a random loopback port, subscribed via the admin API.
       const shared = cfg.webhookUrl ? run().resolved.shared?.capture : undefined;
@@ -363,6 +372,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         );
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
+      // The worker's whole count beside its tests': the rest is its own set-up and clean-up.
+      const keyBudget = target.keys.full
+        ? rateBudget(target.baseUrl, `Bearer ${target.keys.full}`)
+        : undefined;
+      appendRaw(`costs-${process.pid}.jsonl`, [
+        {
+          worker: true,
+          sent: processRateStats().sent,
+          key: keyBudget?.stats.sent ?? 0,
+          lowestRemaining: keyBudget?.lowestRemaining ?? null,
+          // When it waited for the key's rate limit: the run's wall-clock wait is their union.
+          waits: processWaits(),
+        },
+      ]);
       await own?.close();
       await resolved.close();
     },
@@ -428,7 +451,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
     const readBefore = processReadStats();
+    // What the test cost the target's rate limits, all keys and the run's own key: the table the
+    // cost line before a run is summed from (contracts/request-costs.json, scripts/contract-costs.ts).
+    const keyBudget = target.keys.full
+      ? rateBudget(target.baseUrl, `Bearer ${target.keys.full}`)
+      : undefined;
+    const sentBefore = processRateStats().sent;
+    const keyBefore = keyBudget?.stats.sent ?? 0;
     await use(new ApiClient(http));
+    appendRaw(`costs-${process.pid}.jsonl`, [
+      {
+        test: testInfo.titlePath.slice(1).join(' › '),
+        sent: processRateStats().sent - sentBefore,
+        key: (keyBudget?.stats.sent ?? 0) - keyBefore,
+      },
+    ]);
     // How much of the target's data the test read (core/http/read-tally.ts), test by test: a
     // worker stopped later still counts what it read.
     appendRaw(`reads-${process.pid}.jsonl`, [addReadStats(processReadStats(), readBefore, -1)]);

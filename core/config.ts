@@ -52,6 +52,21 @@ export interface HarnessConfig {
   compatFailOn?: Level;
   /** The Enterprise plan's contracted limits, when given (else `harness load` reads the headers). */
   enterpriseLimits: { ratePerMin?: number; burst?: number };
+  /**
+   * Requests of the key's Remaining a run leaves for others (HARNESS_RESERVE, `--reserve`):
+   * pacing waits rather than spend below it. undefined: 20 % of the key's burst.
+   */
+  reserve?: number;
+  /**
+   * API input cases per operation of the fuzz area (HARNESS_FUZZ_CASES, `--fuzz-cases`); the
+   * class sampler always runs whole. undefined: the full fuzz, or the gate-sized one on a Team key.
+   */
+  fuzzCases?: number;
+  /**
+   * Requests the run may send (HARNESS_MAX_REQUESTS, `--max-requests`): the fuzz shrinks first,
+   * then contract tests that do not fit are listed as not run (run/max-requests.ts).
+   */
+  maxRequests?: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +178,15 @@ function positive(raw: string | undefined, name: string, of = ''): number | unde
   return n;
 }
 
+/** A whole number of at least `min` (requests, cases), else undefined when unset. */
+function count(raw: string | undefined, name: string, min: number): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || n < min)
+    throw new ConfigError(`${name} must be a whole number ≥ ${min}, got '${raw}'`);
+  return n;
+}
+
 /**
  * What a command line sets beside the variables; a flag wins over its variable and is validated
  * the same way (with the same message).
@@ -181,6 +205,10 @@ export interface ConfigFlags {
   webhookEndpoints?: string;
   webhookUrl?: string;
   webhookListen?: string;
+  /** `--reserve N`, `--fuzz-cases N` (harness run). */
+  reserve?: number;
+  fuzzCases?: number;
+  maxRequests?: number;
   /** `optional` for `harness load`, whose target needs plan keys only. */
   apiKey?: 'required' | 'optional';
 }
@@ -200,6 +228,9 @@ export function loadConfig(
     ...(flags.faults ? { HARNESS_FAULTS: flags.faults.join(',') } : {}),
     ...(flags.strict ? { HARNESS_STRICT: '1' } : {}),
     ...(set(flags.runMaxSeconds) ? { HARNESS_RUN_MAX_SECONDS: String(flags.runMaxSeconds) } : {}),
+    ...(set(flags.reserve) ? { HARNESS_RESERVE: String(flags.reserve) } : {}),
+    ...(set(flags.fuzzCases) ? { HARNESS_FUZZ_CASES: String(flags.fuzzCases) } : {}),
+    ...(set(flags.maxRequests) ? { HARNESS_MAX_REQUESTS: String(flags.maxRequests) } : {}),
     ...(flags.apiKeyVar ? { HARNESS_API_KEY: env[flags.apiKeyVar] } : {}),
     ...(flags.adminTokenVar ? { HARNESS_ADMIN_TOKEN: env[flags.adminTokenVar] } : {}),
     ...(flags.webhookEndpoints ? { HARNESS_WEBHOOK_ENDPOINTS: flags.webhookEndpoints } : {}),
@@ -249,6 +280,9 @@ export function loadConfig(
       ratePerMin: positive(v('HARNESS_ENTERPRISE_RATE'), 'HARNESS_ENTERPRISE_RATE'),
       burst: positive(v('HARNESS_ENTERPRISE_BURST'), 'HARNESS_ENTERPRISE_BURST'),
     },
+    reserve: count(v('HARNESS_RESERVE'), 'HARNESS_RESERVE', 0),
+    fuzzCases: count(v('HARNESS_FUZZ_CASES'), 'HARNESS_FUZZ_CASES', 1),
+    maxRequests: count(v('HARNESS_MAX_REQUESTS'), 'HARNESS_MAX_REQUESTS', 1),
   };
   if (!Number.isInteger(cfg.webhookRetryWaitMs) || cfg.webhookRetryWaitMs < 100)
     throw new ConfigError(

@@ -41,6 +41,12 @@ export const ENV_VARS = {
   HARNESS_TIMEOUT_MS: 'per-request timeout (default 10000)',
   HARNESS_RUN_MAX_SECONDS:
     'time limit of the whole run (harness run --max-seconds; default: the areas’ own limits + 1 min, 18 min for a full run): the running area stops, every report is written',
+  HARNESS_RESERVE:
+    'requests of the key’s Remaining a run leaves for others (harness run --reserve; default 20 % of the key’s burst): pacing waits rather than spend below it',
+  HARNESS_MAX_REQUESTS:
+    'requests the run may send (harness run --max-requests): the fuzz shrinks first; contract tests that still do not fit are not run and listed as not run (the verdict line says the gate was partial)',
+  HARNESS_FUZZ_CASES:
+    'API input cases per operation of the fuzz area (harness run --fuzz-cases; the class sampler always runs whole; default 40, on a Team key the gate-sized 1: the sampler alone)',
   HARNESS_BASELINE:
     'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
   HARNESS_COMPAT_FAIL_ON:

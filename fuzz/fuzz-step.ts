@@ -27,6 +27,8 @@ import { registerSecret } from '../core/redact.ts';
 import { type AreaSummary, emptyArea, fileFailures, judged } from '../core/area.ts';
 import { fullKey, type ResolvedTarget, withTarget } from '../core/target/resolve-target.ts';
 import type { FuzzWiring } from './wiring.ts';
+import { FULL_FUZZ, type FuzzSize, fuzzPlan } from './fuzz-size.ts';
+import { API_INPUT_OPERATIONS } from './api-input/operations.ts';
 
 /** Each fuzzer's own time budget, s (they run one after the other). */
 export const FUZZ_STEP_SECONDS = { receiver: 60, delivery: 45, input: 45 } as const;
@@ -42,12 +44,31 @@ function exampleReceiverFuzz(createReceiver: FuzzWiring['exampleReceiver']) {
   });
 }
 
+/** How the run sizes its fuzz (fuzz-size.ts) and the key's refill it is paced at. */
+export interface FuzzBudget {
+  size: FuzzSize;
+  /** The key's X-RateLimit-Limit (requests per minute), when the preflight read one. */
+  limitPerMin?: number;
+}
+
+/**
+ * A fuzzer's time budget, stretched by the refill its planned requests may need on a paced key:
+ * the key's budget, not the fuzzer, is then what takes the time, and the time budget must not
+ * cut the sampler short for it (it still bounds a slow target).
+ */
+const paced = (seconds: number, requests: number, limitPerMin?: number) =>
+  seconds + (limitPerMin ? Math.ceil((requests * 60) / limitPerMin) : 0);
+
 export async function runFuzzStep(
   cfg: HarnessConfig,
   log: (l: string) => void,
   wiring: FuzzWiring,
+  budget: FuzzBudget = { size: { name: 'full', ...FULL_FUZZ, why: 'full' } },
 ): Promise<AreaSummary> {
   const area = emptyArea();
+  const { size, limitPerMin } = budget;
+  const inputPlan = fuzzPlan(size, { input: true, delivery: false }).apiInput;
+  const deliveryPlan = fuzzPlan(size, { input: false, delivery: true }).delivery;
 
   const receiver = await exampleReceiverFuzz(wiring.exampleReceiver);
   const failed = receiver.properties.filter((p) => p.status === 'failed');
@@ -80,8 +101,8 @@ export async function runFuzzStep(
               baseUrl: t.baseUrl,
               apiKey: fullKey(t),
               ...(t.admin ? { admin: t.admin } : dashboard),
-              numRuns: 10,
-              maxSeconds: FUZZ_STEP_SECONDS.delivery,
+              numRuns: size.deliveryRuns,
+              maxSeconds: paced(FUZZ_STEP_SECONDS.delivery, deliveryPlan, limitPerMin),
             })
           : undefined;
       const input = cfg.readOnly
@@ -89,13 +110,18 @@ export async function runFuzzStep(
         : await runApiInputFuzz({
             baseUrl: t.baseUrl,
             apiKey: fullKey(t),
-            numRuns: 40,
-            maxSeconds: FUZZ_STEP_SECONDS.input,
+            numRuns: size.inputCases,
+            ...(size.operations ? { operations: size.operations } : {}),
+            maxSeconds: paced(FUZZ_STEP_SECONDS.input, inputPlan, limitPerMin),
           });
       return { delivery, input };
     },
   );
 
+  // Operations the run's request budget left out (--max-requests): named, never silently dropped.
+  if (input && size.operations)
+    for (const op of API_INPUT_OPERATIONS.filter((o) => !size.operations!.includes(o)))
+      area.notRun.push({ name: `fuzz.api-input ${op}`, reason: `not run: ${size.why}` });
   // The key's rate budget ran out (rate-budget.ts): not run, with the reason — never a failure.
   if (delivery?.inconclusive)
     area.notRun.push({ name: 'fuzz.delivery-check', reason: delivery.inconclusive });

@@ -211,6 +211,11 @@ function verdictLine(s: Summary): string {
   const errored = Object.entries(s.areas)
     .filter(([, a]) => a.verdict === 'error')
     .map(([n]) => n);
-  if (errored.length === 0) return head;
-  return `${head} — ${errored.join(', ')} could not run to the end (see above)`;
+  const cut = s.requests?.maxRequests?.contractTestsNotRun;
+  // Exit 0 as for a --grep run, but never a clean PASS: documented rules were not checked.
+  const partial = cut
+    ? ` — partial: ${cut} contract tests not run to fit --max-requests ${s.requests!.maxRequests!.limit} (listed above)`
+    : '';
+  if (errored.length === 0) return `${head}${partial}`;
+  return `${head} — ${errored.join(', ')} could not run to the end (see above)${partial}`;
 }

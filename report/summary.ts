@@ -66,10 +66,62 @@ export interface RequestCount {
   rateLimited: number;
   /** 429 answers the load area provoked on purpose, on its plan keys (absent: it did not run). */
   loadRateLimited?: number;
-  /** Seconds the paced areas waited for the key's rate limit (pacing and 429s). */
+  /**
+   * Seconds the paced areas waited for the key's rate limit (pacing and 429s), wall clock: the
+   * union of every process's waits, so workers waiting at the same time count once.
+   */
   waitedS: number;
+  /**
+   * The paced processes' waits added up (each Playwright worker and the harness): more than
+   * `waitedS` when several waited at the same time.
+   */
+  waitedByProcessesS?: number;
+  /**
+   * What the wait is held against: the requests the run sent with its key, and the least time
+   * the key's refill needed for them beyond what was available above the reserve at the start.
+   */
+  refill?: { keySent: number; limitPerMin: number; availableNow: number; neededS: number };
   /** Requests given up because the key's budget was spent (their tests: inconclusive). */
   inconclusive: number;
+  /** What the run said it would cost before it started (run/cost-estimate.ts). */
+  estimate?: CostEstimate;
+  /**
+   * The lowest X-RateLimit-Remaining of HARNESS_API_KEY any paced area saw (contracts, fuzz):
+   * above the reserve when the run left it for others.
+   */
+  lowestRemaining?: number;
+  /**
+   * `--max-requests N`: the limit, the contract tests left out to fit it (each in the contract
+   * area's notRun) and what became of the fuzz. A run that left tests out is a partial gate.
+   */
+  maxRequests?: { limit: number; contractTestsNotRun: number; fuzz: string };
+}
+
+/** The cost of a run as printed before it starts: its requests and what the key's budget makes of them. */
+export interface CostEstimate {
+  /** Requests the selected areas will send (all keys). */
+  total: number;
+  byArea: Record<string, number>;
+  /** Of them, sent with the run's own key (HARNESS_API_KEY): what its budget paces. */
+  key: number;
+  /** Selected contract tests without a measured cost (counted at the mean). */
+  unmeasuredTests: number;
+  /** The fuzz size the run uses (fuzz/fuzz-size.ts) and why. */
+  fuzz?: string;
+  /** The key's budget (absent without rate headers, e.g. the embedded deployment). */
+  budget?: {
+    limitPerMin: number;
+    remaining: number;
+    burst: number;
+    reserve: number;
+    plan?: string;
+    /** Requests sendable now: Remaining above the reserve. */
+    availableNow: number;
+    /** Requests that wait for the refill. */
+    refilled: number;
+    /** The least time the refill takes, s. */
+    waitS: number;
+  };
 }
 
 export function checkTable(results: CheckResult[]): Summary['checks'] {

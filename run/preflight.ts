@@ -4,6 +4,7 @@
  * key-refusing, misaddressed or redirecting target is named plainly (run/unusable-target.ts
  * says what to fix) instead of surfacing as seventy identical test failures.
  */
+import { type RateHeaders, readRateHeaders } from '../core/http/rate-budget.ts';
 import { undiciTransport } from '../core/http/undici-transport.ts';
 
 export type PreflightState =
@@ -31,6 +32,8 @@ export interface Preflight {
   /** The transport error code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, …). */
   code?: string;
   ms: number;
+  /** The key's rate-limit headers on the answer: what the run's budget starts from. */
+  rate?: RateHeaders;
 }
 
 /** The list call's URL under `baseUrl` (the harness adds /v1 itself). */
@@ -58,7 +61,7 @@ export async function preflight(
   const text = a.body.toString('utf8');
   const status = a.status;
   const ct = a.headers['content-type'] ?? '';
-  const base = { url, status, ms: ms() };
+  const base = { url, status, ms: ms(), rate: readRateHeaders(a.headers) };
   if (status >= 500) return { ...base, state: 'server-error', detail: `HTTP ${status}` };
   if (status >= 300 && status < 400) {
     const location = a.headers.location ?? '';

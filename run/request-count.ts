@@ -21,6 +21,47 @@ export function contractRequestStats(out: string): RateStats {
   );
 }
 
+/** The lowest Remaining of the run's key the contract workers saw (none: undefined). */
+export function contractLowestRemaining(out: string): number | undefined {
+  const seen = readJsonl<{ lowestRemaining?: number | null }>(join(out, 'raw'), 'costs-')
+    .map((r) => r.lowestRemaining)
+    .filter((n): n is number => typeof n === 'number');
+  return seen.length ? Math.min(...seen) : undefined;
+}
+
+/** The contract workers' requests with the run's key (their set-up, tests and clean-up). */
+export function contractKeySent(out: string): number {
+  return readJsonl<{ worker?: boolean; key?: number }>(join(out, 'raw'), 'costs-')
+    .filter((r) => r.worker)
+    .reduce((s, r) => s + (r.key ?? 0), 0);
+}
+
+/** When the contract workers waited for the rate limit ([start, end] epoch ms). */
+export function contractWaits(out: string): Array<[number, number]> {
+  return readJsonl<{ waits?: Array<[number, number]> }>(join(out, 'raw'), 'costs-').flatMap(
+    (r) => r.waits ?? [],
+  );
+}
+
+/**
+ * The time covered by `intervals` ([start, end] ms): waits of processes waiting at the same time
+ * count once. Sorted, then merged: linear after the sort.
+ */
+export function unionMs(intervals: ReadonlyArray<readonly [number, number]>): number {
+  const sorted = [...intervals].filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let start = Number.NEGATIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [a, b] of sorted) {
+    if (a > end) {
+      if (end > start) total += end - start;
+      [start, end] = [a, b];
+    } else end = Math.max(end, b);
+  }
+  if (end > start) total += end - start;
+  return total;
+}
+
 /** What a process's budgets counted between two readings. */
 export const statsSince = (now: RateStats, then: RateStats): RateStats =>
   addRateStats(now, then, -1);
@@ -46,6 +87,8 @@ export function loadCount(results: readonly LoadResult[]): LoadCount {
 export function requestCount(
   paced: Record<string, RateStats | undefined>,
   load?: LoadCount,
+  /** When the paced areas waited ([start, end] epoch ms): the wait is their union. */
+  waits?: ReadonlyArray<readonly [number, number]>,
 ): RequestCount {
   const byArea: Record<string, number> = {};
   let all = emptyRateStats();
@@ -60,9 +103,17 @@ export function requestCount(
     byArea,
     rateLimited: all.rateLimited,
     ...(load !== undefined ? { loadRateLimited: load.rateLimited } : {}),
-    waitedS: Math.round(all.waitedMs / 100) / 10,
+    waitedS: Math.round((waits ? unionMs(waits) : all.waitedMs) / 100) / 10,
+    ...(waits ? { waitedByProcessesS: Math.round(all.waitedMs / 100) / 10 } : {}),
     inconclusive: all.inconclusive,
   };
+}
+
+/** What the wait is held against: the refill the requests sent with the key needed. */
+function waitedAgainst(c: RequestCount): string {
+  const n = c.refill;
+  if (!n) return '';
+  return `, wall clock, against ${n.neededS.toFixed(1)} s the refill needed at ${n.limitPerMin}/min for the run's ${n.keySent} requests with the key beyond the ${n.availableNow} Remaining above the reserve`;
 }
 
 /** The console line: `requests sent: contracts 251 · fuzz 283 · total 534 (…)`. */
@@ -77,8 +128,11 @@ export function requestLine(c: RequestCount): string {
           ...(paced.length ? [`${c.rateLimited}× 429 received by ${paced.join(' and ')}`] : []),
         ]
       : [`${c.rateLimited}× 429 received`]),
-    `waited ${c.waitedS.toFixed(1)} s for the rate limit`,
+    `waited ${c.waitedS.toFixed(1)} s for the rate limit${waitedAgainst(c)}`,
     ...(c.inconclusive ? [`${c.inconclusive} given up (inconclusive)`] : []),
+    ...(c.lowestRemaining !== undefined && c.estimate?.budget
+      ? [`Remaining never below ${c.lowestRemaining} (reserve ${c.estimate.budget.reserve})`]
+      : []),
   ];
   return `requests sent: ${[...areas, `total ${c.total}`].join(' · ')} (${rate.join(', ')})`;
 }

@@ -29,7 +29,10 @@ import { startService } from '../server/start.ts';
 import { prepareOut } from '../core/output-dir.ts';
 import { type Preflight, preflight } from './preflight.ts';
 import {
+  contractKeySent,
+  contractLowestRemaining,
   contractRequestStats,
+  contractWaits,
   type LoadCount,
   loadCount,
   requestCount,
@@ -44,6 +47,17 @@ import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
+import { budgetTime, keyBudget } from '../core/http/key-budget.ts';
+import { configureRateBudgets, processWaits, rateBudget } from '../core/http/rate-budget.ts';
+import { fuzzSize } from '../fuzz/fuzz-size.ts';
+import {
+  costLines,
+  estimateCost,
+  type ListedTest,
+  listContractTests,
+  readCosts,
+} from './cost-estimate.ts';
+import { fitToMaxRequests } from './max-requests.ts';
 
 export type { Area } from './area-selection.ts';
 
@@ -72,6 +86,12 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** The target (`--url`), over the environment's HARNESS_BASE_URL. */
   baseUrl?: string;
+  /** `--reserve N`: requests of the key's Remaining left for others (over HARNESS_RESERVE). */
+  reserve?: number;
+  /** `--fuzz-cases N`: API input cases per operation (over HARNESS_FUZZ_CASES). */
+  fuzzCases?: number;
+  /** `--max-requests N`: the run fits N requests (over HARNESS_MAX_REQUESTS; run/max-requests.ts). */
+  maxRequests?: number;
   /** Only contract tests whose title or tags match (Playwright --grep). */
   grep?: string;
   /** Also run the detection matrix (fault → check → caught) and report it. Default false. */
@@ -102,6 +122,9 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.faults?.length ? { faults: opts.faults } : {}),
     ...(opts.strict ? { strict: true } : {}),
+    ...(opts.reserve !== undefined ? { reserve: opts.reserve } : {}),
+    ...(opts.fuzzCases !== undefined ? { fuzzCases: opts.fuzzCases } : {}),
+    ...(opts.maxRequests !== undefined ? { maxRequests: opts.maxRequests } : {}),
   });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   const skipped = new Set(opts.skip ?? []);
@@ -223,6 +246,69 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     return { ...run, unusable };
   }
 
+  // The cost, said first: the key's budget from the preflight's headers, the reserve the run
+  // leaves for others (pacing keeps it, in this process and in every contract worker), the fuzz
+  // sized to the budget, and the requests the selected areas will send.
+  const budget = keyBudget(last?.rate, cfg);
+  const plan =
+    budget?.plan ??
+    (['team', 'growth', 'enterprise'] as const).find(
+      (p) => cfg.apiKey !== undefined && cfg.planKeys[p].includes(cfg.apiKey),
+    );
+  if (budget) cfg.reserve = budget.reserve;
+  configureRateBudgets({ keyReserve: cfg.reserve ?? 0 });
+  let size = fuzzSize(cfg, plan);
+  const delivery =
+    !cfg.baseUrl ||
+    Boolean(cfg.adminToken) ||
+    (Boolean(cfg.webhookUrl) && cfg.webhookEndpoints.length > 0 && !cfg.readOnly);
+  // The load area provokes the plans' limits with thousands of requests on purpose: it has no
+  // smaller size, so a run held to a request count leaves it out (and says so).
+  if (cfg.maxRequests !== undefined && !skip.has('load'))
+    skip.set(
+      'load',
+      `not run: --max-requests ${cfg.maxRequests} (the load area sends thousands of requests to measure the plans' limits; it has no smaller size)`,
+    );
+  let running = new Set((['contracts', 'load', 'fuzz'] as const).filter((a) => !skip.has(a)));
+  const costs = readCosts();
+  let listed = running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined;
+  let leftOut: ListedTest[] = [];
+  let fuzzDoesNotFit = false;
+  if (cfg.maxRequests !== undefined && costs) {
+    const fit = fitToMaxRequests({
+      max: cfg.maxRequests,
+      costs,
+      tests: (listed ?? []).map((t) => t.title),
+      ...(running.has('fuzz') ? { fuzz: size } : {}),
+      fuzzers: { input: !cfg.readOnly, delivery },
+    });
+    if (fit.fuzz) size = fit.fuzz;
+    if (fit.fuzzLeftOut) skip.set('fuzz', fit.fuzzLeftOut);
+    fuzzDoesNotFit = Boolean(fit.fuzzLeftOut);
+    const out = new Set(fit.leftOut);
+    leftOut = (listed ?? []).filter((t) => out.has(t.title));
+    listed = listed?.filter((t) => !out.has(t.title));
+    running = new Set([...running].filter((a) => !skip.has(a)));
+  }
+  const estimate = estimateCost({
+    cfg,
+    areas: running,
+    tests: listed?.map((t) => t.title),
+    costs,
+    fuzz: size,
+    ...(budget ? { budget } : {}),
+    delivery,
+  });
+  for (const l of costLines(estimate)) log(l);
+  if (cfg.maxRequests !== undefined && (!costs || (running.has('contracts') && !listed)))
+    log(
+      `  --max-requests ${cfg.maxRequests}: cannot plan the contract suite (${costs ? 'Playwright could not list its tests' : 'contracts/request-costs.json is missing'}): it runs whole`,
+    );
+  else if (cfg.maxRequests !== undefined)
+    log(
+      `  --max-requests ${cfg.maxRequests}: ${leftOut.length ? `${leftOut.length} contract tests do not fit and are not run (listed at the end)` : 'every selected contract test fits'}${fuzzDoesNotFit ? '; the fuzz does not fit' : ''}`,
+    );
+
   /** Runs `step` as area `name` unless skipped, out of time or the target went down. */
   const area = async (
     name: Area | 'detection',
@@ -265,6 +351,15 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       timeoutMs: Math.min(opts.contractsTimeoutMs ?? 600_000, left),
       limitName: left < (opts.contractsTimeoutMs ?? 600_000) ? clock.limitName : undefined,
       grep: opts.grep,
+      ...(leftOut.length
+        ? {
+            leftOut: {
+              tests: leftOut,
+              all: (listed ?? []).length === 0,
+              reason: `not run: does not fit --max-requests ${cfg.maxRequests} (its measured cost, contracts/request-costs.json)`,
+            },
+          }
+        : {}),
       verbose: opts.verbose !== false,
       tags: opts.tags ?? false,
       signal: opts.signal,
@@ -284,6 +379,24 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     return l.area;
   });
 
+  // Held to --max-requests: the fuzz is fitted again to what the contract suite really left.
+  if (cfg.maxRequests !== undefined && costs && !skip.has('fuzz')) {
+    const sent = skip.has('contracts') ? 0 : contractRequestStats(ctx.out).sent;
+    const refit = fitToMaxRequests({
+      max: cfg.maxRequests - sent,
+      costs,
+      tests: [],
+      fuzz: size,
+      fuzzers: { input: !cfg.readOnly, delivery },
+    });
+    if (refit.fuzz) size = refit.fuzz;
+    else
+      skip.set(
+        'fuzz',
+        `not run: the contract suite sent ${sent} of --max-requests ${cfg.maxRequests}; no fuzz of any size fits the rest`,
+      );
+  }
+
   let fuzzRequests: RateStats | undefined;
   let fuzzReads: ReadStats | undefined;
   let fuzzMark: number | undefined;
@@ -293,7 +406,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     const mark = ledgerMark();
     fuzzMark = mark;
     try {
-      return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
+      return await runFuzzStep(
+        cfg,
+        log,
+        { start: startService, exampleReceiver: createReceiver },
+        { size, ...(budget ? { limitPerMin: budget.limitPerMin } : {}) },
+      );
     } finally {
       // What the fuzzers created is closed before the area ends (and counted as its requests).
       run.created = await cleanUpSince(cfg, mark, 'fuzz');
@@ -309,7 +427,35 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       fuzz: fuzzRequests,
     },
     loadRequests,
+    [...(skip.has('contracts') ? [] : contractWaits(ctx.out)), ...processWaits()],
   );
+  run.requests.estimate = estimate;
+  // The wait held against the refill the run's requests with its key needed (at the start's Remaining).
+  if (budget && cfg.baseUrl && cfg.apiKey) {
+    const keySent =
+      (skip.has('contracts') ? 0 : contractKeySent(ctx.out)) +
+      rateBudget(cfg.baseUrl, `Bearer ${cfg.apiKey}`).stats.sent;
+    const t = budgetTime(keySent, budget);
+    run.requests.refill = {
+      keySent,
+      limitPerMin: budget.limitPerMin,
+      availableNow: t.availableNow,
+      neededS: Math.round(t.waitS * 10) / 10,
+    };
+  }
+  if (cfg.maxRequests !== undefined)
+    run.requests.maxRequests = {
+      limit: cfg.maxRequests,
+      contractTestsNotRun: leftOut.length,
+      fuzz: skip.get('fuzz') ?? size.why,
+    };
+  const lowest = [
+    skip.has('contracts') ? undefined : contractLowestRemaining(ctx.out),
+    cfg.baseUrl && cfg.apiKey
+      ? rateBudget(cfg.baseUrl, `Bearer ${cfg.apiKey}`).lowestRemaining
+      : undefined,
+  ].filter((n): n is number => n !== undefined);
+  if (lowest.length) run.requests.lowestRemaining = Math.min(...lowest);
   log(requestLine(run.requests));
   // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
   if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');

@@ -8,8 +8,9 @@
  *   requests in flight, plus a refill of X-RateLimit-Limit/60 per second divided among the
  *   processes sending with the key (the Playwright workers). That refill is only a pacing
  *   heuristic (the token bucket of U24): a deployment that refills otherwise costs a 429 now and
- *   then, waited out below. When the estimate falls to the reserve (a few requests per process:
- *   each process obeys the server's headers on its own, and every answer corrects its view), the
+ *   then, waited out below. When the estimate falls to the reserve (the larger of a few requests
+ *   per process — each process obeys the server's headers on its own, and every answer corrects
+ *   its view — and the key-wide reserve left for others, `--reserve`), the
  *   request waits for the refill — at most `maxPaceWaitMs` at a time, so a deployment whose
  *   headers are wrong costs seconds, not minutes; one whose headers are nonsense (a negative
  *   Remaining) or that keeps granting requests while saying none is left is not paced by its
@@ -73,6 +74,12 @@ export interface RateBudgetOptions {
   sharers: number;
   /** Requests kept in hand per sharer: the most one process may have in flight on a stale view. */
   reservePerSharer: number;
+  /**
+   * Requests of the key's Remaining left for everyone else (`--reserve`, default 20 % of the
+   * burst: core/http/key-budget.ts): pacing waits rather than spend below it. Key-wide: every
+   * process keeps it, as each reads the same Remaining.
+   */
+  keyReserve: number;
   /** Longest single pacing wait: wrong headers must not stall a run. */
   maxPaceWaitMs: number;
   /** Longest wait of one request, pacing and 429s together. */
@@ -86,6 +93,7 @@ export interface RateBudgetOptions {
 export const DEFAULT_RATE_BUDGET: RateBudgetOptions = {
   sharers: 1,
   reservePerSharer: 5,
+  keyReserve: 0,
   maxPaceWaitMs: 3000,
   maxRequestWaitMs: 20_000,
   maxTotalWaitMs: 600_000,
@@ -147,6 +155,8 @@ export interface Paced<T> {
 
 export class RateBudget {
   readonly stats: RateStats = emptyRateStats();
+  /** The lowest X-RateLimit-Remaining an answer showed: whether the run kept its reserve. */
+  lowestRemaining: number | undefined;
   private limit: number | undefined;
   private remaining: number | undefined;
   private observedAt = 0;
@@ -171,7 +181,7 @@ export class RateBudget {
   paceMs(): number {
     const est = this.estimate();
     if (est === undefined || !this.headersPredict) return 0;
-    const reserve = this.o.reservePerSharer * this.o.sharers;
+    const reserve = Math.max(this.o.reservePerSharer * this.o.sharers, this.o.keyReserve);
     if (est >= reserve + 1) return 0;
     const perMs = this.limit! / 60_000 / this.o.sharers;
     return Math.min(this.o.maxPaceWaitMs, Math.ceil((reserve + 1 - est) / perMs));
@@ -190,6 +200,9 @@ export class RateBudget {
     this.grantsAtZero = granted && h.remaining === 0 ? this.grantsAtZero + 1 : 0;
     if (this.grantsAtZero >= 3) this.headersPredict = false;
     this.remaining = h.remaining;
+    // A 429's Remaining (0) is the limiter refusing, not the run spending below its reserve.
+    if (a.status !== 429)
+      this.lowestRemaining = Math.min(this.lowestRemaining ?? h.remaining, h.remaining);
     this.observedAt = this.o.now();
   }
 
@@ -228,6 +241,8 @@ export class RateBudget {
       if (ms <= 0) return;
       opts.onWait?.(ms);
       this.stats.waitedMs += ms;
+      const at = Date.now();
+      waits.push([at, at + ms]);
       await this.o.sleep(ms);
     };
     for (;;) {
@@ -271,6 +286,16 @@ export class RateBudget {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // --- the process's budgets ---------------------------------------------------------------------
+
+/**
+ * Every wait of this process's budgets, as [start, end] epoch ms: waits of several requests (or
+ * processes) at the same time overlap, so the run's time waited is their union
+ * (run/request-count.ts), not the sum of `waitedMs`.
+ */
+const waits: Array<[number, number]> = [];
+
+/** This process's waits so far ([start, end] epoch ms). */
+export const processWaits = (): Array<[number, number]> => waits.map(([a, b]) => [a, b]);
 
 let processOptions: RateBudgetOptions = DEFAULT_RATE_BUDGET;
 const budgets = new Map<string, RateBudget>();

@@ -1,13 +1,16 @@
 /**
- * What the API input fuzz sends to one operation: its class sampler first (every input class the
+ * What the API input fuzz sends to one operation: its sampler first (every input class the
  * operation has a place for, by construction: fuzz/arbitraries/body-cases/class-sampler.ts and
- * query-case-arb.ts), then random cases (a body schema's mutations, api-body-arb.ts, or a list's
+ * query-case-arb.ts; and each required field dropped), then random cases (a body schema's mutations, api-body-arb.ts, or a list's
  * query strings); and which input classes apply to it, so a class it never sent shows as 0.
  */
 import type fc from 'fast-check';
 import { type BodyCase, bodyCaseArb } from '../arbitraries/api-body-arb.ts';
-import { classSampler } from '../arbitraries/body-cases/class-sampler.ts';
-import { bodyTargets } from '../arbitraries/body-cases/targets.ts';
+import { classSampler, plainValue } from '../arbitraries/body-cases/class-sampler.ts';
+import { deleteAt } from '../arbitraries/body-cases/json-path.ts';
+import { sitePath } from '../arbitraries/schema-arb.ts';
+import { type BodyTargets, bodyTargets } from '../arbitraries/body-cases/targets.ts';
+import type { JsonSchema } from '../arbitraries/schema-arb.ts';
 import {
   applicableClasses,
   type ClassContext,
@@ -68,13 +71,28 @@ export function classContextOf(op: InputOperation, bodyLimit: number): ClassCont
   };
 }
 
+/**
+ * A plain body with each required field dropped in turn: the one invalid body every deployment
+ * must refuse with a 4xx (a 5xx there is the commonest input bug), sent whatever the budget so a
+ * gate-sized fuzz (fuzz/fuzz-size.ts: the sampler alone) still finds it, never by the seed's luck.
+ */
+function requiredDropped(schema: JsonSchema, t: BodyTargets): BodyCase[] {
+  const plain = plainValue(schema, t.resolve);
+  return t.required.map((site) => ({
+    kind: 'drop-required',
+    note: `sampler: required ${sitePath(site.path)} dropped`,
+    json: deleteAt(plain, site.path),
+  }));
+}
+
 export function operationCases(op: InputOperation, bodyLimit: number): OperationCases {
   const classes = classContextOf(op, bodyLimit);
   if (op.params)
     return { sampler: querySampler(op.params), random: queryCaseArb(op.params), classes };
   const schema = componentSchema(op.schema);
+  const targets = bodyTargets(schema, resolveSpecRef);
   return {
-    sampler: classSampler(schema, bodyTargets(schema, resolveSpecRef), { bodyLimit }),
+    sampler: [...classSampler(schema, targets, { bodyLimit }), ...requiredDropped(schema, targets)],
     random: bodyCaseArb(schema, resolveSpecRef, { bodyLimit }),
     classes,
   };

@@ -61,6 +61,21 @@ export const spec = {
       arg: 'N',
       help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS; default: the areas’ own limits + 1 min, printed at the start): the area running then stops, the others are marked error, every report is still written. SIGINT/SIGTERM stop the run the same way, verdict ERROR "interrupted"',
     },
+    reserve: {
+      type: 'string',
+      arg: 'N',
+      help: 'requests of the key’s Remaining the run leaves for others (or HARNESS_RESERVE; default 20 % of the key’s burst): pacing waits rather than spend below it',
+    },
+    'max-requests': {
+      type: 'string',
+      arg: 'N',
+      help: 'requests the run may send (or HARNESS_MAX_REQUESTS), planned from the cost line: the fuzz shrinks first (fewer cases, the samplers alone, fewer operations); contract tests that still do not fit are not run and listed as not run, and the verdict line says the gate was partial',
+    },
+    'fuzz-cases': {
+      type: 'string',
+      arg: 'N',
+      help: 'API input cases per operation of the fuzz (or HARNESS_FUZZ_CASES; the samplers always run whole): default 40, gate-sized on a Team key (the samplers alone); 40 restores the full fuzz',
+    },
     tags: {
       type: 'boolean',
       help: 'show each contract test’s check tags on the console (always in the report files)',
@@ -90,6 +105,9 @@ export const spec = {
     'HARNESS_BASELINE',
     'HARNESS_COMPAT_FAIL_ON',
     'HARNESS_RUN_MAX_SECONDS',
+    'HARNESS_RESERVE',
+    'HARNESS_FUZZ_CASES',
+    'HARNESS_MAX_REQUESTS',
     'HARNESS_WORKERS',
     'K6_BIN',
     'FC_SEED',
@@ -131,6 +149,19 @@ export async function run(argv: string[]): Promise<number> {
     values['max-seconds'] === undefined
       ? undefined
       : positiveNumber('max-seconds', values['max-seconds'], 0);
+  const whole = (name: string, min: number): number | undefined => {
+    const raw = values[name as 'reserve'];
+    if (raw === undefined) return undefined;
+    if (!/^\d+$/.test(raw) || Number(raw) < min)
+      throw new UsageError(
+        `--${name} must be a whole number ≥ ${min} (got '${raw}')`,
+        usageText(spec),
+      );
+    return Number(raw);
+  };
+  const reserve = whole('reserve', 0);
+  const fuzzCases = whole('fuzz-cases', 1);
+  const maxRequests = whole('max-requests', 1);
   // This process owns the run: an interrupt or the time limit ends its children (one path).
   const interrupts = watchInterrupts((l) => process.stderr.write(`${l}\n`));
   try {
@@ -144,6 +175,9 @@ export async function run(argv: string[]): Promise<number> {
       detect: values.detect ?? false,
       tags: values.tags ?? false,
       maxSeconds,
+      ...(reserve !== undefined ? { reserve } : {}),
+      ...(fuzzCases !== undefined ? { fuzzCases } : {}),
+      ...(maxRequests !== undefined ? { maxRequests } : {}),
       grep: values.grep,
       signal: interrupts.signal,
       onStop: () => void closeAllGroups(CHILD_GRACE_MS),

@@ -82,6 +82,21 @@ describe('rate budget', () => {
     assert.equal(budget.paceMs(), DEFAULT_RATE_BUDGET.maxPaceWaitMs, 'one wait is capped');
   });
 
+  test('the key-wide reserve (--reserve) holds Remaining above it: waits just the refill the deficit needs', () => {
+    const { budget, clock } = virtual({ sharers: 2, reservePerSharer: 5, keyReserve: 40 });
+    budget.observe(answer(200, 120, 41));
+    assert.equal(budget.paceMs(), 0, '41 left: one above the reserve of 40');
+    budget.observe(answer(200, 120, 40));
+    // One short at the reserve; 120/min shared by two workers = one per second each.
+    assert.equal(budget.paceMs(), 1000);
+    clock.t += 1000;
+    assert.equal(budget.paceMs(), 0, 'no longer than the refill it needs');
+    // The larger of the two reserves binds: a small --reserve keeps the per-process margin.
+    const small = virtual({ sharers: 2, reservePerSharer: 5, keyReserve: 3 }).budget;
+    small.observe(answer(200, 120, 10));
+    assert.equal(small.paceMs(), 1000);
+  });
+
   test('a 429 is waited out (Retry-After) and retried; the answer after it is returned', async () => {
     const { budget, clock } = virtual();
     const r = await sendAll(budget, [

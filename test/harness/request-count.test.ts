@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
+  contractKeySent,
   contractRequestStats,
+  contractWaits,
   loadCount,
   requestCount,
   requestLine,
   statsSince,
+  unionMs,
 } from '../../run/request-count.ts';
 
 test('contracts (every worker), fuzz and load are counted per area and in total', () => {
@@ -62,4 +65,41 @@ test('the load area counts every 429 its plan runs received, per phase', () => {
     rateLimited: 180 + 700 + 900 + 200 + 4,
   });
   assert.deepEqual(loadCount([]), { sent: 0, rateLimited: 0 });
+});
+
+test('the time waited is wall clock: waits of processes waiting at the same time count once', () => {
+  assert.equal(unionMs([]), 0);
+  // Two workers waiting over the same second, a third later, one inside another, one empty.
+  assert.equal(
+    unionMs([
+      [1000, 2000],
+      [1500, 2500],
+      [5000, 5400],
+      [1100, 1200],
+      [7000, 7000],
+    ]),
+    1500 + 400,
+  );
+  const out = mkdtempSync(join(tmpdir(), 'harness-waits-'));
+  mkdirSync(join(out, 'raw'));
+  // Each worker's row: its requests with the run's key and when it waited.
+  writeFileSync(
+    join(out, 'raw', 'costs-201.jsonl'),
+    `${JSON.stringify({ test: 't', sent: 3, key: 3 })}\n${JSON.stringify({ worker: true, sent: 90, key: 80, waits: [[0, 60_000]] })}\n`,
+  );
+  writeFileSync(
+    join(out, 'raw', 'costs-202.jsonl'),
+    `${JSON.stringify({ worker: true, sent: 70, key: 60, waits: [[30_000, 90_000]] })}\n`,
+  );
+  assert.equal(contractKeySent(out), 140);
+  const stats = { sent: 160, rateLimited: 0, retried: 0, waitedMs: 120_000, inconclusive: 0 };
+  const c = requestCount({ contracts: stats }, undefined, contractWaits(out));
+  // 120 s of waiting added up over both workers, 90 s of the run's clock.
+  assert.equal(c.waitedS, 90);
+  assert.equal(c.waitedByProcessesS, 120);
+  c.refill = { keySent: 140, limitPerMin: 120, availableNow: 20, neededS: 60 };
+  assert.match(
+    requestLine(c),
+    /waited 90\.0 s for the rate limit, wall clock, against 60\.0 s the refill needed at 120\/min for the run's 140 requests with the key beyond the 20 Remaining above the reserve/,
+  );
 });

@@ -1,0 +1,110 @@
+/**
+ * How much the fuzz area of `harness run` sends, and what that costs the key: the one place its
+ * size is chosen and its requests counted before it runs (the cost line, run/cost-estimate.ts).
+ *
+ * - full (default): 40 API input cases per operation, 10 delivery scenarios — the nightly fuzz.
+ * - gate-sized (the default on a Team key, whose burst is 200): each operation's sampler alone
+ *   (every input class, each required field dropped: cases.ts) and one delivery scenario beside
+ *   the hand-made hostile one. The catalogue's fuzz faults are caught at this size
+ *   (test/fuzz/fuzz-size.test.ts); random cases beyond the sampler are what it gives up.
+ * - `--fuzz-cases N` / HARNESS_FUZZ_CASES: N API input cases per operation (the sampler always
+ *   runs whole), a quarter as many delivery scenarios.
+ *
+ * The count follows what the fuzzers do on a correct deployment: the input fuzz reads the ticket
+ * count (or the ticket) before and after each write case, creates one target ticket per operation
+ * on a ticket, and every creation it got accepted is closed after the area; a delivery scenario is
+ * four requests (create, two replies, close). Shrinking (only after a failure) is not counted.
+ */
+import fc from 'fast-check';
+import type { HarnessConfig, PlanName } from '../core/config.ts';
+import { operationCases } from './api-input/cases.ts';
+import {
+  API_INPUT_OPERATIONS,
+  type ApiInputOperation,
+  inputOperation,
+} from './api-input/operations.ts';
+import { fuzzSeed } from './shared/seed.ts';
+
+export interface FuzzSize {
+  /** `fitted`: shrunk to fit `--max-requests` (run/max-requests.ts). */
+  name: 'full' | 'gate' | 'cases' | 'fitted';
+  /** API input cases per operation (fast-check numRuns; the sampler always whole). */
+  inputCases: number;
+  /** Random delivery scenarios (the hostile example runs after them). */
+  deliveryRuns: number;
+  /** Why this size, for the console. */
+  why: string;
+  /** The API input operations fuzzed (default every one); fewer only to fit `--max-requests`. */
+  operations?: readonly ApiInputOperation[];
+}
+
+export const FULL_FUZZ = { inputCases: 40, deliveryRuns: 10 } as const;
+export const GATE_FUZZ = { inputCases: 1, deliveryRuns: 1 } as const;
+
+/** The fuzz size of a run: `--fuzz-cases`, else gate-sized on a Team key, else full. */
+export function fuzzSize(cfg: Pick<HarnessConfig, 'fuzzCases'>, plan?: PlanName): FuzzSize {
+  if (cfg.fuzzCases !== undefined)
+    return {
+      name: 'cases',
+      inputCases: cfg.fuzzCases,
+      deliveryRuns: Math.max(1, Math.round(cfg.fuzzCases / 4)),
+      why: '--fuzz-cases / HARNESS_FUZZ_CASES',
+    };
+  if (plan === 'team')
+    return {
+      name: 'gate',
+      ...GATE_FUZZ,
+      why: 'gate-sized on a Team key (the samplers alone; --fuzz-cases 40 for the full fuzz)',
+    };
+  return { name: 'full', ...FULL_FUZZ, why: 'full' };
+}
+
+/** Kinds of input a correct deployment accepts (and the clean-up then closes). */
+const ACCEPTED = new Set(['valid', 'at-limit']);
+
+/** What the fuzz area will send with the key, per fuzzer. */
+export interface FuzzPlan {
+  apiInput: number;
+  delivery: number;
+  cleanUp: number;
+  total: number;
+}
+
+/**
+ * The requests of the fuzz area at `size`: `input` and `delivery` say whether those fuzzers run
+ * (read-only mode, no webhook endpoints). The random cases are drawn with the run's seed, as the
+ * fuzz draws them, to count the creations that will be accepted.
+ */
+export function fuzzPlan(
+  size: FuzzSize,
+  o: { input: boolean; delivery: boolean; bodyLimit?: number; seed?: number },
+): FuzzPlan {
+  let apiInput = 0;
+  let created = 0;
+  const operations = size.operations ?? API_INPUT_OPERATIONS;
+  if (o.input && operations.length > 0) {
+    apiInput = 1; // the workspace's ticket count, read once before any operation
+    for (const op of operations) {
+      const spec = inputOperation(op);
+      const cases = operationCases(spec, o.bodyLimit ?? 1024 * 1024);
+      const n = Math.max(size.inputCases, cases.sampler.length);
+      const write = spec.method !== 'GET';
+      const onTicket = spec.spec.template.includes('{');
+      // A target ticket, the first read, and per case the request and (for a write) the read after.
+      apiInput += (onTicket ? 1 : 0) + (write ? 1 : 0) + n * (write ? 2 : 1);
+      created += onTicket ? 1 : 0;
+      if (op === 'createTicket') {
+        const random = n - cases.sampler.length;
+        const drawn =
+          random > 0
+            ? fc.sample(cases.random, { seed: o.seed ?? fuzzSeed(), numRuns: random })
+            : [];
+        created += [...cases.sampler, ...drawn].filter((c) => ACCEPTED.has(c.kind)).length;
+      }
+    }
+  }
+  const scenarios = o.delivery ? size.deliveryRuns + 1 : 0;
+  const delivery = scenarios * 4;
+  const cleanUp = created + scenarios;
+  return { apiInput, delivery, cleanUp, total: apiInput + delivery + cleanUp };
+}
