@@ -150,7 +150,7 @@ export function leftLine(l: LeftOnTarget): string {
       Object.keys(words) as CreatedKind[]
     )
       .filter((k) => l.counts[k].created > 0)
-      .map((k) => `${l.counts[k].created} ${words[k][0]}`)
+      .map((k) => `${l.counts[k].created} ${l.counts[k].created === 1 ? k : words[k][0]}`)
       .join(', ')}`;
   const parts = (Object.keys(words) as CreatedKind[])
     .filter((k) => l.counts[k].created > 0)

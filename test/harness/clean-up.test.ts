@@ -111,12 +111,13 @@ describe('the clean-up', () => {
     const l = leftOnTarget(
       discarded([
         { kind: 'ticket', id: 'a' },
+        { kind: 'ticket', id: 'c' },
         { kind: 'rule', id: 'b' },
       ]),
     );
     assert.equal(
       leftLine(l),
-      'created on the embedded deployment, discarded with it: 1 tickets, 1 rules',
+      'created on the embedded deployment, discarded with it: 2 tickets, 1 rule',
     );
     assert.equal(
       leftLine(leftOnTarget([])),
