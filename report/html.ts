@@ -211,16 +211,28 @@ function operationGap(gap: string, snap?: BehaviourSnapshot): Record<string, unk
 /** The detection matrix, when the run included it (`harness run --detect`). */
 function detectionSection(s: Summary): string {
   const rows = s.areas.detection?.details as
-    | Array<{ fault: string; check: string; provenance: string; tests: number; caught: boolean }>
+    | Array<{
+        fault: string;
+        check: string;
+        provenance: string;
+        tests: number;
+        caught: boolean;
+        collateral?: Array<{ check: string }>;
+        stale?: string[];
+      }>
     | undefined;
   if (!Array.isArray(rows)) return '';
   const body = rows
-    .map(
-      (r) =>
-        `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${r.caught ? 'pass' : 'fail'}">${r.caught ? 'caught' : 'MISSED'}</td></tr>`,
-    )
+    .map((r) => {
+      const also = [
+        ...(r.collateral ?? []).map((c) => c.check),
+        ...(r.stale ?? []).map((c) => `listed but passed: ${c}`),
+      ];
+      const result = !r.caught ? 'MISSED' : also.length ? 'caught, not alone' : 'caught';
+      return `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${result === 'caught' ? 'pass' : 'fail'}">${result}</td><td>${esc(also.join(', ') || 'none')}</td></tr>`;
+    })
     .join('\n');
-  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
+  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail, and no other check the catalogue does not list for the fault.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th><th>other checks failing (unlisted)</th></tr>${body}</table></div></section>`;
 }
 
 /** Section ids and titles, in page order (the navigation and the browser test use them). */

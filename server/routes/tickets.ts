@@ -69,9 +69,13 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
   const { status, priority } = q.filters;
   const all = [...ctx.store.tickets.values()]
     .filter((t) => ctx.faults.has('list-leaks-workspaces') || t.workspaceId === ws)
-    // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
+    // FAULT filter-stale-status: the status=closed index is the one at creation (every ticket
+    // is created open), so a ticket closed since is missing there; other filters are right.
     .filter(
-      (t) => !status || (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === status,
+      (t) =>
+        !status ||
+        (status === 'closed' && ctx.faults.has('filter-stale-status') ? 'open' : t.status) ===
+          status,
     )
     .filter(
       (t) => !priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority,
@@ -175,12 +179,8 @@ export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, rep
       t.atRiskFired = false;
     }
   }
-  if (
-    patch.status !== undefined &&
-    !(patch.status === 'closed' && ctx.faults.has('close-keeps-status'))
-  ) {
-    t.status = patch.status;
-  }
+  // close-keeps-status is the close operation's alone: PATCH {status: closed} still closes.
+  if (patch.status !== undefined) t.status = patch.status;
   t.updatedAtMs = ctx.clock.now();
   emitStatusChange(ctx, t, previous);
   return ticketJson(t, ctx);

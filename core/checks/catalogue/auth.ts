@@ -214,22 +214,47 @@ export const otherWorkspaceWrite = defineCheck({
   },
 });
 
-/** args: the ticket before workspace B tried to change it; ex: workspace A's GET after. */
+/** One of workspace B's writes to workspace A's ticket: what it tried to set, and whether it was refused. */
+export interface ForeignWrite {
+  operation: string;
+  /** Fields of the ticket the write would set, with B's values. */
+  sets: Record<string, unknown>;
+  /** Answered with a rejection (not 2xx): an accepted write is isolation.write-other-workspace's. */
+  refused: boolean;
+}
+
+/**
+ * ex: workspace A's GET of its ticket after workspace B's writes; args: those writes, and A's GET
+ * at the same moment of an untouched twin — a ticket created the same way, which B never wrote.
+ *
+ * A ticket changes without anybody writing it: the deployment moves its status itself (a new
+ * ticket that becomes open, an SLA sweep, an auto-close), stamps updated_at, runs its rules. So a
+ * before/after difference proves nothing by itself (it read `new → open` as a break on a
+ * deployment that answers creation with status new). What only B's writes can have done: a field
+ * B tried to set that now holds B's value — B's subject carries a marker nobody else sends — while
+ * the twin's same field does not (what happened to both is the deployment's own doing). And only
+ * refused writes count here: an accepted one already fails isolation.write-other-workspace.
+ */
 export const foreignUnchanged = defineCheck({
   name: 'isolation.foreign-unchanged',
   provenance: 'documented',
   rule: 'Data is isolated per workspace: another workspace cannot change a ticket.',
   kind: 'scenario',
-  run(ex, a: { before: Record<string, unknown> }) {
+  run(ex, a: { writes: ForeignWrite[]; twin: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
-    const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
-      (k) => JSON.stringify(t[k]) !== JSON.stringify(a.before[k]),
-    );
-    return changed.length === 0
+    const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+    const applied = a.writes
+      .filter((w) => w.refused)
+      .flatMap((w) =>
+        Object.entries(w.sets)
+          .filter(([k, v]) => same(t[k], v) && !same(a.twin[k], v))
+          .map(([k, v]) => `${k} ${show(v)} (${w.operation}, refused, applied anyway)`),
+      );
+    return applied.length === 0
       ? undefined
       : {
-          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before[k])} → ${show(t[k])}`).join(', ')}`,
-          expected: 'the ticket unchanged',
+          received: `after workspace B's refused writes the ticket shows what B sent: ${applied.join(', ')}`,
+          expected: "the ticket untouched by another workspace's writes",
         };
   },
 });
