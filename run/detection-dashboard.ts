@@ -110,6 +110,8 @@ export async function runDashboardDetection(
           FORCE_COLOR: '0',
         },
         inherit: false,
+        // The whole webhook suite per fault.
+        timeoutMs: 20 * 60_000,
       },
     );
     const tests = readPlaywrightTests(json);

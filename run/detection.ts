@@ -65,7 +65,8 @@ export async function runDetectionMatrix(
         PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         FORCE_COLOR: '0',
       },
-      timeoutMs: 15 * 60_000,
+      // The whole suite per fault: ≈ 80 runs of it.
+      timeoutMs: 45 * 60_000,
       inherit: verbose,
     },
   );
