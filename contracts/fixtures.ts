@@ -370,6 +370,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         title,
         join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
+        exchanges,
       );
       await use(v);
       if (testInfo.status === 'skipped') return;

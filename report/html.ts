@@ -64,6 +64,12 @@ nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 .lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
 details summary{cursor:pointer;margin:6px 0}`;
 
+/** Where an embedded run's repros replay, said once above them (report/replay.ts). */
+function replayNote(s: Summary, failures: Failure[]): string {
+  if (!s.replay || !failures.some((f) => f.repro)) return '';
+  return `<div class="replay"><p><small>${esc(s.replay.about)}</small></p><pre>${esc(s.replay.start)}\n${esc(s.replay.load)}</pre></div>\n`;
+}
+
 function failureBlock(f: Failure): string {
   const { label } = FAILURE_WORDS[f.provenance];
   return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
@@ -162,7 +168,7 @@ ${loadResults
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
-${documented.map(failureBlock).join('\n') || noFailures(s)}
+${replayNote(s, [...documented, ...assumed])}${documented.map(failureBlock).join('\n') || noFailures(s)}
 ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>

@@ -6,6 +6,7 @@
 import type { AreaSummary } from '../core/area.ts';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
+import type { Replay } from './replay.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
 export const SUMMARY_VERSION = 1;
@@ -32,6 +33,8 @@ export interface Summary {
   requests?: RequestCount;
   /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
   compatibility?: CompatibilityReport;
+  /** An embedded run: what to start and load so its repros replay (report/replay.ts). */
+  replay?: Replay;
 }
 
 export interface RequestCount {

@@ -23,6 +23,7 @@ import type { BehaviourSnapshot, PlanLimitObservation } from '../core/snapshot/t
 import { renderLoadChart } from '../load/chart-svg.ts';
 import type { LoadResult } from '../load/lib/result.ts';
 import { buildSnapshot } from '../report/snapshot.ts';
+import { replayOf } from '../report/replay.ts';
 import type { AreaSummary } from '../core/area.ts';
 import {
   checkTable,
@@ -77,6 +78,7 @@ export function writeReports(r: ReportInput): {
   const compat = compatibilityArea(compatibility, cfg.compatFailOn);
   const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
   const exitCode = exitCodeOf(areas, cfg.strict);
+  const replay = replayOf({ embedded, faults: cfg.faults });
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
     version: SUMMARY_VERSION,
@@ -99,6 +101,7 @@ export function writeReports(r: ReportInput): {
       total: tests.length,
     },
     ...(compatibility ? { compatibility } : {}),
+    ...(replay ? { replay } : {}),
   });
   const files = [
     writeRedacted(out, 'summary.json', `${JSON.stringify(summary, null, 2)}\n`),

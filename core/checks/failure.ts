@@ -4,14 +4,23 @@ import { validate } from '../schemas/registry.ts';
 import { curlRepro } from './repro.ts';
 import type { Check, Exchange, Failure, Violation } from './types.ts';
 
-export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failure {
+/**
+ * `history`: the exchanges of the test `ex` belongs to, in order — its repro replays the way
+ * there first (core/checks/repro.ts).
+ */
+export function toFailure(
+  check: Check<any>,
+  v: Violation,
+  ex?: Exchange,
+  history?: readonly Exchange[],
+): Failure {
   return {
     check: check.name,
     provenance: check.provenance,
     rule: check.rule,
     received: redact(v.received),
     expected: redact(v.expected),
-    repro: ex?.repro ? redact(ex.repro) : ex?.request ? curlRepro(ex) : undefined,
+    repro: ex?.repro ? redact(ex.repro) : ex?.request ? curlRepro(ex, history) : undefined,
   };
 }
 
@@ -30,7 +39,8 @@ export function formatFailure(f: Failure): string {
     `  ${label}:${' '.repeat(Math.max(1, 11 - label.length))}${f.expected}`,
     `  Rule:       ${f.rule}`,
   ];
-  if (f.repro) lines.push(`  Repro:      ${f.repro}`);
+  // A repro of several lines (the steps that lead to the request) stays aligned.
+  if (f.repro) lines.push(`  Repro:      ${f.repro.replace(/\n/g, `\n${' '.repeat(14)}`)}`);
   return redact(lines.join('\n'));
 }
 

@@ -39,6 +39,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     private readonly test: string,
     private readonly sink?: string,
     private readonly project?: string,
+    /** The test's exchanges, in order, as it sends them: each failure's repro replays the way there. */
+    private readonly history?: readonly Exchange[],
   ) {}
 
   /**
@@ -83,7 +85,7 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
       passed: !v,
     };
     if (v) {
-      result.failure = toFailure(c, v, ex);
+      result.failure = toFailure(c, v, ex, this.history);
       result.failedAt = Date.now();
       if (ex && !ex.response) result.noAnswer = true;
       // A documented rule evaluated on a route we only assumed (U5–U10) cannot fail the gate
