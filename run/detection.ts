@@ -65,8 +65,9 @@ export async function runDetectionMatrix(
         PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         FORCE_COLOR: '0',
       },
-      // The whole suite per fault: ≈ 80 runs of it.
-      timeoutMs: 45 * 60_000,
+      // The whole suite per fault: a guard against a hang, not the expected time (≈ 6 s a
+      // fault on two idle cores; a minute on a machine shared many times over).
+      timeoutMs: Math.max(15, projects.length) * 60_000,
       inherit: verbose,
     },
   );

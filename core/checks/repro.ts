@@ -196,7 +196,7 @@ function stepsTo(
   history: readonly Exchange[],
   end: number,
   sources: readonly Source[],
-): number[] {
+): number[] | undefined {
   const needs = (t: string) => sources.filter((s) => t.includes(s.value));
   const wanted = new Set(needs(text).map((s) => s.value));
   const queue: number[] = needs(text).map((s) => s.at);
@@ -213,10 +213,15 @@ function stepsTo(
     const i = queue.pop()!;
     if (steps.has(i)) continue;
     steps.add(i);
+    // A way too long to paste (a cursor walk's hundredth page): the request alone, said so.
+    if (steps.size > MAX_STEPS) return undefined;
     for (const s of needs(requestText(history[i]!))) if (s.at < i) queue.push(s.at);
   }
   return [...steps].sort((a, b) => a - b);
 }
+
+/** The most requests a repro replays before its own. */
+const MAX_STEPS = 20;
 
 /** `node -p` reading the answer on stdin and printing the value at `path`. */
 const pick = (path: string) => `node -p 'JSON.parse(require("fs").readFileSync(0, "utf8"))${path}'`;
@@ -229,7 +234,8 @@ export function curlRepro(ex: Exchange, history: readonly Exchange[] = []): stri
   const end = history.indexOf(ex);
   const all = end > 0 ? sourcesOf(history) : new Map<string, Source>();
   const sources = [...all.values()].filter((s) => s.at < end);
-  const steps = end > 0 ? stepsTo(requestText(ex), history, end, sources) : [];
+  const way = end > 0 ? stepsTo(requestText(ex), history, end, sources) : [];
+  const steps = way ?? [];
   const usedLater = (s: Source) =>
     requestText(ex).includes(s.value) ||
     steps.some((i) => i > s.at && requestText(history[i]!).includes(s.value));
@@ -277,6 +283,10 @@ export function curlRepro(ex: Exchange, history: readonly Exchange[] = []): stri
   const last = curlWords(ex, subsAt(Math.max(end, 0)));
   masked ||= last.masked;
   lines.push(['curl', '-i', ...last.words].join(' '));
+  if (!way)
+    lines.unshift(
+      `# the request alone: the test's way to it is more than ${MAX_STEPS} requests (its objects must exist first)`,
+    );
   if (masked)
     lines.unshift(
       '# sent with a key the run issued and did not keep ([REDACTED]): not replayable as it stands',

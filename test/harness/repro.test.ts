@@ -213,6 +213,16 @@ describe('a repro replays the way to its request', () => {
     assert.match(repro, /--data-raw '\{"ticket_id":"'"\$TICKET"'"\}'/);
   });
 
+  test('a way too long to paste is left out, and the repro says so', () => {
+    const many = Array.from({ length: 25 }, (_, i) =>
+      sent('POST', `${base}/v1/tickets`, 201, { id: `tkt_many${String(i).padStart(4, '0')}` }),
+    );
+    const list = sent('GET', `${base}/v1/tickets?limit=100`, 200, { data: [] });
+    const repro = curlRepro(list, [...many, list]);
+    assert.match(repro, /^# the request alone: the test's way to it is more than 20 requests/);
+    assert.equal(repro.split('\n').length, 2);
+  });
+
   test('an embedded deployment’s URL is $HARNESS_BASE_URL; a key the run did not keep is said', () => {
     nameInRepros('http://127.0.0.1:7777', 'HARNESS_BASE_URL');
     const repro = curlRepro(sent('GET', 'http://127.0.0.1:7777/v1/tickets?limit=1', 200, {}));
