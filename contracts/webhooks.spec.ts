@@ -89,7 +89,10 @@ const TOOK_EFFECT: Record<string, (ex: Exchange | undefined) => boolean> = {
   'customer.replied': ok2xx,
   'ticket.note_added': (ex) => ok2xx(ex) && answered(ex).internal === true,
   'ticket.status_changed': (ex) => ok2xx(ex) && answered(ex).status === 'pending',
-  'ticket.closed': (ex) => ok2xx(ex) && answered(ex).status !== 'open',
+  // Resolved or closed: a status other than the unresolved ones (U1) — the ticket may have been
+  // pending before the close.
+  'ticket.closed': (ex) =>
+    ok2xx(ex) && !['open', 'pending', 'on_hold'].includes(String(answered(ex).status)),
   'macro.applied': ok2xx,
 };
 
