@@ -1,6 +1,9 @@
 /**
- * The run's output directory: emptied at the start of each run — only when the harness made it —
- * and every file written into it redacted.
+ * A command's output directory: each command that writes reports owns one (`harness run`
+ * reports/latest/, `harness load` reports/load/, `harness detect` reports/detect/, the contract
+ * suite alone reports/playwright/), emptied at its start — only when the harness made it — so a
+ * folder always holds one run of one command, never two runs side by side. Every file written
+ * into it is redacted.
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +15,7 @@ const MARKER = '.harness-output';
  * Empties the output directory, refusing to delete one the harness did not create — unless it is
  * empty (a fresh `mktemp -d`), where there is nothing to lose.
  */
-export function prepareOut(out: string): void {
+export function prepareOut(out: string, command = 'harness run'): void {
   if (existsSync(out)) {
     const ours =
       existsSync(join(out, MARKER)) ||
@@ -24,7 +27,7 @@ export function prepareOut(out: string): void {
     rmSync(out, { recursive: true, force: true });
   }
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, MARKER), 'written by harness run; emptied at the start of each run\n');
+  writeFileSync(join(out, MARKER), `written by ${command}; emptied at the start of each run\n`);
 }
 
 /** Appends `rows` to a JSONL file (one per line, redacted), making its directory. */

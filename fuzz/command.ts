@@ -6,11 +6,13 @@
  *   properties are warnings unless `--strict`.
  * - `example-receiver`: the receiver fuzz against examples/receiver on loopback, a self-check
  *   that must always pass.
- * - `deliveries [--url URL] …`: the webhook delivery check (fuzz/deliveries/delivery-check.ts);
- *   without `--url`, the embedded deployment.
+ * - `deliveries [--url URL] …`: the webhook delivery check (fuzz/deliveries/delivery-check.ts).
  * - `api-input [--url URL] …`: the API input fuzz (fuzz/api-input/api-input.ts).
- * - no subcommand: `verifier`, `example-receiver`, then `deliveries` and `api-input` against the
- *   embedded deployment (what `npm run fuzz` needs from this area).
+ * - no subcommand: `verifier`, `example-receiver`, then `deliveries` and `api-input` (what
+ *   `npm run fuzz` needs from this area).
+ *
+ * `deliveries` and `api-input` target what every command targets: `--url`, else
+ * HARNESS_BASE_URL (also from `--env-file`), else the embedded reference deployment.
  *
  * Each subcommand has its own option table (`harness fuzz SUB --help`).
  */
@@ -32,10 +34,12 @@ import {
   DELIVERIES_OPTIONS,
   DEPLOYMENT_OPTIONS,
   deliveriesCommand,
+  deliveriesNotRun,
   seedOf,
   writeJson,
 } from './deployment-command.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
+import { ENV_FILE_OPTION } from '../core/cli/env-file.ts';
 import type { FuzzWiring } from './wiring.ts';
 
 const EXIT1 = 'a property failed: the counterexample (shrunk) and its seed are printed';
@@ -113,6 +117,7 @@ export const SUBCOMMANDS = {
       'Real webhook deliveries of a deployment, verified over the bytes received, per header form; with the dashboard endpoints file no admin token is needed.',
     options: DELIVERIES_OPTIONS,
     env: [
+      'HARNESS_BASE_URL',
       'HARNESS_API_KEY',
       'HARNESS_ADMIN_TOKEN',
       'HARNESS_WEBHOOK_ENDPOINTS',
@@ -132,10 +137,11 @@ export const SUBCOMMANDS = {
     summary:
       'Schema-derived valid and invalid bodies for create, update and message: valid ones accepted, invalid ones refused with a 4xx problem, never a 5xx, nothing half done.',
     options: DEPLOYMENT_OPTIONS,
-    env: ['HARNESS_API_KEY', 'FC_SEED'],
+    env: ['HARNESS_BASE_URL', 'HARNESS_API_KEY', 'FC_SEED'],
     examples: [
-      'npx harness fuzz api-input --cases 50',
-      'HARNESS_API_KEY=… npx harness fuzz api-input --url https://staging.example.com',
+      'npx harness fuzz api-input --cases 50                       # embedded deployment',
+      'HARNESS_BASE_URL=https://staging.example.com HARNESS_API_KEY=… npx harness fuzz api-input',
+      'npx harness fuzz api-input --env-file staging.env --url https://other.example.com',
     ],
     exit1: 'a body was answered against its rule (5xx, accepted when invalid, refused when valid)',
   },
@@ -145,13 +151,13 @@ export const spec = {
   name: 'fuzz',
   args: '[SUB]',
   summary:
-    'Signature and webhook fuzzing. Without SUB: verifier, example-receiver, then deliveries and api-input against the embedded deployment (npm run fuzz).',
+    'Signature and webhook fuzzing. Without SUB: verifier, example-receiver, then deliveries and api-input against HARNESS_BASE_URL, else the embedded deployment (npm run fuzz).',
   subcommands: Object.entries(SUBCOMMANDS).map(([name, s]) => ({
     name,
     summary: s.summary.split(/[:;]|\. /)[0]!,
   })),
-  options: bound,
-  env: ['FC_SEED'],
+  options: { ...bound, 'env-file': ENV_FILE_OPTION },
+  env: ['HARNESS_BASE_URL', 'HARNESS_API_KEY', 'HARNESS_ADMIN_TOKEN', 'FC_SEED'],
   examples: [
     'npm run fuzz',
     'npx harness fuzz receiver --url URL --secret-env NAME',
@@ -271,10 +277,13 @@ export async function run(argv: string[], wiring: FuzzWiring): Promise<number> {
       if (!p) return 0;
       const a = await verifier();
       const b = await exampleReceiver(p.values, wiring);
-      // The embedded deployment only; --json belongs to the receiver fuzz in this mode.
-      const embedded = { ...p.values, json: undefined };
-      const c = await deliveriesCommand(embedded, wiring.start);
-      const d = await apiInputCommand(embedded, wiring.start);
+      // The configured target (HARNESS_BASE_URL, else the embedded deployment); --json belongs
+      // to the receiver fuzz in this mode.
+      const deployment = { ...p.values, json: undefined };
+      const notRun = deliveriesNotRun(deployment);
+      if (notRun) process.stdout.write(`webhook delivery check: ${notRun}\n`);
+      const c = notRun ? 0 : await deliveriesCommand(deployment, wiring.start);
+      const d = await apiInputCommand(deployment, wiring.start);
       return Math.max(a, b, c, d);
     }
   }

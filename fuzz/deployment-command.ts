@@ -1,7 +1,8 @@
 /**
  * `harness fuzz deliveries` and `harness fuzz api-input`: the two deployment-level fuzz checks,
- * against a deployment given by URL (secrets from environment variables, never the command line)
- * or, without `--url`, against the embedded reference deployment.
+ * against the target of the one configuration every command reads (core/config.ts): `--url`,
+ * else HARNESS_BASE_URL (from the environment or `--env-file`), else the embedded reference
+ * deployment. Secrets come from environment variables, never the command line.
  */
 import { writeFileSync } from 'node:fs';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
@@ -19,6 +20,7 @@ import {
   withTarget as withResolvedTarget,
 } from '../core/target/resolve-target.ts';
 import { positiveNumber } from '../core/cli/positive-number.ts';
+import { applyEnvFile, ENV_FILE_OPTION } from '../core/cli/env-file.ts';
 import type { OptionSpec, Values as OptionValues } from '../core/cli/command-spec.ts';
 
 /** The options of `fuzz api-input`; `fuzz deliveries` has more (DELIVERIES_OPTIONS). */
@@ -26,8 +28,9 @@ export const DEPLOYMENT_OPTIONS = {
   url: {
     type: 'string',
     arg: 'URL',
-    help: 'deployment (default: the embedded reference deployment)',
+    help: 'deployment (default HARNESS_BASE_URL, else the embedded reference deployment)',
   },
+  'env-file': ENV_FILE_OPTION,
   'api-key-env': {
     type: 'string',
     arg: 'NAME',
@@ -87,24 +90,36 @@ function secretFromEnv(flag: string, name: string): void {
 }
 
 /**
- * The configuration, read once: with `--url`, the deployment it names with the secrets of the
- * variables the flags name (and its dashboard endpoints: `--endpoints` or HARNESS_WEBHOOK_*);
- * without, the embedded deployment, whatever the variables say.
+ * The deployment the command targets — `--url`, else HARNESS_BASE_URL — after `--env-file` was
+ * read; undefined: the embedded one.
+ */
+function remoteUrl(args: DeploymentFuzzArgs): string | undefined {
+  applyEnvFile(args['env-file']);
+  return args.url ?? envVar('HARNESS_BASE_URL');
+}
+
+/**
+ * The configuration, read once by the one loader (`--url` over HARNESS_BASE_URL): a deployment
+ * with the secrets of the variables the flags name (and its dashboard endpoints: `--endpoints`
+ * or HARNESS_WEBHOOK_*), else the embedded deployment with `--fault`.
  */
 function configOf(args: DeploymentFuzzArgs, needsAdmin: boolean): HarnessConfig {
+  const remote = remoteUrl(args);
   const faults = (args.fault ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (args.url && faults.length > 0)
-    throw new Error('--fault applies to the embedded deployment only');
-  if (!args.url) return loadConfig({}, { faults });
+  if (remote && faults.length > 0)
+    throw new Error(
+      `--fault applies to the embedded deployment only${args.url ? '' : ' (HARNESS_BASE_URL is set)'}`,
+    );
+  if (!remote) return loadConfig(process.env, faults.length ? { faults } : {});
   const apiKeyVar = args['api-key-env'] ?? 'HARNESS_API_KEY';
   const adminTokenVar = args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN';
   secretFromEnv('--api-key-env', apiKeyVar);
   if (needsAdmin) secretFromEnv('--admin-token-env', adminTokenVar);
   return loadConfig(process.env, {
-    baseUrl: args.url,
+    ...(args.url ? { baseUrl: args.url } : {}),
     apiKeyVar,
     ...(needsAdmin ? { adminTokenVar } : {}),
     ...(args.endpoints ? { webhookEndpoints: args.endpoints } : {}),
@@ -115,13 +130,12 @@ function configOf(args: DeploymentFuzzArgs, needsAdmin: boolean): HarnessConfig 
 
 /** The target of `cfg`, resolved by the one resolver the run uses. */
 async function withTarget<T>(
-  args: DeploymentFuzzArgs,
   cfg: HarnessConfig,
   start: StartEmbedded | undefined,
   fn: (t: ResolvedTarget, where: string) => Promise<T>,
 ): Promise<T> {
   const where =
-    args.url ??
+    cfg.baseUrl ??
     `embedded reference deployment${cfg.faults.length ? ` (faults: ${cfg.faults.join(', ')})` : ''}`;
   return withResolvedTarget(cfg, { ...FUZZ_DEPLOYMENT, start }, (t) => fn(t, where));
 }
@@ -138,22 +152,24 @@ const stdout: Print = (text) => {
 };
 
 /**
- * Dashboard mode of `fuzz deliveries`: a deployment given by `--url` whose endpoints are set up
- * in its dashboard — `--endpoints FILE` (default HARNESS_WEBHOOK_ENDPOINTS), pointing at
- * `--receiver-url` (default HARNESS_WEBHOOK_URL), the receiver bound to `--receiver-listen`
- * (default HARNESS_WEBHOOK_LISTEN). Without an endpoints file the admin surface is used.
+ * Dashboard mode of `fuzz deliveries`: a deployment (`--url` or HARNESS_BASE_URL) whose
+ * endpoints are set up in its dashboard — `--endpoints FILE` (default
+ * HARNESS_WEBHOOK_ENDPOINTS), pointing at `--receiver-url` (default HARNESS_WEBHOOK_URL), the
+ * receiver bound to `--receiver-listen` (default HARNESS_WEBHOOK_LISTEN). Without an endpoints
+ * file the admin surface is used.
  */
 function dashboardMode(args: DeploymentFuzzArgs): boolean {
-  if (!args.url && args.endpoints)
+  const remote = remoteUrl(args);
+  if (!remote && args.endpoints)
     throw new Error(
-      '--endpoints describes a deployment given by --url (the embedded one is set up through its admin surface)',
+      '--endpoints describes a deployment given by --url or HARNESS_BASE_URL (the embedded one is set up through its admin surface)',
     );
   const file = args.endpoints ?? envVar('HARNESS_WEBHOOK_ENDPOINTS');
-  if (args.url && file && !args['receiver-url'] && !envVar('HARNESS_WEBHOOK_URL'))
+  if (remote && file && !args['receiver-url'] && !envVar('HARNESS_WEBHOOK_URL'))
     throw new Error(
       '--endpoints needs the public URL they point at: --receiver-url URL or HARNESS_WEBHOOK_URL',
     );
-  return Boolean(args.url && file);
+  return Boolean(remote && file);
 }
 
 function dashboardOptions(args: DeploymentFuzzArgs, cfg: HarnessConfig) {
@@ -165,6 +181,19 @@ function dashboardOptions(args: DeploymentFuzzArgs, cfg: HarnessConfig) {
   };
 }
 
+/**
+ * Why the delivery check cannot run on the configured target (`harness fuzz` without a
+ * subcommand lists it as not run): a deployment with neither an admin token nor dashboard
+ * endpoints offers no way to subscribe the receiver.
+ */
+export function deliveriesNotRun(args: DeploymentFuzzArgs): string | undefined {
+  if (!remoteUrl(args) || dashboardMode(args)) return undefined;
+  const adminTokenVar = args['admin-token-env'] ?? 'HARNESS_ADMIN_TOKEN';
+  return process.env[adminTokenVar]
+    ? undefined
+    : `not run: needs ${adminTokenVar}, or HARNESS_WEBHOOK_URL with HARNESS_WEBHOOK_ENDPOINTS for endpoints configured in the dashboard`;
+}
+
 /** `harness fuzz deliveries`: exit 0 when every delivery verified, 1 otherwise. */
 export function deliveriesCommand(
   args: DeploymentFuzzArgs,
@@ -173,7 +202,7 @@ export function deliveriesCommand(
 ): Promise<number> {
   const cfg = configOf(args, !dashboardMode(args));
   const dashboard = dashboardMode(args) ? dashboardOptions(args, cfg) : undefined;
-  return withTarget(args, cfg, start, async (t, where) => {
+  return withTarget(cfg, start, async (t, where) => {
     print(
       `webhook delivery check: ${where}${dashboard ? ` (${dashboard.endpoints.length} endpoints configured in its dashboard)` : ''}\n`,
     );
@@ -195,13 +224,16 @@ export function deliveriesCommand(
   });
 }
 
-/** `harness fuzz api-input`: exit 0 when the property held for every operation, 1 otherwise. */
+/**
+ * `harness fuzz api-input`: exit 0 when the property held for every operation, 1 when it broke,
+ * 2 when the harness itself failed on a case (the report names it).
+ */
 export function apiInputCommand(
   args: DeploymentFuzzArgs,
   start?: StartEmbedded,
   print: Print = stdout,
 ): Promise<number> {
-  return withTarget(args, configOf(args, false), start, async (t, where) => {
+  return withTarget(configOf(args, false), start, async (t, where) => {
     print(`api input fuzz: ${where}\n`);
     const seed = seedOf(args);
     const result = await runApiInputFuzz({
@@ -213,6 +245,6 @@ export function apiInputCommand(
     });
     print(`${formatApiInputFuzz(result)}\n`);
     writeJson(args.json, result);
-    return result.passed ? 0 : 1;
+    return !result.passed ? 1 : result.operations.some((o) => o.status === 'error') ? 2 : 0;
   });
 }

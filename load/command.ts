@@ -1,9 +1,10 @@
 /**
  * `harness load`: the plan-limit load checks. Keys come from HARNESS_TEAM_KEYS,
  * HARNESS_GROWTH_KEYS, HARNESS_ENTERPRISE_KEYS (comma-separated; the second key of the same
- * workspace enables the scope phase); the base URL from --base-url or HARNESS_BASE_URL, else the
+ * workspace enables the scope phase); the base URL from --url or HARNESS_BASE_URL, else the
  * embedded reference deployment is started on loopback. Enterprise numbers:
- * HARNESS_ENTERPRISE_RATE / HARNESS_ENTERPRISE_BURST, else the headers.
+ * HARNESS_ENTERPRISE_RATE / HARNESS_ENTERPRISE_BURST, else the headers. Its reports go to a
+ * folder of its own (reports/load/, emptied first), never beside another run's.
  */
 import { isPlanName, PLAN_NAMES, type PlanName } from './lib/index.ts';
 import { type EngineChoice, runLoad, summaryLine } from './run-load.ts';
@@ -11,12 +12,19 @@ import { loadConfig } from '../core/config.ts';
 import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
 import { type CommandSpec, parseCommand, UsageError, usageText } from '../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../core/cli/env-file.ts';
+import { prepareOut } from '../core/output-dir.ts';
+
+/** Where `harness load` writes unless told: its own folder, not the run's reports/latest/. */
+export const LOAD_OUT = 'reports/load';
 
 export const spec = {
   name: 'load',
   summary:
     'Plan-limit load checks in real time: burst B̂ and rate r̂ with their uncertainty, the limiter algorithm, the unit of X-RateLimit-Reset, the key scope and Retry-After, judged against the documented plan limits. A progress line shows phase, requests, 2xx, 429 and the current estimate.',
-  about: ['Results: reports/latest/load-<plan>.json and .svg, one summary line per plan.'],
+  about: [
+    'Results: load-PLAN.json and .svg of each plan in reports/load/ (--out; emptied first),',
+    'and one summary line per plan.',
+  ],
   options: {
     plan: {
       type: 'string',
@@ -30,10 +38,16 @@ export const spec = {
       default: 'auto',
       help: 'auto: k6 when K6_BIN or PATH has one, else the Node driver; k6 also finds ../shared/bin/k6',
     },
-    'base-url': {
+    url: {
       type: 'string',
       arg: 'URL',
-      help: 'target (default HARNESS_BASE_URL, else embedded)',
+      help: 'target (default HARNESS_BASE_URL, else the embedded deployment)',
+    },
+    'base-url': { type: 'string', arg: 'URL', help: 'the same as --url' },
+    out: {
+      type: 'string',
+      arg: 'DIR',
+      help: `report directory (default ${LOAD_OUT}; emptied first, as harness run empties its own)`,
     },
     'time-scale': {
       type: 'string',
@@ -105,10 +119,10 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
     );
   // Keys come from HARNESS_<PLAN>_KEYS; the embedded deployment runs Team and Growth by default,
   // with its clock at the same scale as the schedule.
-  const cfg = loadConfig(process.env, {
-    ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-    apiKey: 'optional',
-  });
+  const url = values.url ?? values['base-url'];
+  const cfg = loadConfig(process.env, { ...(url ? { baseUrl: url } : {}), apiKey: 'optional' });
+  const out = values.out ?? LOAD_OUT;
+  prepareOut(out, 'harness load');
   const wanted: PlanName[] = planArg === 'all' ? ['team', 'growth'] : [planArg as PlanName];
   const target = await resolveTarget(cfg, { timeScale, plans: wanted, start });
   let results: Awaited<ReturnType<typeof runLoad>>;
@@ -127,11 +141,13 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
       process.stderr.write(
         `load: embedded reference deployment at ${target.baseUrl} (time scale ${timeScale})\n`,
       );
+    else process.stderr.write(`load: ${target.baseUrl}\n`);
     results = await runLoad({
       ...common,
       plans,
       baseUrl: target.baseUrl,
       keys,
+      outDir: out,
       enterprise: target.service
         ? { burst: target.service.credentials.workspaces.enterprise.burst }
         : cfg.enterpriseLimits,
@@ -140,6 +156,7 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
     await target.close();
   }
   for (const r of results) process.stdout.write(`${summaryLine(r)}\n`);
-  process.stdout.write('reports: reports/latest/load-<plan>.json and .svg\n');
+  const files = results.flatMap((r) => [`load-${r.plan}.json`, `load-${r.plan}.svg`]);
+  process.stdout.write(`reports in ${out.replace(/\/+$/, '')}/: ${files.join(', ')}\n`);
   return results.every((r) => r.passed) ? 0 : 1;
 }

@@ -22,5 +22,9 @@ export function loadFailures(r: LoadResult): Failure[] {
 export function loadNotRun(r: LoadResult): Array<{ name: string; reason: string }> {
   return r.verdicts
     .filter((v) => v.status === 'inconclusive')
-    .map((v) => ({ name: `${r.plan} ${v.id}`, reason: `inconclusive: ${v.observed}` }));
+    .map((v) => ({
+      name: `${r.plan} ${v.id}`,
+      // In words why it could not decide; a JSON written before `why` existed: what was seen.
+      reason: `inconclusive: ${v.why ?? `observed ${v.observed}, expected ${v.expected}`}`,
+    }));
 }

@@ -3,7 +3,6 @@
  * handleSummary writes (the same LoadResult the Node engine returns). Keys travel in the
  * environment, never on the command line where `ps` would show them.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -13,6 +12,7 @@ import { request } from 'undici';
 import {
   type LiveProgress,
   type LoadResult,
+  type PhaseName,
   type PlanName,
   type PlanOverrides,
   type ProbeHint,
@@ -22,6 +22,7 @@ import {
 } from './lib/index.ts';
 import { redact } from '../core/redact.ts';
 import { freePort } from '../core/net.ts';
+import { ProcessGroup } from '../core/process/process-group.ts';
 import { pollK6Progress } from './k6-progress.ts';
 
 const executable = (p: string): boolean => {
@@ -80,10 +81,12 @@ export interface K6PlanOptions {
   script: string;
   /** Stops k6 early (the run's time limit, or a sibling plan that failed). */
   signal?: AbortSignal;
-  /** k6's own console output goes here (the CLI: stderr, beside the progress); default none. */
-  progress?: NodeJS.WritableStream | null;
+  /** k6's own console output goes here (the CLI: stderr, above the progress); default none. */
+  progress?: { write(text: string): unknown } | null;
   /** Requests the plan's schedule sends (the progress line's denominator). */
   planned?: number;
+  /** The schedule's idle period before each phase, server s (the progress line's words). */
+  idleS?: Partial<Record<PhaseName, number>>;
   /** Called once k6 starts with a reader of its live progress (from k6's REST API). */
   onProgress?: (read: () => LiveProgress | undefined) => void;
 }
@@ -145,18 +148,23 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   if (o.schedule?.maxRealRate) env.MAX_REAL_RATE = String(o.schedule.maxRealRate);
   // k6's REST API on a port of its own: the live counters of this plan (k6-progress.ts).
   const port = await freePort();
-  const live = pollK6Progress(port, o.plan, o.planned ?? 0);
+  const live = pollK6Progress(port, o.plan, o.planned ?? 0, o.idleS);
   o.onProgress?.(live.current);
   try {
     const code = await new Promise<number>((resolve, reject) => {
       const args = ['run', '--quiet', '--address', `127.0.0.1:${port}`, o.script];
-      const child = spawn(o.k6, args, {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      // A group of its own: the run's interrupt and the reaper end it with the rest (k6 stops
+      // on SIGINT and still writes its summary).
+      const group = new ProcessGroup(
+        o.k6,
+        args,
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        'SIGINT',
+      );
+      const child = group.child;
       // Kept for the error message when k6 writes no summary; shown live only where asked,
       // whole lines at a time so that redaction sees every secret whole.
-      for (const stream of [child.stdout, child.stderr]) {
+      for (const stream of [child.stdout!, child.stderr!]) {
         let partial = '';
         stream.on('data', (d: Buffer) => {
           const text = partial + d.toString();
@@ -168,17 +176,12 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
           o.progress?.write(lines);
         });
       }
-      let hard: NodeJS.Timeout | undefined;
-      const stop = () => {
-        child.kill('SIGINT');
-        hard ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-      };
+      const stop = () => void group.stop(KILL_GRACE_MS);
       const timer = setTimeout(stop, o.maxSeconds * 1000);
       o.signal?.addEventListener('abort', stop, { once: true });
       child.on('error', reject);
       child.on('exit', (c) => {
         clearTimeout(timer);
-        if (hard) clearTimeout(hard);
         o.signal?.removeEventListener('abort', stop);
         resolve(c ?? 1);
       });

@@ -10,6 +10,7 @@ import {
   liveProgress,
   metricName,
   PHASE_NAMES,
+  type PhaseName,
   type PlanName,
   type Tally,
 } from './lib/index.ts';
@@ -44,11 +45,13 @@ export function tallyFromK6(metrics: readonly K6Metric[]): Tally {
 /**
  * Polls k6's REST API at `port` until stopped; `current()` is the latest progress (undefined
  * until k6 answered once). A k6 that does not answer (not started yet, API disabled) is retried.
+ * `idleS`: the schedule's idle period before each phase (server s), for the phase's label.
  */
 export function pollK6Progress(
   port: number,
   plan: PlanName,
   planned: number,
+  idleS: Partial<Record<PhaseName, number>> = {},
   everyMs = 1000,
 ): { current: () => LiveProgress | undefined; stop: () => void } {
   let latest: LiveProgress | undefined;
@@ -63,8 +66,11 @@ export function pollK6Progress(
         bodyTimeout: 2000,
       });
       const body = (await res.body.json()) as { data?: K6Metric[] };
-      if (res.statusCode === 200 && Array.isArray(body.data))
-        latest = liveProgress(plan, planned, tallyFromK6(body.data));
+      if (res.statusCode === 200 && Array.isArray(body.data)) {
+        const p = liveProgress(plan, planned, tallyFromK6(body.data));
+        const idle = p.phase === 'done' ? undefined : idleS[p.phase];
+        latest = idle ? { ...p, idleS: idle } : p;
+      }
     } catch {
       // k6 not listening yet, or already gone: the last reading stands.
     } finally {

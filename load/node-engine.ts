@@ -44,7 +44,10 @@ export async function runPlanNode(o: NodePlanOptions): Promise<NodePlanRun> {
   const startedAt = new Date().toISOString();
   const sender = new PlanSender(o);
   o.onProgress?.(() =>
-    liveProgress(o.plan, sender.planned, tallySamples(sender.samples), sender.phase),
+    liveProgress(o.plan, sender.planned, tallySamples(sender.samples), sender.phase, {
+      waiting: sender.waiting,
+      idleS: sender.idleS,
+    }),
   );
   try {
     const schedule = await probeAndPlan(sender, o);
@@ -94,6 +97,7 @@ async function retryProbe(sender: PlanSender, schedule: Schedule, o: NodePlanOpt
   const s6 = schedule.phases.find((p) => p.name === 'S6');
   if (!s6) return;
   sender.phase = 'S6';
+  sender.idleS = undefined;
   for (let i = 0; i < RETRY_PROBES; i++) {
     const s = await sender.send(s6, i);
     if (!s) break;

@@ -47,7 +47,13 @@ async function runPhase(
     const due = start + phase.startMs + (i * 1000) / phase.ratePerRealS;
     const now = performance.now();
     // The idle periods before S3 and S4 are long: the progress line says what it waits for.
-    if (i === 0 && due - now > 1000) sender.phase = `${phase.name} (idle)`;
+    if (i === 0) {
+      sender.idleS = phase.idleBeforeS > 0 ? phase.idleBeforeS : undefined;
+      if (due - now > 1000) {
+        sender.phase = phase.name;
+        sender.waiting = true;
+      }
+    }
     if (due > now) {
       await waitUntil(due, signal);
       burstSinceYield = 0;
@@ -56,7 +62,10 @@ async function runPhase(
       await new Promise((r) => setImmediate(r));
       burstSinceYield = 0;
     }
-    if (i === 0) sender.phase = phase.name;
+    if (i === 0) {
+      sender.phase = phase.name;
+      sender.waiting = false;
+    }
     lagsMs.push(performance.now() - due);
     pending.push(sender.send(phase, i));
   }

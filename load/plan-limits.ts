@@ -14,7 +14,7 @@
  * MAX_REAL_RATE (default 500 here, 4000 in the Node driver) caps the wall-clock send rate: a k6
  * VU runs the sample bookkeeping in JavaScript per request, and a burst it cannot keep up with
  * overlaps the next phase on the same key (k6 phases start at fixed offsets).
- * SUMMARY_PATH (default reports/latest/load-<plan>.json) receives the same JSON as the Node
+ * SUMMARY_PATH (default reports/load/load-<plan>.json) receives the same JSON as the Node
  * driver (`npm run load -- --engine node`): load/lib builds and judges it in both engines.
  * RAW_SUMMARY_PATH (optional) receives k6's own summary data, to merge the segments of several
  * generators (load/lib/merge-segments.ts; load/README.md, "Several load generators").
@@ -57,7 +57,7 @@ const KEYS = (__ENV.PLAN_KEYS ?? __ENV[`HARNESS_${PLAN.toUpperCase()}_KEYS`] ?? 
   .split(',')
   .map((k) => k.trim())
   .filter((k) => k !== '');
-const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/latest/load-${PLAN}.json`;
+const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/load/load-${PLAN}.json`;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
 // Enterprise: ENTERPRISE_RATE / ENTERPRISE_BURST, else what a probe of the key saw

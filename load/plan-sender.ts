@@ -5,7 +5,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
-import { type Phase, type PlanName, rateHeaders, type Sample } from './lib/index.ts';
+import {
+  type Phase,
+  type PhaseName,
+  type PlanName,
+  rateHeaders,
+  type Sample,
+} from './lib/index.ts';
 import { performance } from '../core/http/pacer.ts';
 import type { RequestBudget } from './request-budget.ts';
 
@@ -23,8 +29,13 @@ export interface SenderOptions {
 
 export class PlanSender {
   readonly samples: Sample[] = [];
-  /** For the live progress (live-progress.ts): the phase sending now, the plan's requests. */
-  phase = 'S0';
+  /**
+   * For the live progress (live-progress.ts): the phase sending now (or waiting out the idle
+   * period before it, `idleS` server seconds long), the plan's requests.
+   */
+  phase: PhaseName = 'S0';
+  waiting = false;
+  idleS: number | undefined;
   planned = 0;
   dropped = 0;
   truncated: string | undefined;

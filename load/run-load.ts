@@ -1,8 +1,8 @@
 /**
  * `runLoad(options)`: the plan-limit load checks, programmatic entry point (the CLI and
  * `npm start` call it). Plans run in parallel, each on the Node engine or k6, under one request
- * budget and one time limit that no plan can exceed; results go to
- * `reports/latest/load-<plan>.json` and `.svg`.
+ * budget and one time limit that no plan can exceed; results go to `load-<plan>.json` and
+ * `.svg` in the caller's report directory (`harness load`: reports/load/; `npm start`: the run's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,6 @@ import {
   type PlanName,
   type PlanOverrides,
   type ProbeHint,
-  progressText,
   resultProgress,
   resolvePlan,
   type ScheduleOptions,
@@ -23,6 +22,7 @@ import { redact, redactValue, registerSecret } from '../core/redact.ts';
 import { renderLoadChart } from './chart-svg.ts';
 import { findK6, probeEnterprise, runPlanK6 } from './k6-engine.ts';
 import { runPlanNode } from './node-engine.ts';
+import { type ProgressTicker, startTicker } from './progress-ticker.ts';
 import { RequestBudget } from './request-budget.ts';
 import { assertSafeTarget } from './target-guard.ts';
 
@@ -45,7 +45,7 @@ export interface LoadOptions {
   allowInsecureRemote?: boolean;
   /** Enterprise numbers; unset ones come from the deployment's headers. */
   enterprise?: PlanOverrides;
-  /** Report directory; null writes nothing. Default `reports/latest`. */
+  /** Report directory (the caller owns and empties it); null writes nothing. Default `reports/load`. */
   outDir?: string | null;
   /**
    * Progress on this stream (stderr in the CLI): phase, requests sent, 2xx, 429 and the running
@@ -72,6 +72,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
         o.progressEveryMs ?? 5000,
       )
     : undefined;
+  run.ticker = ticker;
   try {
     const settled = await Promise.allSettled(
       o.plans.map((plan) =>
@@ -88,7 +89,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult[]> {
     const clean = settled.map((s) => redactValue((s as PromiseFulfilledResult<LoadResult>).value));
     // The final line of each plan: its real counts (k6's last live reading may be seconds old).
     for (const r of clean) run.progress.set(r.plan, () => resultProgress(r));
-    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'latest'));
+    if (o.outDir !== null) writeReports(clean, o.outDir ?? join(root, 'reports', 'load'));
     return clean;
   } finally {
     clearTimeout(timer);
@@ -124,7 +125,18 @@ function prepareRun(o: LoadOptions) {
   if (engine === 'k6' && !k6)
     throw new Error('--engine k6: no k6 (set K6_BIN or put k6 on PATH; see load/README.md)');
   const progress = new Map<PlanName, () => LiveProgress | undefined>();
-  return { o, url, timeScale, maxSeconds, budget, k6, abort: new AbortController(), progress };
+  return {
+    o,
+    url,
+    timeScale,
+    maxSeconds,
+    budget,
+    k6,
+    abort: new AbortController(),
+    progress,
+    /** The live progress, once it runs: text beside it (k6's console) goes above it. */
+    ticker: undefined as ProgressTicker | undefined,
+  };
 }
 
 /** The schedule a plan runs (Enterprise: its numbers from the options, else from the probe). */
@@ -159,17 +171,22 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
     budget.take();
     probe = await probeEnterprise(baseUrl, common.keys[0]!, o.enterprise, timeScale, abort.signal);
   }
-  const planned = scheduleOf(o, plan, timeScale, probe).totalRequests;
+  const schedule = scheduleOf(o, plan, timeScale, probe);
+  const planned = schedule.totalRequests;
   budget.reserve(planned, `plan ${plan}`);
-  o.progress?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
+  const beside = run.ticker ?? o.progress;
+  beside?.write(`load ${plan}: k6 run load/plan-limits.ts\n`);
   return runPlanK6({
     ...common,
     k6,
     baseUrl,
     maxSeconds: run.maxSeconds,
     script: join(root, 'load', 'plan-limits.ts'),
-    progress: o.progress ?? null,
+    progress: beside ?? null,
     planned,
+    idleS: Object.fromEntries(
+      schedule.phases.filter((p) => p.idleBeforeS > 0).map((p) => [p.name, p.idleBeforeS]),
+    ),
     enterpriseProbe: probe,
   });
 }
@@ -180,47 +197,6 @@ function writeReports(results: readonly LoadResult[], dir: string): void {
     writeFileSync(join(dir, `load-${r.plan}.json`), `${JSON.stringify(r, null, 2)}\n`);
     writeFileSync(join(dir, `load-${r.plan}.svg`), redact(renderLoadChart(r)));
   }
-}
-
-/**
- * The progress of every plan: on a TTY one line rewritten four times a second, else plain lines
- * every `everyMs` (one per plan); at the end each plan's final state, so a short run shows it too.
- */
-function startTicker(
-  out: NodeJS.WriteStream | NodeJS.WritableStream,
-  progress: Map<PlanName, () => LiveProgress | undefined>,
-  idle: string,
-  everyMs: number,
-) {
-  const t0 = Date.now();
-  const tty = 'isTTY' in out && out.isTTY === true;
-  const columns = ('columns' in out ? out.columns : undefined) ?? 120;
-  const lines = () => {
-    const elapsed = `load ${((Date.now() - t0) / 1000).toFixed(0)} s · `;
-    const plans = [...progress.values()].flatMap((read) => {
-      const p = read();
-      return p ? [progressText(p)] : [];
-    });
-    return { elapsed, plans: plans.length ? plans : [idle] };
-  };
-  let last = Date.now();
-  const tick = setInterval(() => {
-    const { elapsed, plans } = lines();
-    if (tty)
-      out.write(`\r${`${elapsed}${plans.join(' │ ')}`.slice(0, columns - 1).padEnd(columns - 1)}`);
-    else if (Date.now() - last >= everyMs) {
-      last = Date.now();
-      for (const p of plans) out.write(`${elapsed}${p}\n`);
-    }
-  }, 250);
-  return {
-    stop: () => {
-      clearInterval(tick);
-      const { elapsed, plans } = lines();
-      if (tty) out.write('\n');
-      for (const p of plans) out.write(`${elapsed}${p}\n`);
-    },
-  };
 }
 
 /** One line per plan for summaries (npm start, CLI). */

@@ -42,6 +42,7 @@ export function exampleSecrets(): Record<string, string> {
 /** Dashboard-mode results of every webhook fault, by fault name. */
 export async function runDashboardDetection(
   outDir: string,
+  /** These faults alone (a partial matrix). */
   only?: readonly string[],
 ): Promise<Map<string, DashboardCell>> {
   mkdirSync(outDir, { recursive: true });

@@ -21,6 +21,7 @@
  * stays literal: its repros run as pasted.
  */
 import { redact, secretVariable, secretsIn } from '../redact.ts';
+import { SHOWN_REPRO, shownText } from '../shown.ts';
 import type { Exchange } from './types.ts';
 
 /** A run of literal text, or a reference to an environment variable. */
@@ -95,13 +96,21 @@ export function singleQuoted(ps: readonly Piece[]): string {
     .join('');
 }
 
-/** Longest body a repro carries; a longer one is cut (and such a request is not replayable). */
-const MAX_BODY = 2000;
+/** Characters of the body a repro carries; longer ones are cut (and say their size). */
+const REPRO_BODY = 2000;
+/** Characters of a URL or header line: a target's cursor or ETag may be any size. */
+const REPRO_LINE = 4096;
 
-/** Whether the request's body is in the repro as sent (not cut, not a byte-count placeholder). */
-const replayableBody = (ex: Exchange) => {
+/**
+ * Whether the request is in the repro as sent: its body and URL not cut, the body not a
+ * byte-count placeholder. A step that is not cannot be replayed (its answer would differ).
+ */
+const replayable = (ex: Exchange) => {
   const b = ex.request.body;
-  return b === undefined || (b.length <= MAX_BODY && !/^<\d+ bytes>$/.test(b));
+  return (
+    ex.request.url.length <= REPRO_LINE &&
+    (b === undefined || (b.length <= REPRO_BODY && !/^<\d+ bytes>$/.test(b)))
+  );
 };
 
 /** The curl words of `ex` (without the `curl` itself), secrets and `subs` as variables. */
@@ -110,18 +119,19 @@ function curlWords(
   subs: readonly Substitution[],
 ): { words: string[]; masked: boolean } {
   const { method, url, headers, body } = ex.request;
-  const sentBody =
-    body === undefined || body.length <= MAX_BODY ? body : `${body.slice(0, MAX_BODY)}…(truncated)`;
-  const secrets = secretsIn([url, ...Object.values(headers), body ?? ''].join('\n'));
+  // Cut before anything else reads them, and never through a secret (shown.ts).
+  const sentBody = body === undefined ? undefined : shownText(body, REPRO_BODY);
+  const sentUrl = shownText(url, REPRO_LINE);
+  const lines = Object.entries(headers)
+    .filter(([k]) => k !== 'content-length' && k !== 'host')
+    .map(([k, v]) => shownText(`${k}: ${v}`, REPRO_LINE));
+  const secrets = secretsIn([sentUrl, ...lines, sentBody ?? ''].join('\n'));
   const masked = secrets.some((s) => !secretVariable(s));
   const words = ['-X', method];
-  for (const [k, v] of Object.entries(headers)) {
-    if (k === 'content-length' || k === 'host') continue;
-    words.push('-H', doubleQuoted(pieces(`${k}: ${v}`, secrets, subs)));
-  }
+  for (const line of lines) words.push('-H', doubleQuoted(pieces(line, secrets, subs)));
   if (sentBody !== undefined)
     words.push('--data-raw', singleQuoted(pieces(sentBody, secrets, subs)));
-  words.push(singleQuoted(pieces(url, secrets, subs)));
+  words.push(singleQuoted(pieces(sentUrl, secrets, subs)));
   return { words, masked };
 }
 
@@ -167,7 +177,9 @@ function sourcesOf(history: readonly Exchange[]): Map<string, Source> {
   const cached = sourceCache.get(history);
   const found = cached?.found ?? new Map<string, Source>();
   const add = (value: unknown, at: number, path: string, kind: string) => {
-    if (typeof value !== 'string' || value.length < 6 || found.has(value)) return;
+    // An id longer than a URL line is shown cut (REPRO_LINE): no request sends it replayably.
+    if (typeof value !== 'string' || value.length < 6 || value.length > REPRO_LINE) return;
+    if (found.has(value)) return;
     if (requestText(history[at]!).includes(value)) return;
     found.set(value, { value, at, path, kind });
   };
@@ -260,9 +272,9 @@ export function curlRepro(ex: Exchange, history: readonly Exchange[] = []): stri
   const lines: string[] = [];
   for (const i of steps) {
     const step = history[i]!;
-    if (!replayableBody(step)) {
+    if (!replayable(step)) {
       lines.push(
-        `# (not replayed: ${step.request.method} ${new URL(step.request.url).pathname} sent a body too large to show here)`,
+        `# (not replayed: ${step.request.method} ${new URL(step.request.url).pathname} sent a body or URL too large to show here)`,
       );
       continue;
     }
@@ -280,12 +292,24 @@ export function curlRepro(ex: Exchange, history: readonly Exchange[] = []): stri
         lines.push(`${variable.get(s)}=$(printf '%s' "$answer" | ${pick(s.path)})`);
     }
   }
-  const last = curlWords(ex, subsAt(Math.max(end, 0)));
+  let last = curlWords(ex, subsAt(Math.max(end, 0)));
+  let alone: string | undefined = way
+    ? undefined
+    : `more than ${MAX_STEPS} requests`;
+  // The whole replay is shown uncut or not at all: a repro cut at SHOWN_REPRO (core/shown.ts)
+  // would stop mid-command. Too long, it is the request alone, its URL as the run sent it.
+  const length = lines.reduce((n, l) => n + l.length + 1, 0) + last.words.join(' ').length;
+  if (!alone && length > SHOWN_REPRO - 1024) {
+    alone = 'too long to show';
+    lines.length = 0;
+    masked = false;
+    last = curlWords(ex, [...named]);
+  }
   masked ||= last.masked;
   lines.push(['curl', '-i', ...last.words].join(' '));
-  if (!way)
+  if (alone)
     lines.unshift(
-      `# the request alone: the test's way to it is more than ${MAX_STEPS} requests (its objects must exist first)`,
+      `# the request alone: the test's way to it is ${alone} (its objects must exist first)`,
     );
   if (masked)
     lines.unshift(

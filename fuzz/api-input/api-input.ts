@@ -23,6 +23,7 @@ import fc from 'fast-check';
 import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../core/redact.ts';
+import { shownText } from '../../core/shown.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
 import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
@@ -30,7 +31,7 @@ import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './
 import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
 import { type ApiInputStats, emptyStats, isSchemaValid, sentValue, tallyCase } from './tally.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { type CountedVia, openWorkspace, type Workspace } from './workspace.ts';
 
 /** Options of {@link runApiInputFuzz}. */
 export interface ApiInputFuzzOptions {
@@ -56,7 +57,8 @@ export interface ApiInputOperationResult {
   operation: ApiInputOperation;
   /** The request schema the bodies are derived from. */
   schema: string;
-  status: 'passed' | 'failed' | 'skipped';
+  /** `error`: the harness itself failed on a case (a bug, never the target's fault): see `error`. */
+  status: 'passed' | 'failed' | 'skipped' | 'error';
   passed: boolean;
   /** Cases run (shrinking excluded). */
   cases: number;
@@ -73,6 +75,11 @@ export interface ApiInputOperationResult {
   warnings: CaseWarning[];
   /** Why a skipped operation was not run. */
   notRun?: string;
+  /**
+   * An internal error of the harness on a case, naming the case and the operation (the cases
+   * after it still ran and were judged): a harness bug to report, not a verdict on the target.
+   */
+  error?: string;
 }
 
 export interface ApiInputFuzzResult {
@@ -81,14 +88,20 @@ export interface ApiInputFuzzResult {
   seed: number;
   durationMs: number;
   requests: number;
-  /** How the ticket count was read: the summary report, or a walk of the list. */
-  countedVia: 'reports-summary' | 'list-walk';
+  /** How the ticket count was read: the summary report, a bounded walk of the list, or not at all. */
+  countedVia: CountedVia;
   operations: ApiInputOperationResult[];
   /**
    * Why the run stopped early: the API key's rate budget was spent (rate-budget.ts). The
    * operations not judged are `skipped`; nothing is scored from answers the fuzz did not get.
    */
   inconclusive?: string;
+}
+
+/** The first internal error of an operation's cases, and how many cases hit one. */
+export interface InternalError {
+  first?: string;
+  count: number;
 }
 
 /** What every operation of one run shares. */
@@ -195,7 +208,8 @@ async function fuzzOperation(
   if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
   const target = operation === 'createTicket' ? undefined : await run.workspace.createTarget();
   const seen: { failure?: CaseFailure } = {};
-  const check = await caseCheck(run, operation, target, stats, seen, warnings);
+  const internal: InternalError = { count: 0 };
+  const check = await caseCheck(run, operation, target, stats, seen, warnings, internal);
   const left = run.deadline - performance.now();
   const share = Math.max(1000, Math.floor(left / operationsLeft));
   const arb = bodyCaseArb(componentSchema(spec.schema), resolveSpecRef, {
@@ -210,20 +224,30 @@ async function fuzzOperation(
   // The budget ran out before any case failed: the operation is not judged (the caller says why).
   if (details.failed && !seen.failure && details.errorInstance instanceof RateBudgetExhausted)
     throw details.errorInstance;
-  if (details.failed && !seen.failure)
-    throw new Error(
-      `api input fuzz: ${operation} could not run: ${redact(fc.defaultReportMessage(details) ?? 'unknown reason')}`,
-    );
+  // The property itself stopped on an error no case recorded (fast-check's, or one outside the
+  // judged part of a case): an internal error too, said with fast-check's own words, bounded.
+  if (details.failed && !seen.failure && internal.count === 0) {
+    internal.count = 1;
+    internal.first = `the property stopped: ${shownText(fc.defaultReportMessage(details) ?? 'unknown reason', 2000)}`;
+  }
   const failed = details.failed && seen.failure !== undefined;
+  const errored = !failed && internal.count > 0;
   return {
     ...base,
     warnings: [...warnings.values()],
-    status: failed ? 'failed' : 'passed',
+    status: failed ? 'failed' : errored ? 'error' : 'passed',
     passed: !failed,
     cases: details.numRuns,
     shrinks: details.numShrinks,
     ...(details.interrupted ? { interrupted: true } : {}),
     ...(failed ? seen.failure : {}),
+    ...(internal.first
+      ? {
+          error: redact(
+            `${operation}: ${internal.first}${internal.count > 1 ? ` (and ${internal.count - 1} more case${internal.count > 2 ? 's' : ''})` : ''}`,
+          ),
+        }
+      : {}),
   };
 }
 
@@ -241,6 +265,7 @@ async function caseCheck(
   stats: ApiInputStats,
   seen: { failure?: CaseFailure },
   warnings: Map<string, CaseWarning>,
+  internal: InternalError,
 ): Promise<(c: BodyCase) => Promise<boolean>> {
   const spec = inputOperation(operation);
   const path = target
@@ -252,8 +277,7 @@ async function caseCheck(
   let known: unknown = await observe();
   /** The body length of each warning's case so far. */
   const shortest = new Map<string, number>();
-  return async (c) => {
-    if (run.dead) return true;
+  const judged = async (c: BodyCase): Promise<boolean> => {
     const before = known;
     const { body, contentType } = encodeBodyCase(c, spec.mediaType);
     const ex = await run.http.send(spec.method, path, {
@@ -263,6 +287,7 @@ async function caseCheck(
     });
     const sent = sentValue(c);
     const schemaValid = isSchemaValid(spec, c, sent);
+    const input = { kind: c.kind, note: c.note, schemaValid };
     tallyCase(stats, c, ex, schemaValid);
     const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
       kind: c.kind,
@@ -286,7 +311,7 @@ async function caseCheck(
       if (e instanceof RateBudgetExhausted) throw e;
       // The target stopped answering after this input: the input is the counterexample.
       run.dead = `the target stopped answering after a ${operation} case (${(e as Error).message})`;
-      const p = judgeCase(operation, ex, sent, before, before)[0] ?? {
+      const p = judgeCase(operation, ex, sent, before, before, input)[0] ?? {
         broken: API_INPUT_RULES.answered,
         reason: `answered ${ex.status}, then stopped answering`,
       };
@@ -298,7 +323,7 @@ async function caseCheck(
       };
       return false;
     }
-    const found = judgeCase(operation, ex, sent, before, known);
+    const found = judgeCase(operation, ex, sent, before, known, input);
     for (const w of found.filter((p) => p.broken.provenance !== 'documented')) {
       const had = warnings.get(w.broken.check);
       if (had) had.cases++;
@@ -320,4 +345,40 @@ async function caseCheck(
     };
     return false;
   };
+  const guarded = guardCase(judged, internal);
+  return async (c) => (run.dead ? true : guarded(c));
 }
+
+/**
+ * A case's property that never stops the fuzz on the harness's own error: the error is counted
+ * and the first one kept, naming the case (its kind, what it is, its size) — a bug to report, not
+ * a verdict on the target — and the case holds. The key's spent budget still stops the property.
+ */
+export function guardCase(
+  judged: (c: BodyCase) => Promise<boolean>,
+  internal: InternalError,
+): (c: BodyCase) => Promise<boolean> {
+  return async (c) => {
+    try {
+      return await judged(c);
+    } catch (e) {
+      if (e instanceof RateBudgetExhausted) throw e;
+      internal.count++;
+      internal.first ??= `internal error on a ${c.kind} case (${shownText(c.note, 200)}), ${sentSize(c)}: ${shownText(errorText(e), 500)}`;
+      return true;
+    }
+  };
+}
+
+const errorText = (e: unknown) =>
+  e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
+
+/** The size of what a case sent (its body may be a mebibyte: never shown whole). */
+const sentSize = (c: BodyCase) => {
+  try {
+    const body = c.raw ?? (c.json === undefined ? '' : JSON.stringify(c.json));
+    return `a body of ${Buffer.byteLength(body, 'utf8')} bytes`;
+  } catch {
+    return 'a body JSON cannot write';
+  }
+};

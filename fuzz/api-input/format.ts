@@ -12,6 +12,8 @@ export function formatApiInputFuzz(r: ApiInputFuzzResult): string {
       `  ${o.status.padEnd(7)} ${o.operation} (${o.schema}): ${o.cases} cases${o.interrupted ? ' (time budget reached)' : ''}; schema-valid ${s.schemaValid.accepted} accepted / ${s.schemaValid.rejected} rejected; invalid ${s.schemaInvalid.accepted} accepted / ${s.schemaInvalid.rejected} rejected; statuses ${JSON.stringify(s.statuses)}`,
     );
     if (o.notRun) lines.push(`    ${o.notRun}`);
+    if (o.error)
+      lines.push(`    harness error (a bug to report, not a verdict on the target): ${o.error}`);
     if (o.counterexample) {
       lines.push(
         `    minimal counterexample [${o.broken?.check ?? 'fuzz.api-input'}, ${o.broken?.provenance ?? 'documented'}] (replay with FC_SEED=${r.seed}): ${o.reason}`,

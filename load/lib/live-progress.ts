@@ -23,8 +23,12 @@ export type Tally = Partial<Record<PhaseName, PhaseTally>>;
 
 export interface LiveProgress {
   plan: PlanName;
-  /** The phase running now (the last one that sent anything). */
-  phase: string;
+  /** The phase running now (the last one that sent anything), or 'done'. */
+  phase: PhaseName | 'done';
+  /** Waiting out the idle period before `phase` (its first request not sent yet). */
+  waiting?: boolean;
+  /** The idle period before `phase`, server seconds, when known (S3, S4). */
+  idleS?: number;
   sent: number;
   ok: number;
   rejected: number;
@@ -58,7 +62,8 @@ export function liveProgress(
   plan: PlanName,
   planned: number,
   tally: Tally,
-  phase?: string,
+  phase?: PhaseName,
+  idle: { waiting?: boolean; idleS?: number } = {},
 ): LiveProgress {
   let sent = 0;
   let ok = 0;
@@ -82,6 +87,8 @@ export function liveProgress(
   return {
     plan,
     phase: phase ?? last ?? 'S0',
+    ...(idle.waiting ? { waiting: true } : {}),
+    ...(idle.idleS !== undefined ? { idleS: idle.idleS } : {}),
     sent,
     ok,
     rejected,
@@ -109,17 +116,79 @@ export function resultProgress(r: LoadResult): LiveProgress {
   };
 }
 
-/** `team S2 412/791 sent, 298 2xx, 114 429, burst ≈ 201, rate ≈ 120.4/min` */
-export function progressText(p: LiveProgress): string {
-  if (p.sent === 0 && p.phase !== 'done') return `${p.plan} starting (${p.planned || '?'} planned)`;
-  const estimate = [
-    ...(p.burst !== undefined ? [`burst ≈ ${p.burst}`] : []),
-    ...(p.ratePerMin !== undefined ? [`rate ≈ ${p.ratePerMin.toFixed(1)}/min`] : []),
+/**
+ * What each phase does, in the words of DESIGN.md's load section (B = burst, r = the plan rate):
+ * the progress line names phases by these, never by their ids (S2b means nothing to a reader).
+ */
+export function phaseLabel(
+  phase: PhaseName | 'done',
+  o: { waiting?: boolean; idleS?: number } = {},
+): string {
+  const idle = o.idleS !== undefined ? `${Math.round(o.idleS)} s ` : '';
+  if (o.waiting && (phase === 'S3' || phase === 'S4')) return `idle ${idle}then burst`;
+  switch (phase) {
+    case 'S0':
+      return 'probe';
+    case 'S1':
+      return 'burst';
+    case 'S5':
+      return 'second key';
+    case 'S2':
+      return 'overdrive 4×rate';
+    case 'S2b':
+      return 'sustained 0.9×rate';
+    case 'D1':
+      return 'drain';
+    case 'S3':
+    case 'S4':
+      return o.idleS !== undefined ? `burst after ${idle}idle` : 'burst after idle';
+    case 'S6':
+      return 'retry after 429';
+    case 'done':
+      return 'done';
+  }
+}
+
+/** The estimate part: `burst ≈ 201, rate ≈ 120.4/min`, or shorter (`B≈201 r≈120.4`). */
+function estimates(p: LiveProgress, short: boolean): string[] {
+  const e = [
+    ...(p.burst !== undefined ? [short ? `B≈${p.burst}` : `burst ≈ ${p.burst}`] : []),
+    ...(p.ratePerMin !== undefined
+      ? [short ? `r≈${p.ratePerMin.toFixed(1)}` : `rate ≈ ${p.ratePerMin.toFixed(1)}/min`]
+      : []),
   ];
-  return [
-    `${p.plan} ${p.phase} ${p.sent}/${p.planned || '?'} sent`,
-    `${p.ok} 2xx`,
-    `${p.rejected} 429`,
-    ...(estimate.length ? estimate : ['estimating']),
-  ].join(', ');
+  return e.length ? e : [short ? '…' : 'estimating'];
+}
+
+/**
+ * `team overdrive 4×rate 412/791 sent, 298 2xx, 114 429, burst ≈ 201, rate ≈ 120.4/min`; given a
+ * `width`, the longest of the full, the short and the shortest form that fits (the last cut with
+ * an ellipsis if even it does not), so a plan's figures show on a narrow terminal.
+ */
+export function progressText(p: LiveProgress, width = Number.POSITIVE_INFINITY): string {
+  const planned = p.planned || '?';
+  const phase = phaseLabel(p.phase, p);
+  if (p.sent === 0 && p.phase !== 'done' && !p.waiting)
+    return fit([`${p.plan} starting (${planned} planned)`, `${p.plan} starting`], width);
+  const forms = [
+    [
+      `${p.plan} ${phase} ${p.sent}/${planned} sent`,
+      `${p.ok} 2xx`,
+      `${p.rejected} 429`,
+      ...estimates(p, false),
+    ].join(', '),
+    `${p.plan} ${phase} ${p.sent}/${planned} · ${p.ok} 2xx · ${p.rejected} 429 · ${estimates(p, true).join(' ')}`,
+    `${p.plan} ${phase} ${p.sent}/${planned} 2xx ${p.ok} 429 ${p.rejected} ${estimates(p, true).join(' ')}`,
+    `${p.plan} ${p.sent}/${planned} 2xx ${p.ok} 429 ${p.rejected} ${estimates(p, true).join(' ')}`,
+  ];
+  return fit(forms, width);
+}
+
+/** The first form no longer than `width`, else the last one cut to it. */
+function fit(forms: readonly string[], width: number): string {
+  const len = (t: string) => [...t].length;
+  const found = forms.find((f) => len(f) <= width);
+  if (found !== undefined) return found;
+  const last = [...forms.at(-1)!];
+  return width < 1 ? '' : `${last.slice(0, width - 1).join('')}…`;
 }

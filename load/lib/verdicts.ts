@@ -19,6 +19,8 @@ export interface Verdict extends VerdictRule {
   status: VerdictStatus;
   expected: string;
   observed: string;
+  /** Inconclusive only: in words, why the measurement could not decide (reports say it). */
+  why?: string;
 }
 
 export type Scope = 'per-key' | 'shared' | 'unknown';
@@ -62,6 +64,14 @@ const burstStatus = (v: number, b: BurstEstimate): VerdictStatus =>
     : b.uncertainty <= BURST_MAX_TOLERANCE
       ? 'pass'
       : 'inconclusive';
+
+/** Why a number inside B̂'s interval is no pass: the interval is too wide to vouch for it. */
+const burstTooCoarse = (what: string, b: BurstEstimate) =>
+  `${what} lies in B̂'s interval ${f(b.low, 1)}…${f(b.high, 1)}, but that interval (± ${f(b.uncertainty, 1)}) is wider than ± ${BURST_MAX_TOLERANCE} tokens: too coarse a measurement to vouch for it`;
+
+/** `why` only on an inconclusive verdict. */
+const whyIf = (status: VerdictStatus, why: () => string) =>
+  status === 'inconclusive' ? { why: why() } : {};
 
 /**
  * The rate verdict, built like the burst one: the plan outside r̂'s 95 % interval (floored at
@@ -121,6 +131,9 @@ const freshKey: Judge = ({ limits, agg }) => {
   return {
     ...verdictRule('fresh-key'),
     status: firstRem === undefined ? 'inconclusive' : firstRem === B - 1 ? 'pass' : 'fail',
+    ...(firstRem === undefined
+      ? { why: 'no answer of the burst phase carried X-RateLimit-Remaining' }
+      : {}),
     expected: `${B - 1}`,
     observed:
       firstRem === undefined
@@ -145,18 +158,26 @@ const burstVerdict: Judge = ({ limits, agg, burst }) => {
     const span =
       s1?.lastRecvS !== undefined && s1.firstSentS !== undefined ? s1.lastRecvS - s1.firstSentS : 0;
     const surelyAbove = burst !== undefined && burst.low - (limits.ratePerMin / 60) * span > B;
+    const status: VerdictStatus = burst && surelyAbove ? 'fail' : 'inconclusive';
     return {
       ...head,
-      status: burst && surelyAbove ? 'fail' : 'inconclusive',
+      status,
       expected: `${B}`,
       observed: burst
         ? `no 429 in S1 (${burst.low} accepted over ${f(span)} s): ${surelyAbove ? `burst above ${B}` : 'S1 too slow to drain the bucket'}`
         : 'S1 did not run',
+      ...whyIf(status, () =>
+        burst
+          ? 'the burst phase met no 429, and it ran too slowly for that to prove a larger burst (refills kept up)'
+          : 'the burst phase did not run',
+      ),
     };
   }
+  const status = burstStatus(B, burst);
   return {
     ...head,
-    status: burstStatus(B, burst),
+    status,
+    ...whyIf(status, () => burstTooCoarse(`the plan's burst ${B}`, burst)),
     expected: `${B} within B̂'s interval, itself no wider than ± ${BURST_MAX_TOLERANCE} (${limits.burstSource})`,
     observed: `B̂ = ${f(burst.value)} ± ${f(burst.uncertainty)} (${burst.acceptedInBurst} accepted in the burst, ${burst.acceptedBeforeFirst429} before the first 429; refill correction ${f(burst.refillCorrection)})`,
   };
@@ -170,11 +191,17 @@ const rateVerdict: Judge = ({ limits, rate }) => {
       status: 'inconclusive',
       expected: `${limits.ratePerMin}/min`,
       observed: `too few accepts in S2 (${rate.n})`,
+      why: `the overdrive phase got ${rate.n} requests accepted: too few to fit a rate`,
     };
   const { status, rel, tol } = judgeRateStatus(rate, limits.ratePerMin / 60);
   return {
     ...head,
     status,
+    ...whyIf(status, () =>
+      Number.isFinite(rel) && Number.isFinite(tol)
+        ? `${limits.ratePerMin}/min lies in r̂'s interval, but that interval (± ${f(tol * 100, 1)} %) is wider than ± ${RATE_MAX_TOLERANCE * 100} %: too coarse a measurement to vouch for it`
+        : 'the accepts of the overdrive phase gave no finite rate',
+    ),
     expected: `${limits.ratePerMin}/min within r̂'s interval (± ${f(tol * 100, 1)} %), itself no wider than ± ${RATE_MAX_TOLERANCE * 100} %`,
     observed: `r̂ = ${f(rate.perMin, 1)}/min (${rel >= 0 ? '+' : ''}${f(rel * 100, 1)} %), 95 % CI ${f(rate.ciLowPerS * 60, 1)}…${f(rate.ciHighPerS * 60, 1)}, ${rate.method} over ${rate.n} accepts`,
   };
@@ -203,6 +230,15 @@ const retryAfterHonoured: Judge = ({ agg: { S6: s6 } }) => {
   return {
     ...verdictRule('retry-after-honoured'),
     status: !retried ? 'inconclusive' : s6.retryFail === 0 ? 'pass' : 'fail',
+    ...(!retried
+      ? {
+          why: !s6
+            ? 'the retry phase did not run'
+            : s6.rej === 0
+              ? 'the retry phase met no 429 whose Retry-After it could honour'
+              : 'its 429 carried no Retry-After short enough to wait out (≤ 120 s)',
+        }
+      : {}),
     expected: 'the retry is accepted',
     observed: !s6
       ? 'S6 not run'
@@ -238,11 +274,26 @@ const remainingNeverRises: Judge = ({ agg }) => {
 const remainingMatchesBurst: Judge = ({ agg, burst }) => {
   const remMax = agg.S1?.remOkMax;
   const measured = burst && burst.value !== null ? burst : undefined;
+  const status =
+    remMax === undefined || !measured ? 'inconclusive' : burstStatus(remMax + 1, measured);
   return {
     ...verdictRule('remaining-matches-burst'),
-    status: remMax === undefined || !measured ? 'inconclusive' : burstStatus(remMax + 1, measured),
+    status,
     expected: measured ? `${f(measured.low - 1)}…${f(measured.high - 1)}` : 'n/a',
-    observed: `${remMax ?? 'no Remaining header'}`,
+    observed:
+      remMax === undefined
+        ? 'no Remaining header'
+        : `highest Remaining in the burst ${remMax} (so ${remMax + 1} tokens)`,
+    ...whyIf(status, () =>
+      remMax === undefined
+        ? 'no accepted answer of the burst phase carried X-RateLimit-Remaining'
+        : !measured
+          ? 'no measured burst B̂ to compare it with (the burst phase met no 429)'
+          : burstTooCoarse(
+              `the highest Remaining ${remMax} means ${remMax + 1} tokens, which`,
+              measured,
+            ),
+    ),
   };
 };
 
@@ -256,6 +307,11 @@ const resetUnitVerdict: Judge = ({ resetUnit }) => ({
         : resetUnit.unit === 'epoch-s'
           ? 'inconclusive'
           : 'fail',
+  ...(resetUnit.unit === 'epoch-s' && resetUnit.agreement < 0.95
+    ? {
+        why: `epoch seconds fit only ${f(resetUnit.agreement * 100, 0)} % of the answers; 95 % are needed to tell the unit`,
+      }
+    : {}),
   expected: 'epoch-s',
   observed: `${resetUnit.unit} (${f(resetUnit.agreement * 100, 0)} % of responses)`,
 });
@@ -268,6 +324,11 @@ const algorithm: Judge = ({ limiter }) => ({
       : limiter.algorithm === 'unknown'
         ? 'inconclusive'
         : 'fail',
+  ...(limiter.algorithm === 'unknown'
+    ? {
+        why: 'the recoveries after the idle periods (20 s, 40 s) fit no limiter model well enough to name one',
+      }
+    : {}),
   expected: 'token-bucket',
   observed: `${limiter.algorithm} (${limiter.confidence} confidence${limiter.alternatives.length ? `; or ${limiter.alternatives.join(', ')}` : ''})`,
 });

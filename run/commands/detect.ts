@@ -10,6 +10,8 @@ import {
   UsageError,
   usageText,
 } from '../../core/cli/command-spec.ts';
+import { ConfigError, loadConfig } from '../../core/config.ts';
+import { prepareOut } from '../../core/output-dir.ts';
 import { FAULT_NAMES } from '../../server/faults.ts';
 
 export const spec = {
@@ -20,8 +22,8 @@ export const spec = {
     out: {
       type: 'string',
       arg: 'DIR',
-      default: 'reports/latest',
-      help: 'where the matrix runs write their raw results',
+      default: 'reports/detect',
+      help: 'where the matrix and its runs’ raw results go (a folder of its own, emptied first)',
     },
     fault: {
       type: 'string',
@@ -30,7 +32,7 @@ export const spec = {
       help: 'only these faults of the catalogue (repeatable, or comma-separated)',
     },
   },
-  env: ['HARNESS_WORKERS'],
+  env: ['HARNESS_WORKERS', 'HARNESS_BASE_URL'],
   examples: [
     'npm run detect',
     'npx harness detect --out /tmp/detection',
@@ -52,9 +54,16 @@ export async function run(argv: string[]): Promise<number> {
       `unknown fault ${unknown.map((f) => `'${f}'`).join(', ')} (npm run serve -- --list-faults)`,
       usageText(spec),
     );
-  const rows = await runDetectionMatrix(parsed.values.out ?? 'reports/latest', false, {
-    faults: only,
-  });
+  // The matrix switches faults of the embedded deployment: a target named by the configuration
+  // cannot be tested this way, and ignoring it silently would read as a verdict on it.
+  const cfg = loadConfig(process.env, { apiKey: 'optional' });
+  if (cfg.baseUrl)
+    throw new ConfigError(
+      `detect runs the fault catalogue on the embedded reference deployment; HARNESS_BASE_URL (${cfg.baseUrl}) cannot be tested this way: unset it (harness run tests a target)`,
+    );
+  const out = parsed.values.out ?? 'reports/detect';
+  prepareOut(out, 'harness detect');
+  const rows = await runDetectionMatrix(out, false, { only });
   process.stdout.write(detectionMarkdown(rows));
   const missed = rows.filter((r) => !caughtEverywhere(r)).length;
   process.stdout.write(

@@ -2,7 +2,9 @@
  * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
-import { type Area, runAll } from '../run-all.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runAll } from '../run-all.ts';
+import { type Area, parseAreas } from '../area-selection.ts';
 import {
   type CommandSpec,
   parseCommand,
@@ -11,8 +13,8 @@ import {
 } from '../../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../../core/cli/env-file.ts';
 import { positiveNumber } from '../../core/cli/positive-number.ts';
-
-const AREAS: Area[] = ['contracts', 'load', 'fuzz'];
+import { closeAllGroups } from '../../core/process/process-group.ts';
+import { CHILD_GRACE_MS, watchInterrupts } from '../interrupt.ts';
 
 export const spec = {
   name: 'run',
@@ -20,6 +22,11 @@ export const spec = {
     'The whole job against one target: contract suite, probes, plan-limit load checks (≈ 95 s) and webhook fuzzing, then reports/latest/ and the verdict table (npm start).',
   options: {
     'env-file': ENV_FILE_OPTION,
+    url: {
+      type: 'string',
+      arg: 'URL',
+      help: 'target (default HARNESS_BASE_URL, else the embedded reference deployment)',
+    },
     fault: {
       type: 'string',
       arg: 'a,b',
@@ -37,16 +44,22 @@ export const spec = {
       multiple: true,
       help: 'contracts | load | fuzz (repeatable, or comma-separated)',
     },
+    area: {
+      type: 'string',
+      arg: 'AREA',
+      multiple: true,
+      help: 'run only these areas: contracts | load | fuzz (repeatable, or comma-separated; default all, with --grep contracts only)',
+    },
     out: { type: 'string', arg: 'DIR', help: 'report directory (default reports/latest)' },
     grep: {
       type: 'string',
       arg: 'PATTERN',
-      help: 'only the contract tests whose title or tags match (e.g. @auth.invalid-key-401)',
+      help: 'only the contract tests whose title or tags match (e.g. @auth.invalid-key-401); the load and fuzz areas are not run unless --area names them',
     },
     'max-seconds': {
       type: 'string',
       arg: 'N',
-      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then stops, the others are marked error, every report is still written',
+      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS; default: the areas’ own limits + 1 min, printed at the start): the area running then stops, the others are marked error, every report is still written. SIGINT/SIGTERM stop the run the same way, verdict ERROR "interrupted"',
     },
     tags: {
       type: 'boolean',
@@ -86,6 +99,8 @@ export const spec = {
     'npm start -- --skip load                   # contracts + fuzz only (≈ 15 s)',
     'npm start -- --fault create-status-new     # a fault on: exit 1, naming the check',
     'npm start -- --env-file staging.env        # HARNESS_* variables from a file',
+    'npm start -- --grep @auth.invalid-key-401  # that contract test only, no load or fuzz',
+    'npm start -- --grep @auth.invalid-key-401 --area contracts,load,fuzz',
     'HARNESS_BASE_URL=https://staging.example.com HARNESS_API_KEY=… npx harness run',
   ],
   exit0: 'every documented rule held (assumption mismatches are reported, not fatal)',
@@ -98,13 +113,15 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values } = parsed;
   applyEnvFile(values['env-file']);
-  const skip = (values.skip ?? []).flatMap((s) => s.split(',')) as Area[];
-  const bad = skip.filter((s) => !AREAS.includes(s));
-  if (bad.length)
-    throw new UsageError(
-      `--skip takes ${AREAS.join(', ')}; got ${bad.join(', ')}`,
-      usageText(spec),
-    );
+  const areasOf = (flag: string, v: string[] | undefined): Area[] => {
+    try {
+      return parseAreas(flag, v);
+    } catch (e) {
+      throw new UsageError((e as Error).message, usageText(spec));
+    }
+  };
+  const skip = areasOf('--skip', values.skip);
+  const areas = values.area ? areasOf('--area', values.area) : undefined;
   const faults = (values.fault ?? []).flatMap((f) => f.split(',')).filter(Boolean);
   if (faults.length) {
     const { FaultSet } = await import('../../server/faults.ts');
@@ -114,18 +131,32 @@ export async function run(argv: string[]): Promise<number> {
     values['max-seconds'] === undefined
       ? undefined
       : positiveNumber('max-seconds', values['max-seconds'], 0);
-  const { exitCode, outOfTime } = await runAll({
-    outDir: values.out,
-    skip,
-    faults,
-    strict: values.strict ?? false,
-    detect: values.detect ?? false,
-    tags: values.tags ?? false,
-    maxSeconds,
-    grep: values.grep,
-  });
-  // An area cut short by the time limit may still hold sockets and timers: the reports are
-  // written, so end here rather than wait for it.
-  if (outOfTime) process.exit(exitCode);
-  return exitCode;
+  // This process owns the run: an interrupt or the time limit ends its children (one path).
+  const interrupts = watchInterrupts((l) => process.stderr.write(`${l}\n`));
+  try {
+    const { exitCode, outOfTime, interrupted } = await runAll({
+      outDir: values.out,
+      ...(values.url ? { baseUrl: values.url } : {}),
+      skip,
+      ...(areas ? { areas } : {}),
+      faults,
+      strict: values.strict ?? false,
+      detect: values.detect ?? false,
+      tags: values.tags ?? false,
+      maxSeconds,
+      grep: values.grep,
+      signal: interrupts.signal,
+      onStop: () => void closeAllGroups(CHILD_GRACE_MS),
+    });
+    // An area cut short may still hold sockets, timers and children: the reports are written, so
+    // end its children (already stopping) and this process here rather than wait for them.
+    if (outOfTime || interrupted) {
+      // Bounded: a process SIGKILL cannot end (stuck in the kernel) must not hold the exit.
+      await Promise.race([closeAllGroups(CHILD_GRACE_MS), sleep(CHILD_GRACE_MS + 3_000)]);
+      process.exit(exitCode);
+    }
+    return exitCode;
+  } finally {
+    interrupts.dispose();
+  }
 }

@@ -90,21 +90,50 @@ export async function startTarget(
   return { url: url!, process: c };
 }
 
-/** The reference deployment as `npm run serve` starts it: its URL and credentials variables. */
+/**
+ * The reference deployment as `npm run serve` starts it: its URL, credentials variables and the
+ * env file holding them. `args`: more of serve's options (`--time-scale 10`, `--api-plan growth`).
+ */
 export async function serveReference(
   faults: string[] = [],
-): Promise<{ baseUrl: string; vars: Record<string, string> }> {
-  const served = await spawnServe(
-    [
-      // The deployment's own fast retry schedule: the webhook retry check ends in a second.
-      '--webhook-retry-delays',
-      '100,200,400,800',
-      ...(faults.length ? ['--fault', faults.join(',')] : []),
-    ],
-    { detached: true },
-  );
+  args: string[] = [],
+): Promise<{ baseUrl: string; vars: Record<string, string>; envFile: string }> {
+  const served = await spawnServe([
+    // The deployment's own fast retry schedule: the webhook retry check ends in a second.
+    '--webhook-retry-delays',
+    '100,200,400,800',
+    ...(faults.length ? ['--fault', faults.join(',')] : []),
+    ...args,
+  ]);
   started.push(served.process);
-  return { baseUrl: served.baseUrl, vars: served.vars };
+  return { baseUrl: served.baseUrl, vars: served.vars, envFile: served.envFile };
+}
+
+/**
+ * `harness ARGS` (any command) as a separate process with exactly `env` (plus PATH and HOME);
+ * killed after `limitMs`.
+ */
+export function runHarnessCommand(
+  args: string[],
+  env: Record<string, string>,
+  limitMs = 110_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const c = track(['run/main.ts', ...args], env);
+  let stdout = '';
+  let stderr = '';
+  c.stdout!.on('data', (b: Buffer) => {
+    stdout += b.toString();
+  });
+  c.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
+  const limit = setTimeout(() => signalGroup(c, 'SIGKILL'), limitMs);
+  return new Promise((resolve) => {
+    c.once('exit', (code) => {
+      clearTimeout(limit);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /**
@@ -112,7 +141,7 @@ export async function serveReference(
  * (where its relative paths land); stopped by `stopAll`.
  */
 export async function serveAsTold(args: string[], cwd: string): Promise<void> {
-  const served = await spawnServe(args, { detached: true, cwd });
+  const served = await spawnServe(args, { cwd });
   started.push(served.process);
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   contractRequestStats,
+  loadCount,
   requestCount,
   requestLine,
   statsSince,
@@ -27,19 +28,38 @@ test('contracts (every worker), fuzz and load are counted per area and in total'
   const before = { sent: 10, rateLimited: 0, retried: 0, waitedMs: 0, inconclusive: 0 };
   const after = { sent: 300, rateLimited: 2, retried: 1, waitedMs: 500, inconclusive: 1 };
   const fuzz = statsSince(after, before);
-  const c = requestCount({ contracts, fuzz }, 4000);
+  const c = requestCount({ contracts, fuzz }, { sent: 4000, rateLimited: 1987 });
   assert.deepEqual(c, {
     total: 289 + 290 + 4000,
     byArea: { contracts: 289, fuzz: 290, load: 4000 },
     rateLimited: 3,
+    loadRateLimited: 1987,
     waitedS: 2,
     inconclusive: 1,
   });
+  // The load area's 429s are counted too, apart from the paced areas' (issue 24: "0× 429
+  // received" beside a run with ~2 000 429s).
   assert.equal(
     requestLine(c),
-    'requests sent: contracts 289 · fuzz 290 · load 4000 · total 4579 (3× 429 received, waited 2.0 s for the rate limit, 1 given up (inconclusive))',
+    'requests sent: contracts 289 · fuzz 290 · load 4000 · total 4579 (1987× 429 provoked by the load area on its plan keys, 3× 429 received by contracts and fuzz, waited 2.0 s for the rate limit, 1 given up (inconclusive))',
   );
+  const noLoad = requestCount({ contracts, fuzz });
+  assert.equal(noLoad.loadRateLimited, undefined);
+  assert.match(requestLine(noLoad), /\(3× 429 received, waited 2\.0 s/);
   // An area that did not run is absent, not zero; no raw files count as none sent.
   const skipped = requestCount({ contracts: contractRequestStats(join(out, 'nowhere')) });
   assert.deepEqual(skipped.byArea, { contracts: 0 });
+});
+
+test('the load area counts every 429 its plan runs received, per phase', () => {
+  const result = (sent: number, rejected: number[]) =>
+    ({
+      requests: { sent },
+      phases: rejected.map((r) => ({ rejected: r })),
+    }) as unknown as Parameters<typeof loadCount>[0][number];
+  assert.deepEqual(loadCount([result(2000, [0, 180, 700]), result(5000, [0, 900, 200, 4])]), {
+    sent: 7000,
+    rateLimited: 180 + 700 + 900 + 200 + 4,
+  });
+  assert.deepEqual(loadCount([]), { sent: 0, rateLimited: 0 });
 });

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import type { LoadResult } from '../../load/lib/result.ts';
 import { loadFailures, loadNotRun } from '../../load/failures.ts';
 import { loadArea } from '../../load/load-step.ts';
+import { type JudgedRun, judgeVerdicts } from '../../load/lib/verdicts.ts';
 
 const passing = JSON.parse(
   readFileSync(new URL('../report/fixtures/load-team.json', import.meta.url), 'utf8'),
@@ -62,5 +63,60 @@ test('an observed rule that fails is filed as an assumption mismatch, not a docu
   assert.deepEqual(
     area.assumptionMismatches.map((f) => f.check),
     ['load.only-200-or-429'],
+  );
+});
+
+test('an inconclusive verdict says in words why it could not decide (not a bare number)', () => {
+  // Growth as issue 24 met it: B̂ 1005.6 ± 11.1, the highest Remaining of the burst 999.
+  const burst = {
+    value: 1005.6,
+    low: 994.5,
+    high: 1016.7,
+    uncertainty: 11.1,
+    acceptedBeforeFirst429: 1001,
+    acceptedInBurst: 1012,
+    refillCorrection: 6.4,
+    deltaLowS: 0.5,
+    deltaHighS: 0.8,
+  };
+  const s1 = { sent: 1220, ok: 1012, rej: 208, remOkMax: 999 };
+  const run = {
+    limits: { burst: 1000, ratePerMin: 600, burstSource: 'plan', rateSource: 'plan' },
+    schedule: {},
+    agg: { S1: s1 },
+    burst,
+    rate: { method: 'none', n: 2, perS: Number.NaN, perMin: Number.NaN },
+    limiter: { algorithm: 'unknown', confidence: 'low', alternatives: [] },
+    resetUnit: { unit: 'epoch-s', agreement: 0.8 },
+    scope: { scope: 'per-key', evidence: [] },
+    dropped: 0,
+  } as unknown as JudgedRun;
+  const verdicts = judgeVerdicts(run);
+  const open = verdicts.filter((v) => v.status === 'inconclusive');
+  assert.deepEqual(
+    open.map((v) => v.id),
+    ['burst', 'rate', 'retry-after-honoured', 'remaining-matches-burst', 'reset-unit', 'algorithm'],
+  );
+  for (const v of open) assert.match(v.why ?? '', /[a-z]{3,} [a-z]{2,}/, `${v.id}: ${v.why}`);
+  for (const v of verdicts.filter((x) => x.status !== 'inconclusive'))
+    assert.equal(v.why, undefined, `${v.id} decided: no why`);
+  const r = { ...structuredClone(passing), plan: 'growth', verdicts } as LoadResult;
+  const reason = loadNotRun(r).find((n) => n.name === 'growth remaining-matches-burst')?.reason;
+  assert.equal(
+    reason,
+    "inconclusive: the highest Remaining 999 means 1000 tokens, which lies in B̂'s interval 994.5…1016.7, but that interval (± 11.1) is wider than ± 3 tokens: too coarse a measurement to vouch for it",
+  );
+  assert.equal(
+    verdicts.find((v) => v.id === 'remaining-matches-burst')?.observed,
+    'highest Remaining in the burst 999 (so 1000 tokens)',
+  );
+});
+
+test('a result written before verdicts said why: what was seen and expected, in words', () => {
+  const r = withStatuses({ 'remaining-matches-burst': 'inconclusive' });
+  const v = r.verdicts.find((x) => x.id === 'remaining-matches-burst')!;
+  assert.equal(
+    loadNotRun(r)[0]?.reason,
+    `inconclusive: observed ${v.observed}, expected ${v.expected}`,
   );
 });

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,10 @@ test('Team in real time under k6, against a deployment run as a separate process
   timeout: 240_000,
 }, async () => {
   const server = await spawnServe([]);
+  // A folder of its own, holding an older run's report: `harness load` empties it first.
+  const out = mkdtempSync(join(tmpdir(), 'harness-load-'));
+  writeFileSync(join(out, '.harness-output'), 'written by harness run\n');
+  writeFileSync(join(out, 'summary.json'), '{}\n');
   try {
     const c = JSON.parse(readFileSync(server.credentialsFile, 'utf8')) as {
       baseUrl: string;
@@ -30,7 +35,18 @@ test('Team in real time under k6, against a deployment run as a separate process
     };
     const cli = spawn(
       tsx,
-      ['run/main.ts', 'load', '--plan', 'team', '--engine', 'k6', '--max-seconds', '200'],
+      [
+        'run/main.ts',
+        'load',
+        '--plan',
+        'team',
+        '--engine',
+        'k6',
+        '--max-seconds',
+        '200',
+        '--out',
+        out,
+      ],
       {
         cwd: root,
         env: {
@@ -56,9 +72,14 @@ test('Team in real time under k6, against a deployment run as a separate process
     // The keys never reach the console.
     for (const k of [c.workspaces.team.keys.full, c.workspaces.team.keys.full2])
       assert.ok(!stdout.includes(k) && !stderr.includes(k), 'a key was printed');
-    const r = JSON.parse(
-      readFileSync(join(root, 'reports/latest/load-team.json'), 'utf8'),
-    ) as LoadResult;
+    assert.ok(stdout.includes(`reports in ${out}/: load-team.json, load-team.svg`), stdout);
+    assert.ok(!existsSync(join(out, 'summary.json')), 'the older run’s report is gone');
+    assert.deepEqual(readdirSync(out).sort(), [
+      '.harness-output',
+      'load-team.json',
+      'load-team.svg',
+    ]);
+    const r = JSON.parse(readFileSync(join(out, 'load-team.json'), 'utf8')) as LoadResult;
     assert.equal(r.engine, 'k6');
     assert.equal(r.target.timeScale, 1);
     assert.ok(r.wallSeconds >= 80, `a real-time run lasts ~95 s, got ${r.wallSeconds}`);
@@ -66,8 +87,9 @@ test('Team in real time under k6, against a deployment run as a separate process
       r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id),
       [],
     );
-    assert.ok(readFileSync(join(root, 'reports/latest/load-team.svg'), 'utf8').startsWith('<svg'));
+    assert.ok(readFileSync(join(out, 'load-team.svg'), 'utf8').startsWith('<svg'));
   } finally {
     await server.stop();
+    rmSync(out, { recursive: true, force: true });
   }
 });

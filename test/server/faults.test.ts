@@ -73,6 +73,24 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     }
     return ids.length - new Set(ids).size;
   },
+  paginationGaps: async (s) => {
+    const key = s.ws.enterprise.keys.full;
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await s.call('POST', '/v1/tickets', key, newTicket())).json.id);
+    const ids = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
+        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+      ).json;
+      if (!j || Array.isArray(j)) return 'no-envelope';
+      for (const t of j.data) ids.add(t.id);
+      cursor = j.next_cursor;
+      if (!cursor) break;
+    }
+    return made.filter((id) => !ids.has(id)).length;
+  },
   closeStatus: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('POST', `/v1/tickets/${t.id}/close`, s.ws.team.keys.full)).json.status;
@@ -98,6 +116,25 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
   },
+  getTicketNoKey: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    return (await s.call('GET', `/v1/tickets/${t.id}`)).status;
+  },
+  malformedAuthorization: async (s) => [
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Basic dTpw' }))
+      .status,
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Bearer' })).status,
+  ],
+  crossWorkspaceContact: async (s) => {
+    const c = (
+      await s.call('POST', '/v1/contacts', s.ws.team.keys.full, { email: 'c@example.com' })
+    ).json;
+    return (await s.call('GET', `/v1/contacts/${c.id}`, s.ws.other.keys.full)).status;
+  },
+  planLimitHeaders: async (s) => [
+    (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers['x-ratelimit-limit'],
+    (await s.call('GET', '/v1/tickets', s.ws.growth.keys.full)).headers['x-ratelimit-limit'],
+  ],
   crossWorkspaceWrite: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     const other = s.ws.other.keys.full;
@@ -298,24 +335,37 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'requester-not-echoed': ['requesterEcho'],
   'missing-requester-500': ['missingRequester'],
   'create-200': ['createCode'],
-  'list-bare-array': ['listShape', 'paginationDuplicates', 'priorityFilter', 'closedFilter'],
+  'list-bare-array': [
+    'listShape',
+    'paginationDuplicates',
+    'paginationGaps',
+    'priorityFilter',
+    'closedFilter',
+  ],
   'pagination-overlap': ['paginationDuplicates'],
+  'pagination-skips-one': ['paginationGaps'],
   'close-keeps-status': ['closeStatus', 'closedFilter'],
   // The media type only: the problem JSON is unchanged.
   'errors-plain-text': ['notFoundType'],
   'validation-400': ['missingRequester', 'missingSubject', 'wrongType'],
-  'missing-key-accepted': ['missingKey'],
+  // Without a key, the first workspace's ticket is its own: read by id too.
+  'missing-key-accepted': ['missingKey', 'getTicketNoKey'],
   // Only keys it never issued: a rotated one is still refused (rotated-key-works is that).
   'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid'],
   'no-www-authenticate': ['wwwAuthOnInvalid'],
   'readonly-can-write': ['readOnlyWrite', 'readOnlyWriteCode'],
   'rotated-key-works': ['rotatedOldKey'],
   'cross-workspace-read': ['crossWorkspaceGet'],
+  'get-ticket-no-auth': ['getTicketNoKey'],
+  'malformed-authorization-accepted': ['malformedAuthorization'],
+  'get-contact-cross-workspace': ['crossWorkspaceContact'],
+  // rateValues reads the headers a Team-plan key gets.
+  'team-limit-header-600': ['planLimitHeaders', 'rateValues'],
   'list-leaks-workspaces': ['crossWorkspaceList'],
   'ratelimit-headers-missing-on-4xx': ['headersOn404'],
   'ratelimit-remaining-negative': ['rateValues'],
   'ratelimit-limit-on-writes': ['rateValues'],
-  'ratelimit-static-headers': ['rateValues'],
+  'ratelimit-static-headers': ['rateValues', 'planLimitHeaders'],
   'ratelimit-remaining-frozen': ['rateValues'],
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
   'sla-not-recomputed': ['slaAfterPriorityChange'],
@@ -340,9 +390,9 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'unknown-ticket-400': ['unknownTicket', 'problemStatusField'],
   'problem-status-400': ['problemStatusField'],
   'validation-errors-missing': ['validationFields'],
-  'missing-key-403': ['missingKey'],
+  'missing-key-403': ['missingKey', 'getTicketNoKey'],
   // A rotated key is an invalid key: it gets the invalid key's 403 too.
-  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
+  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey', 'malformedAuthorization'],
   'readonly-wrong-code': ['readOnlyWriteCode'],
   'readonly-cannot-read': ['readOnlyRead'],
   'rotated-new-key-inactive': ['rotatedNewKey'],

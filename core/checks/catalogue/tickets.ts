@@ -1,4 +1,5 @@
 /** Checks of one ticket: its representation as created and what each operation on it does. */
+import { sameJson } from '../../json-equal.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import { body, statusIn } from './answer.ts';
@@ -101,7 +102,7 @@ export const getMatches = defineCheck({
   run(ex, a: { created: Record<string, unknown> }) {
     const t = body(ex);
     const keys = ['id', 'subject', 'priority', 'created_at'] as const;
-    const diff = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(a.created[k]));
+    const diff = keys.filter((k) => !sameJson(t[k], a.created?.[k]));
     if (ex.response?.status === 200 && diff.length === 0) return undefined;
     return {
       received: `${ex.response?.status ?? ex.error}${diff.length ? `, differs in ${diff.map((k) => `${k} ${show(t[k])}`).join(', ')}` : ''}`,
@@ -124,20 +125,15 @@ export const mergePatch = defineCheck({
     },
   ) {
     const t = body(ex);
-    const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+    // Tags are a set: compared sorted, whatever the target put there (a string, a number).
+    const asSet = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
     const notApplied = Object.entries(a.patch)
-      .filter(
-        ([k, v]) =>
-          !same(
-            k === 'tags' ? [...((t[k] as string[]) ?? [])].sort() : t[k],
-            k === 'tags' ? [...(v as string[])].sort() : v,
-          ),
-      )
+      .filter(([k, v]) => !sameJson(k === 'tags' ? asSet(t[k]) : t[k], k === 'tags' ? asSet(v) : v))
       .map(([k]) => k);
     const untouched = ['id', 'subject', 'priority', 'status', 'requester', 'created_at'].filter(
       (k) => !(k in a.patch),
     );
-    const changed = untouched.filter((k) => !same(t[k], a.before[k]));
+    const changed = untouched.filter((k) => !sameJson(t[k], a.before?.[k]));
     if (ex.response?.status === 200 && notApplied.length === 0 && changed.length === 0)
       return undefined;
     return {

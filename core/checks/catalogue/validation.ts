@@ -92,7 +92,10 @@ export const errorFieldNamed = defineCheck({
     if (st !== undefined && (st < 400 || st >= 500)) return undefined;
     const errors = (ex.response?.json as { errors?: Array<{ field?: unknown }> } | undefined)
       ?.errors;
-    const fields = Array.isArray(errors) ? errors.map((e) => String(e?.field)) : [];
+    // A field that is no string is shown, not String()-ed (a nested array overflows the stack).
+    const fields = Array.isArray(errors)
+      ? errors.map((e) => (typeof e?.field === 'string' ? e.field : show(e?.field, 80)))
+      : [];
     const wanted = typeof a.field === 'string' ? [a.field] : a.field;
     if (fields.some((f) => wanted.some((w) => f === w || f.startsWith(`${w}.`)))) return undefined;
     return {
