@@ -40,7 +40,7 @@ export const DEPLOYMENT_OPTIONS = {
   cases: {
     type: 'string',
     arg: 'N',
-    help: 'scenarios (deliveries, default 25) or cases per operation (api-input, default 100)',
+    help: 'scenarios (deliveries, default 25) or cases per operation (api-input, default 100; its class sampler runs whole)',
   },
   'max-seconds': { type: 'string', arg: 'N', help: 'wall-clock budget of the run (default 60)' },
   seed: { type: 'string', arg: 'N', help: 'fast-check seed (default FC_SEED, else fixed)' },

@@ -5,12 +5,16 @@
  *   - the delivery check: random ticket content → real deliveries, each verified over the exact
  *     received bytes in every header form (subscribed through the admin surface, or to the
  *     endpoints configured in the deployment's dashboard: HARNESS_WEBHOOK_ENDPOINTS / _URL);
- *   - the API input fuzz: schema-derived valid and invalid bodies → 2xx + valid body or 4xx +
- *     problem, never a 5xx, never half done (writes: skipped in read-only mode).
+ *   - the API input fuzz: schema-derived valid and invalid bodies, and list queries → 2xx +
+ *     valid body or 4xx + problem, never a 5xx, never half done (writes: skipped in read-only
+ *     mode); every input class (every Unicode plane, boundary lengths, tags lists, number edges)
+ *     is listed with how many cases carried it, a class no case carried as not run.
  * Against the embedded deployment all three run; against a real one, what its credentials allow.
  */
 import { randomBytes } from 'node:crypto';
 import type { HarnessConfig } from '../core/config.ts';
+import { classesNotSent, inputClassesLine } from './api-input/class-coverage.ts';
+import { formatClasses } from './api-input/format.ts';
 import { apiInputFailures } from './api-input/rules.ts';
 import { deliveryFailures } from './deliveries/failures.ts';
 import { FUZZ_DEPLOYMENT } from './deliveries/embedded.ts';
@@ -115,8 +119,12 @@ export async function runFuzzStep(
       reason: 'not run: read-only mode (the input fuzz creates tickets)',
     });
   else {
-    for (const op of input.operations)
-      log(`  api input ${op.operation}: ${op.status}, ${op.cases} cases (seed ${input.seed})`);
+    for (const op of input.operations) {
+      log(
+        `  api input ${op.operation}: ${op.status}, ${op.cases} cases, ${op.sampled} of them from the class sampler (seed ${input.seed})`,
+      );
+      for (const line of formatClasses(op.classes, '    ')) log(line);
+    }
     fileFailures(area, apiInputFailures(input));
     if (input.countedVia === 'not-counted')
       area.notRun.push({
@@ -126,6 +134,7 @@ export async function runFuzzStep(
     // Operations the spent budget left unjudged are already named once, above.
     for (const op of input.operations.filter((o) => o.notRun && o.notRun !== input.inconclusive))
       area.notRun.push({ name: `fuzz.api-input ${op.operation}`, reason: op.notRun! });
+    area.notRun.push(...classesNotSent(input));
   }
   area.details = { receiver, delivery, input };
   area.verdict = judged(area.documentedFailures.length, area.assumptionMismatches.length);
@@ -141,7 +150,7 @@ export async function runFuzzStep(
       ? `deliveries ${delivery.deliveries - delivery.failedDeliveries}/${delivery.deliveries} verified`
       : 'deliveries not run',
     input
-      ? `api input ${input.operations.filter((o) => o.status === 'passed').length}/${input.operations.length} operations hold`
+      ? `api input ${input.operations.filter((o) => o.status === 'passed').length}/${input.operations.length} operations hold, ${inputClassesLine(input)}`
       : 'api input not run',
   ].join(' · ');
   return area;

@@ -96,6 +96,45 @@ export interface HtmlExtras {
 }
 
 /** The page. */
+/** What the page reads of the API input fuzz's result (fuzz/api-input/api-input.ts), as data. */
+interface InputClassView {
+  seed?: number;
+  operations?: Array<{
+    operation: string;
+    status: string;
+    cases: number;
+    sampled?: number;
+    classes?: Array<{ name: string; family: string; what: string; cases: number }>;
+  }>;
+}
+
+/**
+ * The API input fuzz's input classes: one row per class, one column per operation, each cell the
+ * number of cases that carried it — "n/a" where the class has no place in the operation, a 0
+ * marked, so a class that was never sent cannot be missed.
+ */
+function inputClassesTable(details: unknown): string {
+  const input = (details as { input?: InputClassView } | undefined)?.input;
+  const ops = input?.operations ?? [];
+  if (ops.length === 0) return '';
+  const rows = new Map<string, { family: string; what: string }>();
+  for (const o of ops) for (const c of o.classes ?? []) rows.set(c.name, c);
+  const cell = (o: (typeof ops)[number], name: string) => {
+    const c = o.classes?.find((x) => x.name === name);
+    if (!c) return '<td><small>n/a</small></td>';
+    return c.cases === 0 ? '<td class="fail">0</td>' : `<td>${c.cases}</td>`;
+  };
+  return `<h3>API input fuzz: input classes</h3><p><small>Cases that carried each class of input, read from what was sent (a case may carry several); each class is sent at least once by the class sampler before the random cases (seed ${esc(input?.seed ?? '?')}). ${ops.map((o) => `${esc(o.operation)}: ${o.cases} cases, ${o.sampled ?? 0} from the sampler, ${esc(o.status)}`).join(' · ')}.</small></p>
+<div class="scroll"><table><tr><th>family</th><th>class</th><th>what</th>${ops.map((o) => `<th>${esc(o.operation)}</th>`).join('')}</tr>${[
+    ...rows,
+  ]
+    .map(
+      ([name, c]) =>
+        `<tr><td>${esc(c.family)}</td><td>${esc(name)}</td><td><small>${esc(c.what)}</small></td>${ops.map((o) => cell(o, name)).join('')}</tr>`,
+    )
+    .join('\n')}</table></div>`;
+}
+
 export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExtras = {}): string {
   const { compatibility, charts: svgs = [] } = extras;
   const areas = Object.entries(s.areas)
@@ -166,6 +205,7 @@ ${loadResults
         )
         .join('\n')}</table>`
     : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
+  const inputClasses = inputClassesTable(fuzz?.details);
 
   const compat = compatSection(compatibility ?? s.compatibility);
 
@@ -184,7 +224,7 @@ ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Di
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
-<section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
+<section id="fuzz"><h2>Fuzzing</h2><h3>Webhook receiver properties</h3>${fuzzTable}${inputClasses}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
 <section id="matrix"><h2>Rules × operations</h2>${matrixSection(s.matrix)}</section>
 ${detectionSection(s)}

@@ -133,6 +133,31 @@ export const FAULTS = [
     'exchange.no-5xx',
     'answers 500 when requester is missing',
   ),
+  // --- input as people type it: 5xx on valid or merely over-long input, text not kept ---------
+  F(
+    'subject-astral-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation whose subject holds a character outside the Basic Multilingual Plane (an emoji): a 3-byte utf8 column refuses the insert',
+  ),
+  F(
+    'subject-over-300-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation whose subject is longer than 300 characters: it is written to a 300-character index before the body is validated (256–300 still get the 422)',
+  ),
+  F(
+    'tags-over-20-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation with more than 20 tags (20 tag slots), though 50 are valid',
+  ),
+  F(
+    'subject-astral-replaced',
+    'contracts',
+    'ticket.subject-echoed',
+    'stores a new ticket’s subject with every character outside the Basic Multilingual Plane replaced by "?" (a 3-byte utf8 column in lenient mode)',
+  ),
   F(
     'create-200',
     'contracts',

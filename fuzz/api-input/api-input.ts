@@ -1,8 +1,11 @@
 /**
- * Input fuzz of the API's write operations: bodies derived from the spec's request schemas —
- * valid, at the limits, and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to
- * create a ticket (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a
- * message (MessageCreate).
+ * Input fuzz of the API: bodies derived from the spec's request schemas — valid, at the limits,
+ * and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to create a ticket
+ * (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a message
+ * (MessageCreate); and query strings for the list, from its parameters' schemas. Each operation
+ * first runs its class sampler — every input class that applies to it (every Unicode plane,
+ * boundary lengths, tags lists, number edges: cases.ts), whatever the budget — then random cases;
+ * each class is counted from what the cases sent.
  *
  * The property, per case: the answer is a 2xx with a representation valid against the spec
  * (Ticket, Message), or a 4xx with a valid problem body whose `status` is the HTTP status —
@@ -16,11 +19,13 @@
  * A target that stops answering fails the case that caused it (the target must always answer),
  * and the operations after it are not run, said why — never "could not run".
  *
- * This file runs it: set-up, then per operation a fast-check property over bodies in a share of
- * the time budget. The property is judge.ts's, the counts tally.ts's, the workspace workspace.ts's.
+ * This file runs it: set-up, then per operation a fast-check property over its cases in a share of
+ * the time budget. The property is judge.ts's, the counts tally.ts's, the cases cases.ts's, the
+ * workspace workspace.ts's.
  */
 import fc from 'fast-check';
-import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
+import { type BodyCase, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
+import type { ClassContext } from '../arbitraries/input-classes.ts';
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../core/redact.ts';
 import { shownText } from '../../core/shown.ts';
@@ -29,8 +34,15 @@ import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
 import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './operations.ts';
 import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
-import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
-import { type ApiInputStats, emptyStats, isSchemaValid, sentValue, tallyCase } from './tally.ts';
+import { type ClassCount, classContextOf, classCounts, operationCases } from './cases.ts';
+import {
+  type ApiInputStats,
+  caseClasses,
+  emptyStats,
+  isSchemaValid,
+  sentValue,
+  tallyCase,
+} from './tally.ts';
 import { type CountedVia, openWorkspace, type Workspace } from './workspace.ts';
 
 /** Options of {@link runApiInputFuzz}. */
@@ -39,13 +51,16 @@ export interface ApiInputFuzzOptions {
   baseUrl: string;
   /** A full-access API key. Its workspace gets the tickets the fuzz creates. */
   apiKey: string;
-  /** Cases per operation (fast-check `numRuns`, shrinking not counted). Default 100. */
+  /**
+   * Cases per operation (fast-check `numRuns`, shrinking not counted), the class sampler's
+   * included; an operation whose sampler is longer runs the whole sampler. Default 100.
+   */
   numRuns?: number;
   /** Seed; default `FC_SEED` or the harness default. */
   seed?: number;
   /** Wall-clock budget of the whole run, shrinking included, in seconds. Default 60. */
   maxSeconds?: number;
-  /** Operations to fuzz. Default all three. */
+  /** Operations to fuzz. Default all four. */
   operations?: readonly ApiInputOperation[];
   /** Body size limit of the API in bytes (U26); the over-limit case exceeds it. Default 1 MiB. */
   bodyLimit?: number;
@@ -62,6 +77,13 @@ export interface ApiInputOperationResult {
   passed: boolean;
   /** Cases run (shrinking excluded). */
   cases: number;
+  /** Of the cases, how many the class sampler gave (sent first: each class at least once). */
+  sampled: number;
+  /**
+   * Every input class that applies to the operation and how many cases carried it, read from
+   * what was sent; 0 when none did (the run stopped before, or the operation was not run).
+   */
+  classes: ClassCount[];
   shrinks: number;
   interrupted?: boolean;
   stats: ApiInputStats;
@@ -173,12 +195,15 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
 
 /** An operation the run could not judge (the key's rate budget was spent). */
 function notJudged(operation: ApiInputOperation, reason: string): ApiInputOperationResult {
+  const spec = inputOperation(operation);
   return {
     operation,
-    schema: inputOperation(operation).schema,
+    schema: spec.schema,
     status: 'skipped',
     passed: true,
     cases: 0,
+    sampled: 0,
+    classes: classCounts(classContextOf(spec, 0), {}),
     shrinks: 0,
     stats: emptyStats(),
     warnings: [],
@@ -195,29 +220,38 @@ async function fuzzOperation(
   const spec = inputOperation(operation);
   const stats = emptyStats();
   const warnings = new Map<string, CaseWarning>();
+  const cases = operationCases(spec, run.bodyLimit);
   const base = { operation, schema: spec.schema, stats, warnings: [] as CaseWarning[] };
   const skipped = (notRun: string): ApiInputOperationResult => ({
     ...base,
     status: 'skipped',
     passed: true,
     cases: 0,
+    sampled: 0,
+    classes: classCounts(cases.classes, {}),
     shrinks: 0,
     notRun,
   });
   if (run.dead) return skipped(`not run: ${run.dead}`);
   if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
-  const target = operation === 'createTicket' ? undefined : await run.workspace.createTarget();
+  // An operation on one ticket gets a fresh one to work on.
+  const target = spec.spec.template.includes('{') ? await run.workspace.createTarget() : undefined;
   const seen: { failure?: CaseFailure } = {};
   const internal: InternalError = { count: 0 };
-  const check = await caseCheck(run, operation, target, stats, seen, warnings, internal);
+  const check = await caseCheck(run, operation, target, cases.classes, {
+    stats,
+    seen,
+    warnings,
+    internal,
+  });
   const left = run.deadline - performance.now();
   const share = Math.max(1000, Math.floor(left / operationsLeft));
-  const arb = bodyCaseArb(componentSchema(spec.schema), resolveSpecRef, {
-    bodyLimit: run.bodyLimit,
-  });
-  const details = await fc.check(fc.asyncProperty(arb, check), {
+  // The class sampler first (fast-check runs `examples` before drawing), then random cases up to
+  // the budget; the whole sampler even when the budget is smaller. Replays draw the same cases.
+  const details = await fc.check(fc.asyncProperty(cases.random, check), {
     seed: run.seed,
-    numRuns: run.numRuns,
+    numRuns: Math.max(run.numRuns, cases.sampler.length),
+    examples: cases.sampler.map((c): [BodyCase] => [c]),
     interruptAfterTimeLimit: Math.max(1, Math.min(left, share)),
     markInterruptAsFailure: false,
   });
@@ -238,6 +272,8 @@ async function fuzzOperation(
     status: failed ? 'failed' : errored ? 'error' : 'passed',
     passed: !failed,
     cases: details.numRuns,
+    sampled: Math.min(details.numRuns, cases.sampler.length),
+    classes: classCounts(cases.classes, stats.classes),
     shrinks: details.numShrinks,
     ...(details.interrupted ? { interrupted: true } : {}),
     ...(failed ? seen.failure : {}),
@@ -251,44 +287,61 @@ async function fuzzOperation(
   };
 }
 
+/** Where the cases of one operation report: counts, the failure, warnings, internal errors. */
+interface CaseSink {
+  stats: ApiInputStats;
+  seen: { failure?: CaseFailure };
+  warnings: Map<string, CaseWarning>;
+  internal: InternalError;
+}
+
 /**
- * The property per case of `operation`: send the body, read the workspace again, tally, judge.
- * A case that breaks a documented rule is recorded in `seen` and fails; shrinking only moves to
- * failing cases, so the last one recorded is the minimal counterexample. Assumed rules broken go
- * to `warnings`, keeping each one's shortest body. Once the target stops answering, every later
- * case holds without being sent, so the case that stopped it stays the counterexample.
+ * The property per case of `operation`: send the body (or the query), read the workspace again,
+ * tally, judge. A case that breaks a documented rule is recorded in `seen` and fails; shrinking
+ * only moves to failing cases, so the last one recorded is the minimal counterexample. Assumed
+ * rules broken go to `warnings`, keeping each one's shortest body. Once the target stops
+ * answering, every later case holds without being sent, so the case that stopped it stays the
+ * counterexample. A list changes nothing: nothing is read around its cases.
  */
 async function caseCheck(
   run: Run,
   operation: ApiInputOperation,
   target: string | undefined,
-  stats: ApiInputStats,
-  seen: { failure?: CaseFailure },
-  warnings: Map<string, CaseWarning>,
-  internal: InternalError,
+  classes: ClassContext,
+  { stats, seen, warnings, internal }: CaseSink,
 ): Promise<(c: BodyCase) => Promise<boolean>> {
   const spec = inputOperation(operation);
   const path = target
     ? `/v1/tickets/${encodeURIComponent(target)}${operation === 'addMessage' ? '/messages' : ''}`
     : spec.spec.template;
-  const observe = () =>
-    target === undefined ? run.workspace.count() : run.workspace.ticket(target);
+  const observe = async () =>
+    spec.method === 'GET'
+      ? undefined
+      : target === undefined
+        ? run.workspace.count()
+        : run.workspace.ticket(target);
   // What the world looked like after the last case: the next case's "before".
   let known: unknown = await observe();
   /** The body length of each warning's case so far. */
   const shortest = new Map<string, number>();
   const judged = async (c: BodyCase): Promise<boolean> => {
     const before = known;
-    const { body, contentType } = encodeBodyCase(c, spec.mediaType);
-    const ex = await run.http.send(spec.method, path, {
+    const { body, contentType } = c.query
+      ? { body: '', contentType: null }
+      : encodeBodyCase(c, spec.mediaType);
+    const ex = await run.http.send(spec.method, c.query?.raw ? `${path}?${c.query.raw}` : path, {
       headers: { ...run.auth, ...(contentType === null ? {} : { 'content-type': contentType }) },
-      raw: body,
+      ...(c.query ? {} : { raw: body }),
       operation: spec.spec,
     });
     const sent = sentValue(c);
     const schemaValid = isSchemaValid(spec, c, sent);
     const input = { kind: c.kind, note: c.note, schemaValid };
     tallyCase(stats, c, ex, schemaValid);
+    // Cases run, not shrinks: once a case failed, what follows is fast-check shrinking it.
+    if (!seen.failure)
+      for (const name of caseClasses(c, sent, body, classes))
+        stats.classes[name] = (stats.classes[name] ?? 0) + 1;
     const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
       kind: c.kind,
       note: c.note,

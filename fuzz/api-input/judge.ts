@@ -8,7 +8,9 @@
  * stored-message checks' rules. A request that gets no answer at all breaks the first rule.
  * A body the spec calls invalid that the target accepted breaks its assumed rule (U20, U26) or,
  * for the creation input the docs describe, the documented one (invalid-accepted.ts); what such
- * a body did is not held to the merge-patch rule. Nothing here throws on a target's answer.
+ * a body did is not held to the merge-patch rule. An accepted, schema-valid creation shows its
+ * subject and requester as sent (ticket.subject-echoed, ticket.requester-echoed). A list changes
+ * nothing: only its answer is judged. Nothing here throws on a target's answer.
  */
 import { checks } from '../../core/checks/index.ts';
 import { show } from '../../core/checks/failure.ts';
@@ -59,6 +61,7 @@ export function judgeCase(
   if (invalid) found.push(invalid);
   const side = sideEffectProblem(operation, sent, ex, before, after, input.schemaValid);
   if (side) found.push(side);
+  found.push(...echoProblems(operation, sent, ex, input.schemaValid));
   return found.sort(
     (a, b) =>
       Number(a.broken.provenance !== 'documented') - Number(b.broken.provenance !== 'documented'),
@@ -67,6 +70,41 @@ export function judgeCase(
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * An accepted, schema-valid creation shows the text it was given, character for character: its
+ * subject and its requester (the contract suite's ticket.subject-echoed and
+ * ticket.requester-echoed, documented). The sampler sends text of every class in both.
+ */
+function echoProblems(
+  operation: ApiInputOperation,
+  sent: unknown,
+  ex: Exchange,
+  schemaValid: boolean,
+): CaseProblem[] {
+  const status = ex.response!.status;
+  if (operation !== 'createTicket' || !schemaValid || status < 200 || status >= 300) return [];
+  if (!isRecord(sent) || typeof sent.subject !== 'string' || !isRecord(sent.requester)) return [];
+  const requester = sent.requester as { email: string; name?: string };
+  const found: CaseProblem[] = [];
+  const subject = checks.get('ticket.subject-echoed').run(ex, { sent: sent.subject });
+  if (subject)
+    found.push(
+      problem(
+        catalogueRule('ticket.subject-echoed'),
+        `${subject.received}; expected ${subject.expected}`,
+      ),
+    );
+  const who = checks.get('ticket.requester-echoed').run(ex, { sent: requester });
+  if (who)
+    found.push(
+      problem(
+        catalogueRule('ticket.requester-echoed'),
+        `${who.received}; expected ${who.expected}`,
+      ),
+    );
+  return found;
+}
 
 /**
  * The "nothing half done" half of the property. What an accepted body did is judged only for a
@@ -81,6 +119,8 @@ function sideEffectProblem(
   after: unknown,
   schemaValid: boolean,
 ): CaseProblem | undefined {
+  // A list changes nothing, and nothing is read around it.
+  if (operation === 'listTickets') return undefined;
   const status = ex.response!.status;
   const accepted = status >= 200 && status < 300;
   const halfDone = API_INPUT_RULES.nothingHalfDone;

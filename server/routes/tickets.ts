@@ -15,6 +15,9 @@ import { validationFailed, validBody, validUpdate } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
+/** A character outside the Basic Multilingual Plane (what a 3-byte utf8 column cannot hold). */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+const ASTRAL_ALL = /[\u{10000}-\u{10FFFF}]/gu;
 type TicketPatch = { subject?: string; priority?: Priority; status?: Status; tags?: string[] };
 
 /** The ticket of the caller's workspace, or undefined (a 404 was sent). Foreign = unknown (U21). */
@@ -137,7 +140,22 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
   if (isObject && body.subject === undefined && ctx.faults.has('subject-not-required')) {
     body.subject = '(no subject)';
   }
+  // FAULT subject-over-300-500: the subject goes into a 300-character index before validation.
+  if (
+    isObject &&
+    typeof body.subject === 'string' &&
+    body.subject.length > 300 &&
+    [...body.subject].length > 300 &&
+    ctx.faults.has('subject-over-300-500')
+  )
+    throw new Error('value too long for type character varying(300)');
   if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
+  // FAULT subject-astral-500: a 3-byte utf8 column refuses a character outside the BMP.
+  if (ASTRAL.test(body!.subject) && ctx.faults.has('subject-astral-500'))
+    throw new Error("Incorrect string value for column 'subject'");
+  // FAULT tags-over-20-500: 20 tag slots, though the schema allows 50 tags.
+  if ((body!.tags?.length ?? 0) > 20 && ctx.faults.has('tags-over-20-500'))
+    throw new Error('tag slot 21 does not exist');
   const now = ctx.clock.now();
   const priority: Priority = ctx.faults.has('priority-ignored')
     ? 'normal'
@@ -146,7 +164,10 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
     id: newId('tkt'),
     seq: ctx.store.nextSeq(),
     workspaceId: req.auth!.workspace.id,
-    subject: body!.subject,
+    // FAULT subject-astral-replaced: a lenient 3-byte utf8 column stores "?" for each of them.
+    subject: ctx.faults.has('subject-astral-replaced')
+      ? body!.subject.replace(ASTRAL_ALL, '?')
+      : body!.subject,
     status: 'open',
     priority,
     requester: { email: body!.requester.email, name: body!.requester.name },

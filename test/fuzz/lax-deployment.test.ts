@@ -127,9 +127,17 @@ describe('api input fuzz against a lax, long-lived deployment in its own process
         ['createTicket', 'passed'],
         ['updateTicket', 'passed'],
         ['addMessage', 'passed'],
+        ['listTickets', 'passed'],
       ],
     );
     assert.equal(result.countedVia, 'list-walk');
+    // Every input class reached it, the long-lived data it holds notwithstanding.
+    for (const o of result.operations)
+      assert.deepEqual(
+        o.classes.filter((c) => c.cases === 0).map((c) => c.name),
+        [],
+        `${o.operation}: classes never sent`,
+      );
   });
 
   test('invalid bodies it accepted are warnings under the assumed rules, not failures', () => {

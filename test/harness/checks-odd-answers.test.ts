@@ -105,6 +105,7 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
     'isolation.foreign-unchanged': { before: odd },
     'ticket.priority-echoed': { sent: 'high' },
     'ticket.requester-echoed': { sent: { email: 'a@example.com', name: 'A' } },
+    'ticket.subject-echoed': { sent: 'Printer 😀 on fire' },
     'tickets.status-code': { expected: [200], what: 'odd' },
     'tickets.get-matches': { created: odd },
     'tickets.merge-patch': { before: odd, patch: { subject: 's', tags: ['a', 'b'] } },

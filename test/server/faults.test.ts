@@ -46,6 +46,45 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
       .priority,
   requesterEcho: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.requester,
+  // --- input as people type it ------------------------------------------------------------------
+  astralSubject: async (s) => {
+    const r = await s.call(
+      'POST',
+      '/v1/tickets',
+      s.ws.team.keys.full,
+      newTicket({ subject: 'Printer 😀 on fire 𠜎' }),
+    );
+    // Whether it is a 5xx, not the status: create-200 and validation-400 change those.
+    return [r.status >= 500, r.json?.subject ?? null];
+  },
+  longSubject: async (s) =>
+    Promise.all(
+      [280, 301, 1000].map(
+        async (n) =>
+          (
+            await s.call(
+              'POST',
+              '/v1/tickets',
+              s.ws.team.keys.full,
+              newTicket({ subject: 'a'.repeat(n) }),
+            )
+          ).status >= 500,
+      ),
+    ),
+  manyTags: async (s) =>
+    Promise.all(
+      [20, 21, 50].map(
+        async (n) =>
+          (
+            await s.call(
+              'POST',
+              '/v1/tickets',
+              s.ws.team.keys.full,
+              newTicket({ tags: Array.from({ length: n }, (_, i) => `t${i}`) }),
+            )
+          ).status >= 500,
+      ),
+    ),
   missingRequester: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { subject: 'x' })).status,
   missingSubject: async (s) =>
@@ -334,6 +373,10 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   ],
   'requester-not-echoed': ['requesterEcho'],
   'missing-requester-500': ['missingRequester'],
+  'subject-astral-500': ['astralSubject'],
+  'subject-over-300-500': ['longSubject'],
+  'tags-over-20-500': ['manyTags'],
+  'subject-astral-replaced': ['astralSubject'],
   'create-200': ['createCode'],
   'list-bare-array': [
     'listShape',
