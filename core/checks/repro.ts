@@ -293,9 +293,7 @@ export function curlRepro(ex: Exchange, history: readonly Exchange[] = []): stri
     }
   }
   let last = curlWords(ex, subsAt(Math.max(end, 0)));
-  let alone: string | undefined = way
-    ? undefined
-    : `more than ${MAX_STEPS} requests`;
+  let alone: string | undefined = way ? undefined : `more than ${MAX_STEPS} requests`;
   // The whole replay is shown uncut or not at all: a repro cut at SHOWN_REPRO (core/shown.ts)
   // would stop mid-command. Too long, it is the request alone, its URL as the run sent it.
   const length = lines.reduce((n, l) => n + l.length + 1, 0) + last.words.join(' ').length;

@@ -76,11 +76,14 @@ export const filterApplied = defineCheck({
   run(ex, a: { filter: { status?: string; priority?: string } }) {
     const json = ex.response?.json;
     const data = Array.isArray(json) ? json : (json as { data?: unknown } | undefined)?.data;
-    if (!Array.isArray(data)) return { received: `body ${show(json, 80)}`, expected: 'a list of tickets' };
+    if (!Array.isArray(data))
+      return { received: `body ${show(json, 80)}`, expected: 'a list of tickets' };
     // An item that is no object (null, a string) matches no filter.
     const off = data.filter(
       (t: unknown) =>
-        t === null || typeof t !== 'object' || !matchesFilter(t as Record<string, unknown>, a.filter),
+        t === null ||
+        typeof t !== 'object' ||
+        !matchesFilter(t as Record<string, unknown>, a.filter),
     );
     if (off.length === 0) return undefined;
     return {
