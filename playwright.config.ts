@@ -43,10 +43,13 @@ export default defineConfig<
     reference: { start: startService },
   },
   // The detection matrix (run/detection*.ts): one project per fault, the whole suite (or its
-  // testMatch), so a check that fails for another rule's fault is seen.
+  // testMatch), so a check that fails for another rule's fault is seen. Each fault in one worker,
+  // the faults side by side: a worker (and its embedded deployment) starts once per fault, not
+  // once per fault and worker — most of the matrix's CPU was those starts.
   projects: suite?.projects
     ? suite.projects.map((p) => ({
         name: p.name,
+        workers: 1,
         use: { faults: p.faults ?? [], configFile: p.configFile },
         ...(p.testMatch ? { testMatch: p.testMatch } : {}),
         metadata: { fault: p.fault, check: p.check },

@@ -11,13 +11,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
-import { envVar } from '../core/variables.ts';
 import { writeResolved } from '../core/resolved-config.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { freePort } from '../core/net.ts';
 import { type ServedDeployment, serveDashboard } from './serve-process.ts';
 import { type FaultJudgement, judgeFault } from './detection-judge.ts';
+import { detectionLanes, detectionTimeoutMs } from './detection-limits.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 export const DASHBOARD_ENDPOINTS = join(root, 'examples/webhook-endpoints.yaml');
@@ -106,13 +106,13 @@ export async function runDashboardDetection(
         env: {
           PATH: process.env.PATH,
           HOME: process.env.HOME,
-          HARNESS_WORKERS: envVar('HARNESS_WORKERS') ?? '4',
+          HARNESS_WORKERS: String(detectionLanes()),
           PLAYWRIGHT_JSON_OUTPUT_NAME: json,
           FORCE_COLOR: '0',
         },
         inherit: false,
-        // The whole webhook suite per fault.
-        timeoutMs: 20 * 60_000,
+        // The whole webhook suite per fault, a fault per worker: the same guard per fault.
+        timeoutMs: detectionTimeoutMs(faults.length),
       },
     );
     const tests = readPlaywrightTests(json);

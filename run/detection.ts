@@ -15,12 +15,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS, ruleOf } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
-import { envVar } from '../core/variables.ts';
 import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import type { AreaSummary } from '../core/area.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 import { cleanlyCaught, type FaultJudgement, judgeFault } from './detection-judge.ts';
+import { detectionLanes, detectionTimeoutMs } from './detection-limits.ts';
 
 export interface DetectionRow extends FaultJudgement {
   fault: string;
@@ -29,9 +29,6 @@ export interface DetectionRow extends FaultJudgement {
   /** Webhook faults: caught in dashboard mode too (or why that mode cannot show the fault). */
   dashboard?: DashboardCell;
 }
-
-/** The fault projects' suite's time limit (the dashboard column's: CONTRACTS_TIMEOUT_MS). */
-export const DETECTION_SUITE_TIMEOUT_MS = 15 * 60_000;
 
 export async function runDetectionMatrix(
   outDir: string,
@@ -64,12 +61,13 @@ export async function runDetectionMatrix(
     {
       env: {
         ...process.env,
-        // Mostly waiting on loopback I/O and webhook retries: more workers than cores pays off.
-        HARNESS_WORKERS: envVar('HARNESS_WORKERS') ?? '4',
+        // One worker per fault, this many faults side by side: mostly waiting on loopback I/O
+        // and webhook retries, so more lanes than cores pays off.
+        HARNESS_WORKERS: String(detectionLanes()),
         PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         FORCE_COLOR: '0',
       },
-      timeoutMs: DETECTION_SUITE_TIMEOUT_MS,
+      timeoutMs: detectionTimeoutMs(projects.length),
       inherit: verbose,
     },
   );

@@ -504,6 +504,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.limit-stable',
     'X-RateLimit-Limit shows the burst on writes and the requests per minute on reads',
+    [
+      {
+        check: 'ratelimit.plan-limit',
+        why: "the burst shown on writes (1000 on Growth) is not the requests per minute of the key's declared plan (600): a Limit that differs between reads and writes cannot be the plan's on both, so the same headers break the documented plan rule (the load area's limit-header) beside the stability one",
+      },
+    ],
   ),
   F(
     'team-limit-header-600',
@@ -516,6 +522,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.grants-within-remaining',
     'X-RateLimit-Limit 1, Remaining 0, Reset 0 on every 2xx',
+    [
+      {
+        check: 'ratelimit.plan-limit',
+        why: "the static Limit 1 is not the requests per minute of the key's declared plan (Growth 600): the one set of frozen headers breaks the documented plan rule on its Limit, as it breaks the budget rule (grants-within-remaining) on its Remaining",
+      },
+    ],
   ),
   F(
     'ratelimit-remaining-frozen',

@@ -8,6 +8,17 @@ import type { Exchange } from '../types.ts';
 const status = (ex: Exchange) => ex.response?.status;
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 
+/**
+ * Where a refinement is judged: which rejection (401, 403 insufficient_scope, served as unknown)
+ * refines the documented rule that the request is rejected at all, so it is judged only on an
+ * answer that is a rejection — an accepted request is that documented rule's verdict alone, in
+ * every test and every cell of the rule matrix (one fault, one failure).
+ */
+const refused = (ex: Exchange) => {
+  const s = status(ex);
+  return s !== undefined && !ok(s);
+};
+
 const rejected = <const N extends string>(name: N, what: string, appliesTo: AppliesTo) =>
   defineCheck({
     name,
@@ -52,6 +63,7 @@ const is401 = <const N extends string>(name: N, gap: string, appliesTo: AppliesT
     rule: `${gap}: answered 401 with a problem body.`,
     kind: 'scenario',
     appliesTo,
+    judges: refused,
     run(ex) {
       const s = status(ex);
       return s === 401 ? undefined : { received: `${s ?? ex.error}`, expected: '401' };
@@ -73,6 +85,8 @@ export const wwwAuthenticate = defineCheck({
   rule: 'U17: a 401 carries WWW-Authenticate: Bearer (RFC 6750).',
   kind: 'scenario',
   appliesTo: { columns: 'every-operation', send: ['no-key', 'unknown-key'] },
+  // What a 401 carries: another status is the 401 checks' verdict (or, accepted, the rejection's).
+  judges: (ex) => status(ex) === 401,
   run(ex) {
     const h = ex.response?.headers['www-authenticate'];
     return h && /^Bearer\b/i.test(h)
@@ -107,6 +121,7 @@ export const readOnly403 = defineCheck({
   rule: 'U19: a write with a read-only key is 403 with code insufficient_scope.',
   kind: 'scenario',
   appliesTo: { columns: 'writes', send: ['read-only-key'] },
+  judges: refused,
   run(ex, a: { operation: string }) {
     const s = status(ex);
     const code = (ex.response?.json as any)?.code;
@@ -182,6 +197,9 @@ export const sameAsUnknown = defineCheck({
   rule: "U21: another workspace's ticket is answered exactly as an unknown one (404, same problem body).",
   kind: 'scenario',
   appliesTo: { columns: 'by-id', send: ['other-workspace'] },
+  // Served as unknown refines refused at all: a foreign request that was served is
+  // isolation.get-other-workspace's or isolation.write-other-workspace's verdict.
+  judges: refused,
   run(ex, a: { unknown: Exchange; operation: string }) {
     const s = status(ex);
     const u = status(a.unknown);
