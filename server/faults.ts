@@ -375,12 +375,24 @@ export const FAULTS = [
     'contracts',
     'auth.missing-key-rejected',
     'serves requests without an Authorization header (as the first workspace)',
+    [
+      {
+        check: 'auth.missing-key-401',
+        why: "served as the first workspace, a request without a key for an object of the run's workspace (the rule matrix's by-id cells) is answered 404 — not found in the workspace it was wrongly given: a refusal by accident, so the documented rule holds there and the 401 U17 asks for does not; the same acceptance seen through an id that workspace does not hold",
+      },
+    ],
   ),
   F(
     'invalid-key-accepted',
     'contracts',
     'auth.invalid-key-rejected',
     'accepts any well-formed bearer token it never issued (as the first workspace); a rotated or revoked key is still refused',
+    [
+      {
+        check: 'auth.invalid-key-401',
+        why: "served as the first workspace, a request with an unknown key for an object of the run's workspace (the rule matrix's by-id cells) is answered 404 — not found in the workspace it was wrongly given: a refusal by accident, so the documented rule holds there and the 401 U18 asks for does not; the same acceptance seen through an id that workspace does not hold",
+      },
+    ],
   ),
   F(
     'get-ticket-no-auth',
