@@ -20,7 +20,7 @@ import type { AreaSummary } from '../core/area.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
 import { cleanlyCaught, type FaultJudgement, judgeFault } from './detection-judge.ts';
-import { detectionLanes, detectionTimeoutMs } from './detection-limits.ts';
+import { DETECTION_MS_PER_FAULT, detectionLanes, detectionTimeoutMs } from './detection-limits.ts';
 
 export interface DetectionRow extends FaultJudgement {
   fault: string;
@@ -28,6 +28,8 @@ export interface DetectionRow extends FaultJudgement {
   provenance: string;
   /** Webhook faults: caught in dashboard mode too (or why that mode cannot show the fault). */
   dashboard?: DashboardCell;
+  /** Set when the matrix's hang guard stopped the run before this fault's suite had ended. */
+  stopped?: string;
 }
 
 export async function runDetectionMatrix(
@@ -47,7 +49,7 @@ export async function runDetectionMatrix(
     check: f.check,
     faults: [f.name],
   }));
-  await runContracts(
+  const run = await runContracts(
     {
       // The embedded reference deployment with its defaults: no variable of the user applies.
       config: loadConfig({}),
@@ -73,19 +75,30 @@ export async function runDetectionMatrix(
   );
   const tests = readPlaywrightTests(json);
   const results = readChecks(join(outDir, 'detection-run'));
+  const limitMs = detectionTimeoutMs(projects.length);
+  const stopped = run.timedOut
+    ? `stopped at the matrix's time limit (${Math.round(limitMs / 60_000)} min: ${DETECTION_MS_PER_FAULT / 60_000} min per round of ${detectionLanes()} faults side by side) before its suite had ended`
+    : undefined;
   const dashboard =
     opts.dashboard === false
       ? undefined
       : await runDashboardDetection(join(outDir, 'dashboard'), opts.only);
-  const rows = faults.map(
-    (f): DetectionRow => ({
+  const rows = faults.map((f): DetectionRow => {
+    const j = judgeFault(`fault:${f.name}`, f, tests, results);
+    // What a stopped run cut short: a fault with a test that never ran or was interrupted.
+    const mine = tests.filter((t) => t.project === `fault:${f.name}`);
+    const cut =
+      stopped &&
+      (mine.length === 0 || mine.some((t) => t.status === 'skipped' || t.status === 'interrupted'));
+    return {
       fault: f.name,
       check: f.check,
       provenance: ruleOf(f).provenance,
-      ...judgeFault(`fault:${f.name}`, f, tests, results),
+      ...j,
       ...(dashboard?.has(f.name) ? { dashboard: dashboard.get(f.name)! } : {}),
-    }),
-  );
+      ...(cut ? { stopped } : {}),
+    };
+  });
   writeFileSync(join(outDir, 'detection-matrix.json'), `${JSON.stringify(rows, null, 2)}\n`);
   writeFileSync(join(outDir, 'detection-matrix.md'), detectionMarkdown(rows));
   return rows;
@@ -122,7 +135,7 @@ export function detectionMarkdown(rows: DetectionRow[]): string {
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.fault} | ${r.check} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : '**NO**'} | ${besides(r) || 'none'} | ${dashboardColumn(r)} |`,
+        `| ${r.fault} | ${r.check} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : r.stopped ? '**NO** (stopped at the time limit)' : '**NO**'} | ${besides(r) || 'none'} | ${dashboardColumn(r)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
@@ -131,6 +144,7 @@ export function detectionMarkdown(rows: DetectionRow[]): string {
 /** Why a row is not caught cleanly, one line per mode that was not. */
 function missedBecause(r: DetectionRow): string {
   const why = (j: FaultJudgement, where: string) => {
+    if (!j.caught && r.stopped && j === r) return `fault ${r.fault} ${where}: ${r.stopped}`;
     if (!j.caught)
       return `${r.check} did not fail with fault ${r.fault} ${where} (${j.tests} tests ran)`;
     const parts = [

@@ -29,7 +29,9 @@ test('detection matrix: each contract/webhook fault fails its named check and no
   assert.ok(rows.length >= 25, `only ${rows.length} faults in the matrix`);
   const missed = rows
     .filter((r) => !r.caught)
-    .map((r) => `${r.fault} → ${r.check} (${r.tests} tests ran)`);
+    .map(
+      (r) => `${r.fault} → ${r.check} (${r.tests} tests ran${r.stopped ? `; ${r.stopped}` : ''})`,
+    );
   assert.deepEqual(missed, [], `faults not caught by their check:\n${missed.join('\n')}`);
   const notAlone = rows
     .filter((r) => besides(r))

@@ -12,6 +12,7 @@ import type { Exchange } from '../../core/checks/types.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
 import { listRows, matchesFilter } from '../../core/checks/catalogue/ticket-lists.ts';
 import { judgeFault } from '../../run/detection-judge.ts';
+import { detectionArea, detectionMarkdown } from '../../run/detection.ts';
 import type { CheckResult } from '../../core/checks/verdict.ts';
 import type { TestRow } from '../../contracts/collect.ts';
 
@@ -254,5 +255,58 @@ describe('the detection matrix’s judgement of one fault’s project', () => {
     );
     assert.deepEqual(j.stale, ['d.listed-passed'], 'a listed check not judged there is not stale');
     assert.equal(j.tests, 2);
+  });
+});
+
+describe('auth and isolation refinements judge only rejections (every test and rule-matrix cell)', () => {
+  const accepted = answer(200, { data: [] }, 'GET', '/v1/tickets');
+  const notFound = answer(404, { status: 404, code: 'not_found' });
+  const unauthorized = answer(401, { status: 401, code: 'unauthorized' });
+  test('an accepted request is the documented rejection rule’s verdict alone', () => {
+    assert.equal(holds('auth.missing-key-rejected', accepted), false);
+    for (const c of [
+      'auth.missing-key-401',
+      'auth.invalid-key-401',
+      'auth.www-authenticate',
+    ] as const)
+      assert.equal(holds(c, accepted), true, c);
+    assert.equal(holds('auth.readonly-403', accepted, { operation: 'createTicket' }), true);
+    assert.equal(
+      holds('isolation.same-as-unknown', accepted, { unknown: notFound, operation: 'GET' }),
+      true,
+    );
+  });
+  test('a rejection is still held to which one: 401 not 404, a challenge on the 401, 404 like unknown', () => {
+    assert.equal(holds('auth.missing-key-401', notFound), false);
+    assert.equal(holds('auth.www-authenticate', notFound), true, 'only a 401 carries it');
+    assert.equal(holds('auth.www-authenticate', unauthorized), false, 'no challenge on the 401');
+    const forbidden = answer(403, { status: 403, code: 'forbidden' });
+    assert.equal(
+      holds('isolation.same-as-unknown', forbidden, { unknown: notFound, operation: 'GET' }),
+      false,
+    );
+    assert.equal(holds('auth.readonly-403', forbidden, { operation: 'createTicket' }), false);
+  });
+});
+
+describe('the detection matrix stopped by its hang guard says so', () => {
+  test('a fault whose suite was cut short reads as stopped, not as silently missed', () => {
+    const row = {
+      fault: 'x',
+      check: 'a.named',
+      provenance: 'documented',
+      caught: false,
+      tests: 3,
+      collateral: [],
+      stale: [],
+      stopped: "stopped at the matrix's time limit (4 min) before its suite had ended",
+    };
+    const area = detectionArea([row]);
+    assert.equal(area.verdict, 'fail');
+    assert.match(
+      area.documentedFailures[0]!.received,
+      /fault x on the embedded deployment: stopped at the matrix's time limit/,
+    );
+    assert.match(detectionMarkdown([row]), /\*\*NO\*\* \(stopped at the time limit\)/);
   });
 });
