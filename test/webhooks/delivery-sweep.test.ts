@@ -97,7 +97,10 @@ test('the sweep judges this run’s rows only, once per check, with the first of
   // The run's capture receiver is gone with the run: the repro posts to $WEBHOOK_RECEIVER_URL
   // and names the URL the delivery reached (report/replay.ts, issue 24 item 3).
   assert.match(f!.repro!, /--data-binary @delivery\.body "\$WEBHOOK_RECEIVER_URL"$/);
-  assert.match(f!.repro!, /it reached https:\/\/hooks\.example\.com\/hook\/all, the run's capture receiver/);
+  assert.match(
+    f!.repro!,
+    /it reached https:\/\/hooks\.example\.com\/hook\/all, the run's capture receiver/,
+  );
   assert.ok(!f!.repro!.includes(SECRET));
 
   const results = readFileSync(join(raw, 'checks-deliveries.jsonl'), 'utf8')
