@@ -17,7 +17,6 @@ import { startService } from './server/start.ts';
 
 const suite = readResolved()?.suite;
 const out = playwrightOutDir(suite);
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export default defineConfig<
   object,
@@ -43,13 +42,16 @@ export default defineConfig<
     // The workers start the embedded deployment with server/start.ts (contracts/ imports no server/).
     reference: { start: startService },
   },
-  // The detection matrix (run/detection*.ts): one project per fault, only its check's tests.
+  // The detection matrix (run/detection*.ts): one project per fault, the whole suite (or its
+  // testMatch), so a check that fails for another rule's fault is seen. Each fault in one worker,
+  // the faults side by side: a worker (and its embedded deployment) starts once per fault, not
+  // once per fault and worker — most of the matrix's CPU was those starts.
   projects: suite?.projects
     ? suite.projects.map((p) => ({
         name: p.name,
+        workers: 1,
         use: { faults: p.faults ?? [], configFile: p.configFile },
         ...(p.testMatch ? { testMatch: p.testMatch } : {}),
-        grep: new RegExp(`@${esc(p.check)}\\b`),
         metadata: { fault: p.fault, check: p.check },
       }))
     : [{ name: 'contracts' }],

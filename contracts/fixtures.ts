@@ -480,6 +480,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
         { planOf: target.planOf },
+        exchanges,
       );
       await use(v);
       if (testInfo.status === 'skipped') return;

@@ -3,7 +3,10 @@
  * A's ticket exactly the answer it gets for an unknown ticket, on reads and writes alike, and never
  * sees it in a list, a filtered list or any page of a pagination walk.
  */
+import { randomBytes } from 'node:crypto';
+import type { ForeignWrite } from '../core/checks/catalogue/auth.ts';
 import type { Exchange } from '../core/checks/types.ts';
+import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import {
@@ -44,13 +47,16 @@ test.describe('workspace isolation', () => {
     probe('U21', 'foreign-ticket-status', foreign.status ?? null);
     probe('U21', 'unknown-ticket-status', unknown.status ?? null);
     probe('U21', 'foreign-same-as-unknown', foreign.status === unknown.status);
-    verdict.check('isolation.get-other-workspace', foreign, {
-      ticket: (mine.json ?? {}) as Record<string, unknown>,
-    });
-    verdict.check('isolation.same-as-unknown', foreign, {
-      unknown,
-      operation: 'GET /v1/tickets/{id}',
-    });
+    // Served as unknown (U21) is judged only where the foreign ticket was not served at all.
+    if (
+      verdict.check('isolation.get-other-workspace', foreign, {
+        ticket: (mine.json ?? {}) as Record<string, unknown>,
+      })
+    )
+      verdict.check('isolation.same-as-unknown', foreign, {
+        unknown,
+        operation: 'GET /v1/tickets/{id}',
+      });
     verdict.check('validation.unknown-404', unknown, { what: 'GET of an unknown ticket' });
   });
 
@@ -62,34 +68,51 @@ test.describe('workspace isolation', () => {
     ],
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
-    const mine = await createTicket(api, tag, 'isolation: writes');
+    const mine = await createTicket(api, tag, 'isolation: writes', { priority: 'high' });
     need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
+    // Its twin, created the same way and never written by B: what the deployment does to a
+    // ticket by itself meanwhile (isolation.foreign-unchanged tells that from B's doing).
+    const twin = await createTicket(api, tag, 'isolation: writes (twin)', { priority: 'high' });
     const id = encodeURIComponent(idOf(mine));
     const ghost = unknownId();
     const b = api.withKey(target.keys.otherWorkspace);
-    const writes: Array<[string, (tid: string) => Promise<Exchange>]> = [
+    const takenOver = `taken over by workspace B ${randomBytes(4).toString('hex')}`;
+    const writes: Array<[string, Record<string, unknown>, (tid: string) => Promise<Exchange>]> = [
       [
         'PATCH /v1/tickets/{id}',
-        (tid) => b.send('PATCH', `/v1/tickets/${tid}`, { body: { subject: 'taken over' } }),
+        { subject: takenOver, priority: 'low' },
+        (tid) =>
+          b.send('PATCH', `/v1/tickets/${tid}`, { body: { subject: takenOver, priority: 'low' } }),
       ],
       [
         'POST /v1/tickets/{id}/messages',
+        {},
         (tid) =>
           b.send('POST', `/v1/tickets/${tid}/messages`, {
             body: { body: 'hello from B', author: 'agent' },
           }),
       ],
-      ['POST /v1/tickets/{id}/close', (tid) => b.send('POST', `/v1/tickets/${tid}/close`)],
+      [
+        'POST /v1/tickets/{id}/close',
+        { status: 'closed' },
+        (tid) => b.send('POST', `/v1/tickets/${tid}/close`),
+      ],
     ];
-    for (const [operation, write] of writes) {
+    const tried: ForeignWrite[] = [];
+    for (const [operation, sets, write] of writes) {
       const foreign = await write(id);
       const unknown = await write(ghost);
-      verdict.check('isolation.write-other-workspace', foreign, { operation });
-      verdict.check('isolation.same-as-unknown', foreign, { unknown, operation });
+      const s = foreign.response?.status;
+      tried.push({ operation, sets, refused: s !== undefined && (s < 200 || s >= 300) });
+      // Served as unknown (U21) is judged only where the write was refused at all.
+      if (verdict.check('isolation.write-other-workspace', foreign, { operation }))
+        verdict.check('isolation.same-as-unknown', foreign, { unknown, operation });
     }
     const after = await api.send('GET', `/v1/tickets/${id}`);
+    const twinNow = await api.send('GET', `/v1/tickets/${encodeURIComponent(idOf(twin))}`);
     verdict.check('isolation.foreign-unchanged', after, {
-      before: (mine.json ?? {}) as Record<string, unknown>,
+      writes: tried,
+      twin: (twinNow.json ?? {}) as Record<string, unknown>,
     });
   });
 
@@ -105,13 +128,7 @@ test.describe('workspace isolation', () => {
     const b = api.withKey(target.keys.otherWorkspace);
     const seen: string[] = [];
     const collect = (ex: Exchange) => {
-      const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
-      const rows = Array.isArray(data)
-        ? data
-        : Array.isArray(ex.response?.json)
-          ? (ex.response!.json as Array<{ id?: string }>)
-          : [];
-      for (const t of rows) if (typeof t?.id === 'string') seen.push(t.id);
+      for (const t of listRows(ex.response?.json)) if (typeof t?.id === 'string') seen.push(t.id);
       return ex.response?.json as { has_more?: boolean; next_cursor?: string | null } | undefined;
     };
     collect(await b.send('GET', '/v1/tickets', { query: { limit: 100 } }));

@@ -33,13 +33,17 @@ test.describe('ticket lifecycle', () => {
   }, async ({ api, verdict, tag }) => {
     const created = await createTicket(api, tag, 'patch me', { priority: 'normal' });
     const patch = { subject: tag.subject('patched subject'), tags: [...tag.tags, 'patched'] };
+    // The ticket as read right before the PATCH, not the creation answer: in between the
+    // deployment may move the status itself (a ticket answered `new` that is then open), which
+    // is not the PATCH's doing.
+    const before = await api.send('GET', path(idOf(created)));
     const ex = await api.send('PATCH', path(idOf(created)), {
       body: patch,
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     verdict.check('tickets.status-code', ex, { expected: [200], what: 'PATCH (merge patch)' });
     verdict.check('tickets.merge-patch', ex, {
-      before: (created.json ?? {}) as Record<string, unknown>,
+      before: (before.json ?? created.json ?? {}) as Record<string, unknown>,
       patch,
     });
     // The same patch as application/json is accepted too (the spec lists both media types).
@@ -55,10 +59,11 @@ test.describe('ticket lifecycle', () => {
     tag: ['@ticket.sla-recomputed', '@ticket.sla-present'],
   }, async ({ api, verdict, tag, probe }) => {
     const created = await createTicket(api, tag, 'reprioritise', { priority: 'low' });
-    verdict.check('ticket.sla-recomputed', created);
+    // What the deployment itself gives a high-priority ticket: the due time to recompute to.
+    const twin = await createTicket(api, tag, 'reprioritise (twin)', { priority: 'high' });
     const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
     verdict.check('ticket.sla-present', up);
-    verdict.check('ticket.sla-recomputed', up);
+    verdict.check('ticket.sla-recomputed', up, { twin });
     probe(
       'SLA',
       'due-before-after-raise',
@@ -79,14 +84,16 @@ test.describe('ticket lifecycle', () => {
     const first = await api.call('post', '/v1/tickets/{ticket_id}/close', {
       params: { ticket_id: id },
     });
-    verdict.check('tickets.close', first);
+    const closes = verdict.check('tickets.close', first);
     const again = await api.call('post', '/v1/tickets/{ticket_id}/close', {
       params: { ticket_id: id },
     });
-    verdict.check('tickets.close', again);
-    verdict.check('tickets.idempotent-close', again);
+    // Closing again is judged on a ticket the first close closed: otherwise it is no second
+    // close, and what the first did is tickets.close's verdict alone.
+    if (closes) verdict.check('tickets.idempotent-close', again);
     const got = await api.send('GET', path(id));
-    verdict.check('tickets.status-transition', got, { expected: 'closed', what: 'close' });
+    if (closes)
+      verdict.check('tickets.status-transition', got, { expected: 'closed', what: 'close' });
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 

@@ -21,8 +21,8 @@ export interface SuiteRun {
   /** Verdicts are recorded, never thrown: a failing check costs no worker restart (detection). */
   recordOnly?: boolean;
   /**
-   * One Playwright project per fault (the detection matrix), running only the tests tagged with
-   * its check: on the embedded deployment with `faults`, or against the deployment of its own
+   * One Playwright project per fault (the detection matrix), each running the whole suite in one
+   * worker: on the embedded deployment with `faults`, or against the deployment of its own
    * `configFile` (dashboard mode), only the tests of `testMatch`.
    */
   projects?: Array<{

@@ -8,6 +8,7 @@ import { redact } from '../core/redact.ts';
 import { shownText } from '../core/shown.ts';
 import { terminalSafe } from '../core/terminal-safe.ts';
 import type { AreaSummary } from '../core/area.ts';
+import { replayLines } from './replay.ts';
 import { type Summary, targetLines } from './summary.ts';
 
 /** The widest line of the table and of the details under it. */
@@ -127,6 +128,8 @@ export function renderConsole(s: Summary, outDir: string): string {
   if (documented.length) {
     // Documented rules broken, and behaviour changes when the run gates on them (observed).
     lines.push('', `--- failing the gate (${documented.length}) ---`);
+    // Said once: where an embedded run's repros replay (report/replay.ts).
+    if (s.replay && documented.some((f) => f.repro)) lines.push(...replayLines(s.replay), '');
     for (const f of documented.slice(0, 20)) lines.push(formatFailure(f), '');
     if (documented.length > 20) lines.push(`… and ${documented.length - 20} more in summary.json`);
   }

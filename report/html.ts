@@ -74,6 +74,12 @@ details summary{cursor:pointer;margin:6px 0}
 table.matrix{width:auto;font-size:12px}table.matrix td,table.matrix th{padding:3px 5px;text-align:center;white-space:nowrap}table.matrix th.rule,table.matrix td.rule{text-align:left}
 table.matrix th.col{writing-mode:vertical-rl;transform:rotate(180deg);vertical-align:bottom;font-weight:500}table.matrix .na{color:#8c959f}`;
 
+/** Where an embedded run's repros replay, said once above them (report/replay.ts). */
+function replayNote(s: Summary, failures: Failure[]): string {
+  if (!s.replay || !failures.some((f) => f.repro)) return '';
+  return `<div class="replay"><p><small>${esc(s.replay.about)}</small></p><pre>${esc(s.replay.start)}\n${esc(s.replay.load)}</pre></div>\n`;
+}
+
 function failureBlock(failure: Failure): string {
   const f = boundedFailure(failure);
   const { label } = FAILURE_WORDS[f.provenance];
@@ -213,7 +219,7 @@ ${loadResults
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
 <p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p>${onTarget(s)}</section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
-${failureBlocks(documented) || noFailures(s)}
+${replayNote(s, [...documented, ...assumed])}${failureBlocks(documented) || noFailures(s)}
 ${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${failureBlocks(assumed)}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
@@ -287,16 +293,28 @@ function operationGap(gap: string, snap?: BehaviourSnapshot): Record<string, unk
 /** The detection matrix, when the run included it (`harness run --detect`). */
 function detectionSection(s: Summary): string {
   const rows = s.areas.detection?.details as
-    | Array<{ fault: string; check: string; provenance: string; tests: number; caught: boolean }>
+    | Array<{
+        fault: string;
+        check: string;
+        provenance: string;
+        tests: number;
+        caught: boolean;
+        collateral?: Array<{ check: string }>;
+        stale?: string[];
+      }>
     | undefined;
   if (!Array.isArray(rows)) return '';
   const body = rows
-    .map(
-      (r) =>
-        `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${r.caught ? 'pass' : 'fail'}">${r.caught ? 'caught' : 'MISSED'}</td></tr>`,
-    )
+    .map((r) => {
+      const also = [
+        ...(r.collateral ?? []).map((c) => c.check),
+        ...(r.stale ?? []).map((c) => `listed but passed: ${c}`),
+      ];
+      const result = !r.caught ? 'MISSED' : also.length ? 'caught, not alone' : 'caught';
+      return `<tr><td>${esc(r.fault)}</td><td>${esc(r.check)}</td><td>${esc(r.provenance)}</td><td>${r.tests}</td><td class="${result === 'caught' ? 'pass' : 'fail'}">${result}</td><td>${esc(also.join(', ') || 'none')}</td></tr>`;
+    })
     .join('\n');
-  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
+  return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail, and no other check the catalogue does not list for the fault.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th><th>other checks failing (unlisted)</th></tr>${body}</table></div></section>`;
 }
 
 function matrixCell(c: MatrixCell | undefined): string {

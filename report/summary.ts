@@ -8,6 +8,7 @@ import type { CheckResult } from '../core/checks/verdict.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
 import { type ReadStats, readText } from '../core/http/read-tally.ts';
 import { type LeftOnTarget, leftLine } from '../core/target/clean-up.ts';
+import type { Replay } from './replay.ts';
 import type { RuleMatrix } from './rule-matrix.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
@@ -49,6 +50,8 @@ export interface Summary {
   requests?: RequestCount;
   /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
   compatibility?: CompatibilityReport;
+  /** An embedded run: what to start and load so its repros replay (report/replay.ts). */
+  replay?: Replay;
 }
 
 export interface ReadCount {

@@ -7,12 +7,13 @@
  * for the areas this run will run, plus a minute for the preflight and the reports, rounded up to
  * whole minutes — it never cuts a slow but working run short, and it is reached only when
  * something did not stop where it should have. A full run: contracts 10 min (+20 s to stop) + load
- * ≈ 3 min + fuzz 2.5 min + 1 min → 18 min; with --skip load 15 min; --detect adds 26 min.
+ * ≈ 3 min + fuzz 2.5 min + 1 min → 18 min; with --skip load 15 min; --detect adds the matrix's
+ * hang guard (run/detection-limits.ts: 4 min per round of faults side by side, ≈ 2 h).
  */
 import { CONTRACTS_TIMEOUT_MS } from '../contracts/contracts-step.ts';
 import { FUZZ_STEP_SECONDS } from '../fuzz/fuzz-step.ts';
 import { LOAD_STEP_MAX_SECONDS } from '../load/load-step.ts';
-import { DETECTION_SUITE_TIMEOUT_MS } from './detection.ts';
+import { detectionMatrixTimeoutMs } from './detection-limits.ts';
 
 /** What stopping an area at its limit may add: Playwright's and k6's graceful stop, a start-up. */
 const STOP_S = 30;
@@ -29,7 +30,7 @@ export function defaultTimeLimit(o: {
   };
   let s = 60 + o.areas.reduce((sum, a) => sum + own[a], 0);
   // The fault projects' suite and the dashboard column's, each with its stop.
-  if (o.detect) s += (DETECTION_SUITE_TIMEOUT_MS + CONTRACTS_TIMEOUT_MS) / 1000 + 2 * STOP_S;
+  if (o.detect) s += detectionMatrixTimeoutMs() / 1000 + 2 * STOP_S;
   const minutes = Math.ceil(s / 60);
   return {
     seconds: minutes * 60,

@@ -1,7 +1,8 @@
 /**
  * The detection matrix's dashboard column: each webhook fault on a reference deployment in
  * dashboard mode (separate `serve --no-admin --webhook-endpoints` process per fault, reached only
- * through HARNESS_* variables), caught by its named check. One Playwright run, one project per
+ * through HARNESS_* variables), caught by its named check and by no check the catalogue does not
+ * list for it (the whole webhook suite runs against each). One Playwright run, one project per
  * fault, one capture receiver on a port picked now: each deployment delivers under its own
  * public path prefix (/f/<fault>), which is how the shared receiver routes deliveries.
  */
@@ -10,14 +11,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
-import { envVar } from '../core/variables.ts';
-import { redact } from '../core/redact.ts';
 import { writeResolved } from '../core/resolved-config.ts';
-import { readChecks, readPlaywrightTests, type TestRow } from '../contracts/collect.ts';
-import type { CheckResult } from '../core/checks/verdict.ts';
+import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { freePort } from '../core/net.ts';
 import { type ServedDeployment, serveDashboard } from './serve-process.ts';
+import { type FaultJudgement, judgeFault } from './detection-judge.ts';
+import { detectionLanes, detectionTimeoutMs } from './detection-limits.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 export const DASHBOARD_ENDPOINTS = join(root, 'examples/webhook-endpoints.yaml');
@@ -28,25 +28,7 @@ export const NOT_IN_DASHBOARD_MODE: Record<string, string> = {
 };
 
 /** One fault's dashboard-mode result, or why the mode cannot show it. */
-export type DashboardCell =
-  | { caught: boolean; tests: number; evidence?: string }
-  | { notRun: string };
-
-/**
- * Whether `check` recorded a failure in Playwright project `project` (its fault caught), how many
- * tests ran there, and the first failure as evidence.
- */
-export function caughtIn(project: string, check: string, tests: TestRow[], results: CheckResult[]) {
-  const hit = results.find((r) => r.project === project && r.check === check && !r.passed);
-  const failure = hit?.failure;
-  return {
-    caught: Boolean(hit),
-    tests: tests.filter((t) => t.project === project && t.status !== 'skipped').length,
-    ...(failure
-      ? { evidence: redact(`Received: ${failure.received} / Expected: ${failure.expected}`) }
-      : {}),
-  };
-}
+export type DashboardCell = FaultJudgement | { notRun: string };
 
 /** Fresh secrets for the example file's secret_env variables. */
 export function exampleSecrets(): Record<string, string> {
@@ -124,11 +106,13 @@ export async function runDashboardDetection(
         env: {
           PATH: process.env.PATH,
           HOME: process.env.HOME,
-          HARNESS_WORKERS: envVar('HARNESS_WORKERS') ?? '4',
+          HARNESS_WORKERS: String(detectionLanes()),
           PLAYWRIGHT_JSON_OUTPUT_NAME: json,
           FORCE_COLOR: '0',
         },
         inherit: false,
+        // The whole webhook suite per fault, a fault per worker: the same guard per fault.
+        timeoutMs: detectionTimeoutMs(faults.length),
       },
     );
     const tests = readPlaywrightTests(json);
@@ -136,8 +120,7 @@ export async function runDashboardDetection(
     const cells = new Map<string, DashboardCell>(
       Object.entries(NOT_IN_DASHBOARD_MODE).map(([fault, notRun]) => [fault, { notRun }]),
     );
-    for (const f of faults)
-      cells.set(f.name, caughtIn(`dashboard:${f.name}`, f.check, tests, results));
+    for (const f of faults) cells.set(f.name, judgeFault(`dashboard:${f.name}`, f, tests, results));
     return cells;
   } finally {
     for (const c of cleanUp) c();

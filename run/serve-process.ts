@@ -29,13 +29,24 @@ export interface ServedDeployment {
  */
 export async function spawnServe(
   args: string[],
-  o: { env?: Record<string, string> } = {},
+  o: { env?: Record<string, string>; cwd?: string } = {},
 ): Promise<ServedDeployment> {
   const group = new ProcessGroup(
     process.execPath,
-    ['--import', 'tsx', join(root, 'run/main.ts'), 'serve', '--port', '0', '--ready-line', ...args],
+    // tsx by its resolved location: `--import tsx` resolves from the cwd, which may be elsewhere.
+    [
+      '--import',
+      import.meta.resolve('tsx'),
+      join(root, 'run/main.ts'),
+      'serve',
+      '--port',
+      '0',
+      '--ready-line',
+      ...args,
+    ],
     {
-      cwd: root,
+      // Where relative paths of ARGS land (`--env-out FILE`).
+      cwd: o.cwd ?? root,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

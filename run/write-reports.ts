@@ -29,6 +29,7 @@ import type { BehaviourSnapshot, Exercised, PlanLimitObservation } from '../core
 import { renderLoadChart } from '../load/chart-svg.ts';
 import type { LoadResult } from '../load/lib/result.ts';
 import { buildSnapshot } from '../report/snapshot.ts';
+import { replayOf } from '../report/replay.ts';
 import type { AreaSummary } from '../core/area.ts';
 import {
   checkTable,
@@ -108,6 +109,7 @@ export function writeReports(r: ReportInput): {
   // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
   // fail, so it says error (exit 2); the failures found are still in every report.
   const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict);
+  const replay = replayOf({ embedded, faults: cfg.faults });
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
     version: SUMMARY_VERSION,
@@ -144,6 +146,7 @@ export function writeReports(r: ReportInput): {
       total: tests.length,
     },
     ...(compatibility ? { compatibility } : {}),
+    ...(replay ? { replay } : {}),
   });
   const files = [
     writeRedacted(out, 'summary.json', `${JSON.stringify(summary, null, 2)}\n`),

@@ -23,6 +23,19 @@ export interface Fault<N extends string = string> {
   does: string;
   /** The check (or load verdict) that must fail. */
   check: string;
+  /**
+   * Other checks this one deviation fails too, each with why that failure is its own rule's and
+   * not a second judge of the fault's (or a check mistaking the deployment's normal behaviour for
+   * a break). The detection matrix fails on any other check that fails with the fault on, and on
+   * an entry here that no longer fails.
+   */
+  alsoFails?: readonly AlsoFails[];
+}
+
+/** A check that fails beside a fault's named one, and why. */
+export interface AlsoFails {
+  check: string;
+  why: string;
 }
 
 /**
@@ -34,7 +47,8 @@ const F = <const N extends string, Ar extends FaultArea>(
   area: Ar,
   check: Ar extends 'limits' ? VerdictId : CheckName,
   does: string,
-): Fault<N> => ({ name, area, check, does });
+  alsoFails?: ReadonlyArray<{ check: CheckName; why: string }>,
+): Fault<N> => ({ name, area, check, does, ...(alsoFails ? { alsoFails } : {}) });
 
 const CHECKS = new Map<string, { provenance: Provenance; rule: string }>(
   ALL_CHECKS.map((c) => [c.name, c]),
@@ -64,14 +78,31 @@ export const FAULTS = [
     'contracts',
     'ticket.created-status-open',
     'answers a creation with status `new`',
+    [
+      {
+        check: 'exchange.response-schema',
+        why: "status `new` is not one of the statuses the spec's Ticket schema allows (U1: open, pending, on_hold, closed): the same answer breaks the assumed status set, a rule of its own beside the documented status at creation",
+      },
+    ],
   ),
   F(
     'created-at-no-utc',
     'contracts',
     'ticket.timestamps-utc',
     'writes created_at without a UTC designator (local time, no Z)',
+    [
+      {
+        check: 'exchange.response-schema',
+        why: "the spec's Ticket schema types created_at as an RFC 3339 date-time ending in Z, and a time without a zone designator is none: the assumed schema, judged on every body, holds the same format the documented rule does",
+      },
+    ],
   ),
-  F('sla-missing', 'contracts', 'ticket.sla-present', 'omits the sla object from tickets'),
+  F('sla-missing', 'contracts', 'ticket.sla-present', 'omits the sla object from tickets', [
+    {
+      check: 'exchange.response-schema',
+      why: "the spec's Ticket schema lists sla as required (assumed, judged on every body): the same absence the documented ticket.sla-present names",
+    },
+  ]),
   F(
     'sla-ignores-priority',
     'contracts',
@@ -83,6 +114,12 @@ export const FAULTS = [
     'contracts',
     'ticket.priority-echoed',
     'stores every ticket as priority normal',
+    [
+      {
+        check: 'resources.macro-applied',
+        why: "the Escalate macro's action sets priority high, and a deployment that stores no priority ignores it there too: the macro is not applied as defined, the macro rule's own failure",
+      },
+    ],
   ),
   F(
     'requester-not-echoed',
@@ -126,8 +163,19 @@ export const FAULTS = [
     'contracts',
     'exchange.documented-status',
     'answers a creation with 200 instead of 201',
+    [
+      {
+        check: 'tickets.status-code',
+        why: 'every answer is held to the statuses the spec lists for its operation (exchange.documented-status) and each scenario to the one it must get: a 200 to a creation is both unlisted and not the 201 a ticket creation gets (U5)',
+      },
+    ],
   ),
-  F('list-bare-array', 'contracts', 'tickets.list-envelope', 'lists tickets as a bare JSON array'),
+  F('list-bare-array', 'contracts', 'tickets.list-envelope', 'lists tickets as a bare JSON array', [
+    {
+      check: 'exchange.response-schema',
+      why: "the spec's list schema is the envelope {data, has_more, next_cursor} (U4), judged on every body: the same shape tickets.list-envelope names",
+    },
+  ]),
   F(
     'pagination-overlap',
     'contracts',
@@ -144,19 +192,25 @@ export const FAULTS = [
     'close-keeps-status',
     'contracts',
     'tickets.close',
-    'answers close with 200 but leaves the status unchanged',
+    'answers close with 200 but leaves the status unchanged (PATCH {status: closed} and macros still close)',
   ),
   F(
     'errors-plain-text',
     'contracts',
     'exchange.content-type',
-    'answers errors as text/plain instead of problem+json',
+    'labels error answers text/plain instead of application/problem+json (the problem JSON unchanged)',
   ),
   F(
     'validation-400',
     'contracts',
     'validation.status-422',
     'answers schema violations with 400 instead of 422',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "the spec lists no 400 for GET /v1/tickets (a query is never malformed JSON): the fault's 400 to an invalid query is also outside the operation's list of statuses",
+      },
+    ],
   ),
   F(
     'subject-not-required',
@@ -193,6 +247,12 @@ export const FAULTS = [
     'contracts',
     'tickets.idempotent-close',
     'answers 409 to closing a ticket that is already closed',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "409 is not among the statuses the spec lists for close (U7 makes closing idempotent, so no conflict is foreseen): every answer is held to its operation's list, beside the idempotence the scenario judges",
+      },
+    ],
   ),
   F(
     'filter-priority-ignored',
@@ -204,7 +264,7 @@ export const FAULTS = [
     'filter-stale-status',
     'contracts',
     'tickets.filter-includes',
-    'filters on the status a ticket was created with (a stale index): a closed ticket is missing from status=closed',
+    'filters status=closed on the status a ticket was created with (a stale index): a ticket closed since is missing from status=closed',
   ),
   F(
     'message-internal-dropped',
@@ -230,6 +290,12 @@ export const FAULTS = [
     'contracts',
     'resources.status-code',
     'answers the creation of a contact with 200 instead of 201',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "every answer is held to the statuses the spec lists for its operation, and a 200 is not among createContact's: the same status the scenario finds is not the 201 a creation gets",
+      },
+    ],
   ),
   F(
     'contact-name-dropped',
@@ -280,6 +346,16 @@ export const FAULTS = [
     'contracts',
     'validation.unknown-404',
     'answers an id it never issued with 400 (invalid id) instead of 404',
+    [
+      {
+        check: 'isolation.same-as-unknown',
+        why: "another workspace's ticket still answers 404 while an id nobody issued answers 400: the difference tells another workspace which ids exist — the leak U21 guards against, a consequence of the deviation rather than a second judge of it",
+      },
+      {
+        check: 'exchange.documented-status',
+        why: "400 is not among the statuses the spec lists for GET /v1/tickets/{ticket_id}: every answer is held to its operation's list",
+      },
+    ],
   ),
   F(
     'problem-status-400',
@@ -299,12 +375,24 @@ export const FAULTS = [
     'contracts',
     'auth.missing-key-rejected',
     'serves requests without an Authorization header (as the first workspace)',
+    [
+      {
+        check: 'auth.missing-key-401',
+        why: "served as the first workspace, a request without a key for an object of the run's workspace (the rule matrix's by-id cells) is answered 404 — not found in the workspace it was wrongly given: a refusal by accident, so the documented rule holds there and the 401 U17 asks for does not; the same acceptance seen through an id that workspace does not hold",
+      },
+    ],
   ),
   F(
     'invalid-key-accepted',
     'contracts',
     'auth.invalid-key-rejected',
-    'accepts any well-formed bearer token (as the first workspace)',
+    'accepts any well-formed bearer token it never issued (as the first workspace); a rotated or revoked key is still refused',
+    [
+      {
+        check: 'auth.invalid-key-401',
+        why: "served as the first workspace, a request with an unknown key for an object of the run's workspace (the rule matrix's by-id cells) is answered 404 — not found in the workspace it was wrongly given: a refusal by accident, so the documented rule holds there and the 401 U18 asks for does not; the same acceptance seen through an id that workspace does not hold",
+      },
+    ],
   ),
   F(
     'get-ticket-no-auth',
@@ -344,12 +432,24 @@ export const FAULTS = [
     'contracts',
     'auth.missing-key-401',
     'answers a request without a key with 403 instead of 401',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "the spec lists 403 only where a read-only key may be refused (writes): a 403 to a read is outside the read operation's list of statuses, judged on every answer",
+      },
+    ],
   ),
   F(
     'invalid-key-403',
     'contracts',
     'auth.invalid-key-401',
     'answers a request with an unknown key with 403 instead of 401',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "the spec lists 403 only where a read-only key may be refused (writes): a 403 to a read is outside the read operation's list of statuses, judged on every answer",
+      },
+    ],
   ),
   F(
     'readonly-wrong-code',
@@ -362,6 +462,12 @@ export const FAULTS = [
     'contracts',
     'auth.readonly-can-read',
     'refuses every request of a read-only key, reads too (403)',
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "the spec lists 403 only where a read-only key may be refused (writes): a 403 to a read is outside the read operation's list of statuses, judged on every answer",
+      },
+    ],
   ),
   F(
     'rotated-new-key-inactive',
@@ -374,6 +480,12 @@ export const FAULTS = [
     'contracts',
     'isolation.same-as-unknown',
     "answers another workspace's ticket with 403 instead of the unknown-ticket 404",
+    [
+      {
+        check: 'exchange.documented-status',
+        why: "403 is not among the statuses the spec lists for GET /v1/tickets/{ticket_id} (another workspace's ticket is assumed unknown, U21): every answer is held to its operation's list",
+      },
+    ],
   ),
   F(
     'foreign-write-accepted',
@@ -404,6 +516,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.limit-stable',
     'X-RateLimit-Limit shows the burst on writes and the requests per minute on reads',
+    [
+      {
+        check: 'ratelimit.plan-limit',
+        why: "the burst shown on writes (1000 on Growth) is not the requests per minute of the key's declared plan (600): a Limit that differs between reads and writes cannot be the plan's on both, so the same headers break the documented plan rule (the load area's limit-header) beside the stability one",
+      },
+    ],
   ),
   F(
     'team-limit-header-600',
@@ -416,6 +534,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.grants-within-remaining',
     'X-RateLimit-Limit 1, Remaining 0, Reset 0 on every 2xx',
+    [
+      {
+        check: 'ratelimit.plan-limit',
+        why: "the static Limit 1 is not the requests per minute of the key's declared plan (Growth 600): the one set of frozen headers breaks the documented plan rule on its Limit, as it breaks the budget rule (grants-within-remaining) on its Remaining",
+      },
+    ],
   ),
   F(
     'ratelimit-remaining-frozen',
@@ -497,6 +621,12 @@ export const FAULTS = [
     'webhooks',
     'webhook.payload-schema',
     'omits customer from event payloads',
+    [
+      {
+        check: 'webhook.event-shape',
+        why: 'the events the docs do not name (U12: agent.replied, ticket.note_added, ticket.status_changed, macro.applied, sla.at_risk) have no documented payload to hold them to: their assumed shape, which carries the same envelope, is their only judge — on the documented events webhook.payload-schema alone judges it',
+      },
+    ],
   ),
   F('no-retry-on-503', 'webhooks', 'webhook.retried-after-5xx', 'gives up after a 503'),
   F('sla-at-risk-never', 'webhooks', 'webhook.sla-at-risk-fired', 'never sends sla.at_risk'),
@@ -517,6 +647,12 @@ export const FAULTS = [
     'webhooks',
     'webhook.payload-schema',
     'omits ticket.url from event payloads',
+    [
+      {
+        check: 'webhook.event-shape',
+        why: 'the events the docs do not name (U12: agent.replied, ticket.note_added, ticket.status_changed, macro.applied, sla.at_risk) have no documented payload to hold them to: their assumed shape, which carries the same envelope, is their only judge — on the documented events webhook.payload-schema alone judges it',
+      },
+    ],
   ),
   F(
     'payload-envelope-only',

@@ -53,7 +53,9 @@ function resolveKey(
   if (k?.rotatedTo && ctx.faults.has('rotated-key-works')) {
     return ctx.store.keysBySecret.get(k.rotatedTo) ?? 'invalid';
   }
-  if (token && ctx.faults.has('invalid-key-accepted')) return fallbackKey(ctx) ?? 'invalid';
+  // FAULT invalid-key-accepted: a token it never issued; a known one that was revoked or
+  // rotated is still refused (that is rotated-key-works, a deviation of its own).
+  if (token && !k && ctx.faults.has('invalid-key-accepted')) return fallbackKey(ctx) ?? 'invalid';
   // FAULT malformed-authorization-accepted: an Authorization that is no bearer token at all.
   if (token === '' && ctx.faults.has('malformed-authorization-accepted'))
     return fallbackKey(ctx) ?? 'invalid';

@@ -52,8 +52,10 @@ export function sendProblem(
 ): FastifyReply {
   const body = problemBody(status, code, detail, String(reply.request.id), errors);
   if (reply.server.svc?.faults.has('problem-status-400')) body.status = 400;
-  if (reply.server.svc?.faults.has('errors-plain-text')) {
-    return reply.code(status).type('text/plain; charset=utf-8').send(`${status} ${detail}`);
-  }
-  return reply.code(status).type('application/problem+json').send(body);
+  // FAULT errors-plain-text: the media type only — the problem JSON itself is unchanged, so the
+  // checks of the body (exchange.json-body, validation.problem-body) see a right one.
+  const type = reply.server.svc?.faults.has('errors-plain-text')
+    ? 'text/plain; charset=utf-8'
+    : 'application/problem+json';
+  return reply.code(status).type(type).send(JSON.stringify(body));
 }

@@ -44,14 +44,11 @@ function rawAnswer(
     code = 'rate_limited';
     detail = 'Rate limit exceeded; retry after Retry-After seconds.';
   }
-  let body: string;
-  if (ctx.faults.has('errors-plain-text')) {
-    headers['content-type'] = 'text/plain; charset=utf-8';
-    body = `${status} ${detail}`;
-  } else {
-    headers['content-type'] = 'application/problem+json; charset=utf-8';
-    body = JSON.stringify(problemBody(status, code, detail, newRequestId()));
-  }
+  // FAULT errors-plain-text: the media type only, as sendProblem.
+  headers['content-type'] = ctx.faults.has('errors-plain-text')
+    ? 'text/plain; charset=utf-8'
+    : 'application/problem+json; charset=utf-8';
+  const body = JSON.stringify(problemBody(status, code, detail, newRequestId()));
   if (ctx.faults.has('ratelimit-headers-missing-on-4xx')) {
     for (const h of Object.keys(headers)) if (h.startsWith('x-ratelimit-')) delete headers[h];
   }

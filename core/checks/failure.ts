@@ -5,7 +5,16 @@ import { boundedFailure, boundedJson, SHOWN_RECEIVED, SHOWN_REPRO, shownText } f
 import { curlRepro } from './repro.ts';
 import type { Check, Exchange, Failure, Violation } from './types.ts';
 
-export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failure {
+/**
+ * `history`: the exchanges of the test `ex` belongs to, in order — its repro replays the way
+ * there first (core/checks/repro.ts).
+ */
+export function toFailure(
+  check: Check<any>,
+  v: Violation,
+  ex?: Exchange,
+  history?: readonly Exchange[],
+): Failure {
   // Bounded before redaction: a check may put a whole answer in its Received.
   return {
     check: check.name,
@@ -16,7 +25,7 @@ export function toFailure(check: Check<any>, v: Violation, ex?: Exchange): Failu
     repro: ex?.repro
       ? redact(shownText(ex.repro, SHOWN_REPRO))
       : ex?.request
-        ? curlRepro(ex)
+        ? curlRepro(ex, history)
         : undefined,
   };
 }
@@ -37,7 +46,8 @@ export function formatFailure(failure: Failure): string {
     `  ${label}:${' '.repeat(Math.max(1, 11 - label.length))}${f.expected}`,
     `  Rule:       ${f.rule}`,
   ];
-  if (f.repro) lines.push(`  Repro:      ${f.repro}`);
+  // A repro of several lines (the steps that lead to the request) stays aligned.
+  if (f.repro) lines.push(`  Repro:      ${f.repro.replace(/\n/g, `\n${' '.repeat(14)}`)}`);
   return redact(lines.join('\n'));
 }
 

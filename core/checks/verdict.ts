@@ -68,6 +68,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     private readonly project?: string,
     /** What the suite-wide checks are given beside each answer (declared plans of keys). */
     private readonly context: ExchangeContext = {},
+    /** The test's exchanges, in order, as it sends them: each failure's repro replays the way there. */
+    private readonly history?: readonly Exchange[],
   ) {}
 
   /**
@@ -127,7 +129,7 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     const column = columnOf(ex, args);
     if (column !== undefined) result.column = column;
     if (v) {
-      result.failure = toFailure(c, v, ex);
+      result.failure = toFailure(c, v, ex, this.history);
       result.failedAt = Date.now();
       if (ex && !ex.response) result.noAnswer = true;
       // A documented rule evaluated on a route we only assumed (U5–U10) cannot fail the gate

@@ -8,6 +8,7 @@
  * for redaction.
  */
 import { ConfigError, type HarnessConfig, type PlanName } from '../config.ts';
+import { nameInRepros } from '../checks/repro.ts';
 import { registerSecret } from '../redact.ts';
 import { type AdminClient, adminClient } from './admin-client.ts';
 
@@ -96,6 +97,9 @@ export async function resolveTarget(
   registerSecret(w[workspace].keys.readOnly, 'HARNESS_READONLY_KEY');
   registerSecret(w.other.keys.full, 'HARNESS_OTHER_WORKSPACE_KEY');
   registerSecret(svc.credentials.adminToken, 'HARNESS_ADMIN_TOKEN');
+  // Gone when the run ends: repros name it as `npm run serve`'s credentials file does, and
+  // replay against that (report/replay.ts says how).
+  nameInRepros(svc.baseUrl, 'HARNESS_BASE_URL');
   for (const ws of Object.values(w)) for (const k of Object.values(ws.keys)) registerSecret(k);
   return {
     baseUrl: svc.baseUrl,

@@ -4,10 +4,17 @@
  * `openssl` from the endpoint's secret variable, and the POST to the receiver with the header
  * form(s) the delivery carried. The service's own signature values are never printed: a
  * delivery's repro is "signed with $SECRET_ENV", never a redacted value passed off as a key.
+ *
+ * It says what it needs, first: a receiver to post to — `$WEBHOOK_RECEIVER_URL`, since the one the
+ * delivery reached was the run's own capture receiver, gone with the run (the example receiver
+ * will do) — and the secret, by the variable it is read from and where that secret comes from.
  */
 import type { CapturedDelivery } from './capture-receiver.ts';
 
 const HEADERS = { prefixed: 'X-Service-Signature', plain: 'service-signature' } as const;
+
+/** The variable repros name the secret of an endpoint the harness registered itself by. */
+const REGISTERED_SECRET = 'WEBHOOK_SECRET';
 
 /** `'…'` for the shell: everything literal, a `'` closed, escaped and reopened. */
 const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -39,6 +46,11 @@ export interface DeliveryReproOptions {
   url: string;
   /** Name of the variable holding the endpoint's signing secret, e.g. `HOOK_ALL_SECRET`. */
   secretEnv: string;
+  /**
+   * Where that secret comes from. Default: the endpoint's, from the endpoints file's secret_env;
+   * for the endpoint the harness registered itself (`WEBHOOK_SECRET`): made up for the run.
+   */
+  secretFrom?: string;
   /** What the service sent wrong, in a comment (never a signature value). */
   note?: string;
 }
@@ -51,8 +63,15 @@ export function deliveryRepro(d: CapturedDelivery, o: DeliveryReproOptions): str
   );
   const sent = forms.length > 0 ? forms : (['prefixed', 'plain'] as const);
   const contentType = lower['content-type'] ?? 'application/json';
+  const from =
+    o.secretFrom ??
+    (o.secretEnv === REGISTERED_SECRET
+      ? 'the secret of an endpoint the run registered itself, made up for the run and not kept: any value your receiver verifies with'
+      : `the signing secret of the endpoint it reached (secret_env ${o.secretEnv} of HARNESS_WEBHOOK_ENDPOINTS)`);
   const lines = [
     `# the delivery as received, signed with $${o.secretEnv} (the endpoint's secret; set it first)`,
+    `# needs: WEBHOOK_RECEIVER_URL, a webhook receiver to post it to (it reached ${o.url.replace(/\n/g, ' ')}, the run's capture receiver, gone with the run; e.g. the example receiver: WEBHOOK_SECRET="$${o.secretEnv}" PORT=8099 npx tsx examples/receiver/receiver.ts, then WEBHOOK_RECEIVER_URL=http://127.0.0.1:8099/)`,
+    `# and ${o.secretEnv}: ${from}`,
     ...(o.note ? [`# the service sent: ${o.note.replace(/\n/g, ' ')}`] : []),
     writeBody(d.raw, 'delivery.body'),
     `sig=$(openssl dgst -sha256 -hmac "$${o.secretEnv}" < delivery.body | sed 's/^.*= //')`,
@@ -63,7 +82,7 @@ export function deliveryRepro(d: CapturedDelivery, o: DeliveryReproOptions): str
         f === 'prefixed' ? `-H "${HEADERS[f]}: sha256=$sig"` : `-H "${HEADERS[f]}: $sig"`,
       ),
       '--data-binary @delivery.body',
-      double(o.url),
+      '"$WEBHOOK_RECEIVER_URL"',
     ].join(' '),
   ];
   return lines.join('\n');

@@ -9,6 +9,7 @@
  * `npm start -- --env-file FILE` needs nothing else. `--webhook-retry-delays 100,200,…` sets this
  * deployment's own retry schedule (ms), e.g. a fast one for tests.
  */
+import { chmodSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type CommandSpec, parseCommand } from '../../core/cli/command-spec.ts';
 import { isLoopbackHost } from '../../core/net.ts';
@@ -69,6 +70,11 @@ export const spec = {
       type: 'boolean',
       help: 'first print one JSON line {"baseUrl","envFile","credentialsFile"} once listening (for programs that start serve)',
     },
+    'env-out': {
+      type: 'string',
+      arg: 'FILE',
+      help: 'also write the credentials env file (0600) to FILE — an embedded run’s report says `--env-out .harness-replay.env`, then `set -a; . ./.harness-replay.env; set +a` to replay its repros',
+    },
     lax: {
       type: 'boolean',
       help: 'the lax profile: validates only what the service docs state — no body-size limit, no field lengths, wrong-typed update fields ignored (still correct: the gate passes, with assumption warnings)',
@@ -99,6 +105,7 @@ export const spec = {
     'npm run serve -- --list-faults',
     'npm run serve -- --lax --seed-tickets 3000   # lax, long-lived staging (Team key)',
     'npm run serve -- --api-plan growth   # the gate’s keys on Growth (600/min, burst 1000)',
+    'npm run serve -- --fault create-200 --port 0 --env-out .harness-replay.env',
   ],
   exit0: 'stopped with Ctrl-C (or --list-faults printed)',
   exit1: 'not used: a deployment that cannot start is exit 2',
@@ -179,6 +186,8 @@ export async function run(argv: string[]): Promise<number> {
     lines: envLines,
     apiPlan,
   });
+  const envOut = parsed.values['env-out'];
+  if (envOut) copyPrivate(files.env, envOut);
   if (values['ready-line'])
     console.log(
       JSON.stringify({ baseUrl: svc.baseUrl, envFile: files.env, credentialsFile: files.json }),
@@ -186,6 +195,10 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`Support Ticketing Service (reference deployment) listening on ${svc.baseUrl}`);
   console.log(`Seeded credentials (mode 0600): ${files.json}`);
   console.log(`  as an env file for the harness:  npm start -- --env-file ${files.env}`);
+  if (envOut)
+    console.log(
+      `  also in ${envOut}; to replay a report's repros: set -a; . ${envOut.startsWith('/') ? '' : './'}${envOut}; set +a`,
+    );
   if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
   if (!admin) console.log('Dashboard mode: no /admin surface.');
   if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
@@ -204,6 +217,20 @@ export async function run(argv: string[]): Promise<number> {
   });
   await svc.close();
   return 0;
+}
+
+/**
+ * `from` copied to `to`, readable by the owner only — chmod too, since an existing file keeps its
+ * mode on write — and never through a symlink someone left there.
+ */
+function copyPrivate(from: string, to: string): void {
+  try {
+    if (lstatSync(to).isSymbolicLink()) unlinkSync(to);
+  } catch {
+    // absent: written fresh
+  }
+  writeFileSync(to, readFileSync(from), { mode: 0o600 });
+  chmodSync(to, 0o600);
 }
 
 /** A whole number ≥ 0 given on the command line. */

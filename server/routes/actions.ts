@@ -31,8 +31,8 @@ export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): v
       emit(ctx, 'ticket.replied', t, { message: messagePayload(m) });
     emit(ctx, 'agent.replied', t, { message: messagePayload(m) });
   }
-  if (a.status && !(a.status === 'closed' && ctx.faults.has('close-keeps-status')))
-    t.status = a.status;
+  // close-keeps-status is the close operation's alone: a macro's status action still closes.
+  if (a.status) t.status = a.status;
   t.updatedAtMs = now;
   emitStatusChange(ctx, t, previous);
 }

@@ -82,8 +82,11 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
     ]);
   }
   const matches = (t: Ticket) =>
-    // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
-    (!status || (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === status) &&
+    // FAULT filter-stale-status: the status=closed index is the one at creation (every ticket
+    // is created open), so a ticket closed since is missing there; other filters are right.
+    (!status ||
+      (status === 'closed' && ctx.faults.has('filter-stale-status') ? 'open' : t.status) ===
+        status) &&
     (!priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority);
   // Newest first, from the cursor on: a page costs its own size, not the workspace's (a
   // long-lived workspace holds thousands; unless a filter matches few of them).
@@ -220,12 +223,8 @@ export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, rep
       t.atRiskFired = false;
     }
   }
-  if (
-    patch.status !== undefined &&
-    !(patch.status === 'closed' && ctx.faults.has('close-keeps-status'))
-  ) {
-    t.status = patch.status;
-  }
+  // close-keeps-status is the close operation's alone: PATCH {status: closed} still closes.
+  if (patch.status !== undefined) t.status = patch.status;
   t.updatedAtMs = ctx.clock.now();
   emitStatusChange(ctx, t, previous);
   return ticketJson(t, ctx);

@@ -204,20 +204,30 @@ test('dashboard mode: deliveries with exactly the documented envelope pass the d
     const [shape] = failures;
     assert.match(shape!.received, /must have required property/);
 
-    // The repro names the endpoint's secret variable, signs in the shell, and runs as pasted: a
-    // receiver verifying with that secret, where the capture receiver listened, accepts it.
+    // The repro names the endpoint's secret variable and the receiver it needs, signs in the
+    // shell, and runs as pasted: a receiver verifying with that secret, at the URL it is given
+    // as WEBHOOK_RECEIVER_URL, accepts it.
     const repro = shape!.repro!.split('\n').filter((l) => !l.startsWith('>') && !l.startsWith('<'));
     const script = repro.slice(repro.findIndex((l) => l.startsWith('# the delivery as received')));
     const secretEnv = /signed with \$(HOOK_[A-Z]+_SECRET)/.exec(script[0]!)?.[1];
     assert.ok(secretEnv, `the repro names the endpoint's secret variable:\n${script.join('\n')}`);
     assert.doesNotMatch(shape!.repro!, /HARNESS_API_KEY/);
+    assert.match(script.join('\n'), /^# needs: WEBHOOK_RECEIVER_URL/m);
+    assert.match(
+      script.join('\n'),
+      new RegExp(`^# and ${secretEnv}: the signing secret of the endpoint`, 'm'),
+    );
     const verifier = createReceiver({ secret: env[secretEnv]! });
     const [host, port] = env.HARNESS_WEBHOOK_LISTEN!.split(':');
     await new Promise<void>((resolve) => verifier.listen(Number(port), host, resolve));
     try {
       const { stdout } = await promisify(execFile)('sh', ['-c', script.join('\n')], {
         cwd: mkdtempSync(join(tmpdir(), 'harness-repro-')),
-        env: { PATH: process.env.PATH, [secretEnv]: env[secretEnv]! },
+        env: {
+          PATH: process.env.PATH,
+          [secretEnv]: env[secretEnv]!,
+          WEBHOOK_RECEIVER_URL: `http://${env.HARNESS_WEBHOOK_LISTEN}/`,
+        },
       });
       assert.match(stdout, /^HTTP\/1\.1 204/, 'the repro is accepted by a verifying receiver');
     } finally {

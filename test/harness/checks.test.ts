@@ -194,14 +194,15 @@ describe('checks registry', () => {
     assert.deepEqual(write.documented, [], 'a refused foreign write keeps isolation');
 
     // Priority affects the clock (documented); which way is an assumption.
-    const at = (h: number) =>
+    const at = (h: number, priority: string) =>
       ex(201, RL, {
         ...TICKET,
+        priority,
         sla: {
           first_response_due: new Date(Date.parse(TICKET.created_at) + h * 3.6e6).toISOString(),
         },
       });
-    const reversed = { high: at(24), normal: at(4), low: at(1) };
+    const reversed = { high: at(24, 'high'), normal: at(4, 'normal'), low: at(1, 'low') };
     assert.deepEqual(
       documentedFailures((v) => {
         v.check('ticket.sla-by-priority', undefined, reversed);
@@ -209,12 +210,28 @@ describe('checks registry', () => {
       }),
       { documented: [], assumed: ['ticket.sla-priority-order'] },
     );
-    const flat = { high: at(4), normal: at(4), low: at(4) };
-    assert.equal(
-      new Verdict(checks, 't').check('ticket.sla-by-priority', undefined, flat),
-      false,
-      'a clock that ignores priority breaks the documented rule',
+    const flat = { high: at(4, 'high'), normal: at(4, 'normal'), low: at(4, 'low') };
+    assert.deepEqual(
+      documentedFailures((v) => {
+        v.check('ticket.sla-by-priority', undefined, flat);
+        v.check('ticket.sla-priority-order', undefined, flat);
+      }),
+      { documented: ['ticket.sla-by-priority'], assumed: [] },
+      'a clock that ignores priority breaks the documented rule, and only it (one due time has no order)',
     );
+    // Tickets that do not carry the priority asked for (priority-echoed's verdict), or no due
+    // time (sla-present's), say nothing about the clock.
+    const allNormal = { high: at(4, 'normal'), normal: at(4, 'normal'), low: at(4, 'normal') };
+    const bare = (priority: string) => ex(201, RL, { ...TICKET, priority, sla: {} });
+    const noDue = { high: bare('high'), normal: bare('normal'), low: bare('low') };
+    for (const a of [allNormal, noDue])
+      assert.deepEqual(
+        documentedFailures((v) => {
+          v.check('ticket.sla-by-priority', undefined, a);
+          v.check('ticket.sla-priority-order', undefined, a);
+        }),
+        { documented: [], assumed: [] },
+      );
 
     // The documented webhook payload is the envelope; customer.replied's message is U13.
     const payload = {

@@ -238,8 +238,11 @@ describe('a gate signalled mid-contracts ends every process and reports "interru
     });
     const seen = new Map<number, Proc>();
     while (g.process.exitCode === null && g.process.signalCode === null) {
-      // The latest sight of each, but not as a zombie (its command line is gone by then).
-      for (const p of descendants(g.process.pid!)) if (!p.zombie) seen.set(p.pid, p);
+      // The latest sight of each, but not as a zombie nor with an empty command line (an exiting
+      // process's is gone before it is a zombie: on a busy machine that sight overwrote
+      // Playwright's runner, and the test said Playwright never ran).
+      for (const p of descendants(g.process.pid!))
+        if (!p.zombie && (p.cmd.trim() || !seen.has(p.pid))) seen.set(p.pid, p);
       await sleep(100);
     }
     const recorded = [...seen.values()];

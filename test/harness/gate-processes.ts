@@ -136,6 +136,15 @@ export function runHarnessCommand(
   });
 }
 
+/**
+ * `harness serve ARGS` as a report tells a user to start it (`npm run serve -- ARGS`), in `cwd`
+ * (where its relative paths land); stopped by `stopAll`.
+ */
+export async function serveAsTold(args: string[], cwd: string): Promise<void> {
+  const served = await spawnServe(args, { cwd });
+  started.push(served.process);
+}
+
 export interface HarnessRun {
   code: number | null;
   stdout: string;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { areaDetails, renderConsole, verdictTable, WIDTH } from '../../report/console.ts';
 import type { AreaSummary } from '../../core/area.ts';
+import { replayOf } from '../../report/replay.ts';
 import type { Summary } from '../../report/summary.ts';
 
 const area = (verdict: AreaSummary['verdict'], headline: string, n = 0): AreaSummary => ({
@@ -108,5 +109,38 @@ describe('console verdict', () => {
     const upTo = lines.findIndex((l) => l.startsWith('--- '));
     for (const line of lines.slice(0, upTo)) assert.ok(line.length <= WIDTH, line);
     assert.match(text, /\nverdict: PASS \(exit 0\) in 114\.0 s\n/);
+  });
+
+  test('an embedded run says once, above its failures, what to start so the repros replay', () => {
+    const failure = (n: number) => ({
+      check: 'ticket.created-status-open',
+      provenance: 'documented' as const,
+      rule: 'A newly created ticket has status open in the response to creation.',
+      received: `status "new" (${n})`,
+      expected: 'status "open"',
+      repro: `TICKET=$(curl -s -X POST "$HARNESS_BASE_URL"'/v1/tickets' | node -p '…')\ncurl -i -X GET "$HARNESS_BASE_URL"'/v1/tickets/'"$TICKET"`,
+    });
+    const failing: Summary = {
+      ...summary,
+      verdict: 'fail',
+      exitCode: 1,
+      target: { baseUrl: 'embedded', embedded: true, faults: ['create-status-new'] },
+      replay: replayOf({ embedded: true, faults: ['create-status-new'] }),
+      areas: { contracts: { ...areas.contracts!, documentedFailures: [failure(1), failure(2)] } },
+    };
+    const text = renderConsole(failing, '/tmp/reports/latest');
+    assert.equal(text.split('these repros replay against').length, 2, text);
+    assert.ok(text.includes(`  1. ${failing.replay!.start}`), text);
+    assert.ok(text.includes(`  2. ${failing.replay!.load}`), text);
+    assert.match(
+      failing.replay!.start,
+      /--api-plan growth --fault create-status-new --port 0 --env-out \S+$/,
+    );
+    // A multi-line repro stays under its label.
+    assert.match(text, /\n {14}curl -i -X GET /);
+    // A real target's repros run as pasted: nothing to say.
+    assert.equal(replayOf({ embedded: false, faults: [] }), undefined);
+    const real = renderConsole({ ...failing, replay: undefined }, '/tmp/reports/latest');
+    assert.doesNotMatch(real, /these repros replay against/);
   });
 });

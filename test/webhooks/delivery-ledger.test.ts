@@ -231,6 +231,33 @@ describe('matchDeliveries and the checks of what a delivery is about', () => {
     );
   });
 
+  test('a creation answered with an undocumented status (new) leaves ticket.created’s status to ticket.created-status-open; answered open, it is held', () => {
+    const answeredNew = (status: string) => {
+      const acts = run();
+      acts[0] = { ...acts[0]!, view: { ...acts[0]!.view!, status } };
+      return acts;
+    };
+    // The deployment moved the ticket on by itself (new → open) before it sent the event.
+    assert.deepEqual(
+      judge(matchDeliveries(answeredNew('new'), at([delivery('ticket.created')]))),
+      [],
+    );
+    // Its other fields are still held.
+    const [p] = judge(
+      matchDeliveries(
+        answeredNew('new'),
+        at([delivery('ticket.created', { ticket: { priority: 'low' } })]),
+      ),
+    );
+    assert.equal(p?.check, 'webhook.ticket-matches-api');
+    assert.match(p!.received, /priority "low"/);
+    const [f] = judge(
+      matchDeliveries(run(), at([delivery('ticket.created', { ticket: { status: 'pending' } })])),
+    );
+    assert.equal(f?.check, 'webhook.ticket-matches-api');
+    assert.match(f!.received, /^ticket\.created about tkt_1 at \/hook\/all: status "pending"/);
+  });
+
   test('a reply shows the ticket as before it (its answer is a message): priority held, status left to U1', () => {
     const ok = delivery('ticket.replied', { ticket: { status: 'pending' } });
     assert.deepEqual(judge(matchDeliveries(run(), at([ok]))), []);

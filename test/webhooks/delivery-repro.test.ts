@@ -1,8 +1,8 @@
 /**
  * A failed webhook check's repro runs as pasted in a POSIX shell: the delivery's exact bytes
  * (text, or any bytes), "signed with $SECRET_ENV" — the endpoint's secret variable, computed in
- * the shell with openssl — never a redacted signature relabelled as the API key; posted to a
- * receiver that verifies with that secret, it is accepted.
+ * the shell with openssl — never a redacted signature relabelled as the API key; posted to the
+ * receiver it names ($WEBHOOK_RECEIVER_URL) that verifies with that secret, it is accepted.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -73,12 +73,16 @@ for (const [name, raw] of BODIES) {
       assert.match(repro, /signed with \$HOOK_ALL_SECRET/);
       assert.match(repro, /openssl dgst -sha256 -hmac "\$HOOK_ALL_SECRET"/);
       assert.doesNotMatch(repro, /HARNESS_API_KEY|REDACTED/);
+      // It says what it needs: a receiver (the run's is gone) and where the secret comes from.
+      assert.match(repro, /^# needs: WEBHOOK_RECEIVER_URL, a webhook receiver/m);
+      assert.match(repro, /^# and HOOK_ALL_SECRET: the signing secret of the endpoint/m);
+      assert.match(repro, /"\$WEBHOOK_RECEIVER_URL"$/);
       assert.ok(
         !repro.toLowerCase().includes(createHmac('sha256', secret).update(raw).digest('hex')),
       );
       const { stdout } = await promisify(execFile)('sh', ['-c', repro], {
         cwd: mkdtempSync(join(tmpdir(), 'repro-')),
-        env: { PATH: process.env.PATH, HOOK_ALL_SECRET: secret },
+        env: { PATH: process.env.PATH, HOOK_ALL_SECRET: secret, WEBHOOK_RECEIVER_URL: url },
       });
       assert.match(stdout, /^HTTP\/1\.1 204/, stdout);
     } finally {

@@ -94,7 +94,13 @@ test('the sweep judges this run’s rows only, once per check, with the first of
     /^ticket\.created about tkt_1 at \/hook\/all: customer \{"name":"Support Agent".*\(and 1 more delivery\)$/,
   );
   assert.match(f!.repro!, /signed with \$HOOK_ALL_SECRET/);
-  assert.match(f!.repro!, /"https:\/\/hooks\.example\.com\/hook\/all"/);
+  // The run's capture receiver is gone with the run: the repro posts to $WEBHOOK_RECEIVER_URL
+  // and names the URL the delivery reached (report/replay.ts, issue 24 item 3).
+  assert.match(f!.repro!, /--data-binary @delivery\.body "\$WEBHOOK_RECEIVER_URL"$/);
+  assert.match(
+    f!.repro!,
+    /it reached https:\/\/hooks\.example\.com\/hook\/all, the run's capture receiver/,
+  );
   assert.ok(!f!.repro!.includes(SECRET));
 
   const results = readFileSync(join(raw, 'checks-deliveries.jsonl'), 'utf8')

@@ -8,6 +8,17 @@ import type { Exchange } from '../types.ts';
 const status = (ex: Exchange) => ex.response?.status;
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 
+/**
+ * Where a refinement is judged: which rejection (401, 403 insufficient_scope, served as unknown)
+ * refines the documented rule that the request is rejected at all, so it is judged only on an
+ * answer that is a rejection — an accepted request is that documented rule's verdict alone, in
+ * every test and every cell of the rule matrix (one fault, one failure).
+ */
+const refused = (ex: Exchange) => {
+  const s = status(ex);
+  return s !== undefined && !ok(s);
+};
+
 const rejected = <const N extends string>(name: N, what: string, appliesTo: AppliesTo) =>
   defineCheck({
     name,
@@ -52,6 +63,7 @@ const is401 = <const N extends string>(name: N, gap: string, appliesTo: AppliesT
     rule: `${gap}: answered 401 with a problem body.`,
     kind: 'scenario',
     appliesTo,
+    judges: refused,
     run(ex) {
       const s = status(ex);
       return s === 401 ? undefined : { received: `${s ?? ex.error}`, expected: '401' };
@@ -73,6 +85,8 @@ export const wwwAuthenticate = defineCheck({
   rule: 'U17: a 401 carries WWW-Authenticate: Bearer (RFC 6750).',
   kind: 'scenario',
   appliesTo: { columns: 'every-operation', send: ['no-key', 'unknown-key'] },
+  // What a 401 carries: another status is the 401 checks' verdict (or, accepted, the rejection's).
+  judges: (ex) => status(ex) === 401,
   run(ex) {
     const h = ex.response?.headers['www-authenticate'];
     return h && /^Bearer\b/i.test(h)
@@ -107,6 +121,7 @@ export const readOnly403 = defineCheck({
   rule: 'U19: a write with a read-only key is 403 with code insufficient_scope.',
   kind: 'scenario',
   appliesTo: { columns: 'writes', send: ['read-only-key'] },
+  judges: refused,
   run(ex, a: { operation: string }) {
     const s = status(ex);
     const code = (ex.response?.json as any)?.code;
@@ -182,6 +197,9 @@ export const sameAsUnknown = defineCheck({
   rule: "U21: another workspace's ticket is answered exactly as an unknown one (404, same problem body).",
   kind: 'scenario',
   appliesTo: { columns: 'by-id', send: ['other-workspace'] },
+  // Served as unknown refines refused at all: a foreign request that was served is
+  // isolation.get-other-workspace's or isolation.write-other-workspace's verdict.
+  judges: refused,
   run(ex, a: { unknown: Exchange; operation: string }) {
     const s = status(ex);
     const u = status(a.unknown);
@@ -251,22 +269,48 @@ export const otherWorkspaceWrite = defineCheck({
   },
 });
 
-/** args: the ticket before workspace B tried to change it; ex: workspace A's GET after. */
+/** One of workspace B's writes to workspace A's ticket: what it tried to set, and whether it was refused. */
+export interface ForeignWrite {
+  operation: string;
+  /** Fields of the ticket the write would set, with B's values. */
+  sets: Record<string, unknown>;
+  /** Answered with a rejection (not 2xx): an accepted write is isolation.write-other-workspace's. */
+  refused: boolean;
+}
+
+/**
+ * ex: workspace A's GET of its ticket after workspace B's writes; args: those writes, and A's GET
+ * at the same moment of an untouched twin — a ticket created the same way, which B never wrote.
+ *
+ * A ticket changes without anybody writing it: the deployment moves its status itself (a new
+ * ticket that becomes open, an SLA sweep, an auto-close), stamps updated_at, runs its rules. So a
+ * before/after difference proves nothing by itself (it read `new → open` as a break on a
+ * deployment that answers creation with status new). What only B's writes can have done: a field
+ * B tried to set that now holds B's value — B's subject carries a marker nobody else sends — while
+ * the twin's same field does not (what happened to both is the deployment's own doing). And only
+ * refused writes count here: an accepted one already fails isolation.write-other-workspace.
+ */
 export const foreignUnchanged = defineCheck({
   name: 'isolation.foreign-unchanged',
   provenance: 'documented',
   rule: 'Data is isolated per workspace: another workspace cannot change a ticket.',
   kind: 'scenario',
-  run(ex, a: { before: Record<string, unknown> }) {
+  run(ex, a: { writes: ForeignWrite[]; twin: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
-    const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
-      (k) => !sameJson(t[k], a.before?.[k]),
-    );
-    return changed.length === 0
+    // The twin is the target's answer: anything (null, a string) reads as holding nothing of B's.
+    const twin = (a.twin ?? {}) as Record<string, unknown>;
+    const applied = a.writes
+      .filter((w) => w.refused)
+      .flatMap((w) =>
+        Object.entries(w.sets)
+          .filter(([k, v]) => sameJson(t[k], v) && !sameJson(twin[k], v))
+          .map(([k, v]) => `${k} ${show(v)} (${w.operation}, refused, applied anyway)`),
+      );
+    return applied.length === 0
       ? undefined
       : {
-          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before?.[k])} → ${show(t[k])}`).join(', ')}`,
-          expected: 'the ticket unchanged',
+          received: `after workspace B's refused writes the ticket shows what B sent: ${applied.join(', ')}`,
+          expected: "the ticket untouched by another workspace's writes",
         };
   },
 });

@@ -192,8 +192,12 @@ export const remainingFalls = defineCheck({
   run(ex, args: RateSequenceArgs) {
     const x = view(ex);
     if (!x || x.remaining === undefined) return undefined;
-    // Whole tokens after x are < tokensBelow; a Remaining at or above it did not fall.
-    const hit = bounds(x, args.earlier).find((b) => x.remaining! >= b.tokensBelow + 1e-6);
+    // Whole tokens after x are < tokensBelow; a Remaining at or above it did not fall. Where
+    // more was granted than any token could pay for (tokensBelow ≤ 0), no Remaining could be
+    // right: that is ratelimit.grants-within-remaining's verdict, not a Remaining that stuck.
+    const hit = bounds(x, args.earlier).find(
+      (b) => b.tokensBelow > 0 && x.remaining! >= b.tokensBelow + 1e-6,
+    );
     if (!hit) return undefined;
     return {
       received: `X-RateLimit-Remaining ${x.remaining} after ${hit.grants} granted requests within ${hit.spanS.toFixed(1)} s of an answer with Remaining ${hit.e0.remaining} (Limit ${hit.e0.limit ?? '(absent)'}; ${opOf(hit.e0.ex)} → ${opOf(ex)})`,

@@ -13,7 +13,8 @@ export const invalidRejected = defineCheck({
   kind: 'scenario',
   run(ex, a: { what: string }) {
     const st = s(ex);
-    return st !== undefined && st >= 400 && st < 500
+    // A 5xx accepted nothing either: it breaks exchange.no-5xx, which judges every answer.
+    return st !== undefined && st >= 400
       ? undefined
       : { received: `${st ?? ex.error} for ${a.what}`, expected: 'a 4xx rejection' };
   },
@@ -27,7 +28,8 @@ const statusCheck = <const N extends string>(name: N, want: number, rule: string
     kind: 'scenario',
     run(ex, a: { what: string }) {
       const st = s(ex);
-      return st === want
+      // A 5xx is exchange.no-5xx's verdict (every answer), not a wrong choice of 4xx.
+      return st === want || (st !== undefined && st >= 500)
         ? undefined
         : { received: `${st ?? ex.error} for ${a.what}`, expected: String(want) };
     },
@@ -75,23 +77,30 @@ export const problemBody = defineCheck({
   },
 });
 
-/** args: the field that was invalid (dotted path, as in the problem's errors[].field). */
+/**
+ * args: the invalid field (dotted path, as in the problem's errors[].field), or the fields of
+ * which one must be named (a body missing several). Judged on a 4xx answer: one that accepted the
+ * input is validation.invalid-rejected's (or status-422's) verdict, a 5xx exchange.no-5xx's.
+ */
 export const errorFieldNamed = defineCheck({
   name: 'validation.error-field-named',
   provenance: 'assumed',
   rule: 'U16: a validation problem lists each invalid field in errors[{field, code, message}].',
   kind: 'scenario',
-  run(ex, a: { field: string }) {
+  run(ex, a: { field: string | readonly string[] }) {
+    const st = s(ex);
+    if (st !== undefined && (st < 400 || st >= 500)) return undefined;
     const errors = (ex.response?.json as { errors?: Array<{ field?: unknown }> } | undefined)
       ?.errors;
     // A field that is no string is shown, not String()-ed (a nested array overflows the stack).
     const fields = Array.isArray(errors)
       ? errors.map((e) => (typeof e?.field === 'string' ? e.field : show(e?.field, 80)))
       : [];
-    if (fields.some((f) => f === a.field || f.startsWith(`${a.field}.`))) return undefined;
+    const wanted = typeof a.field === 'string' ? [a.field] : a.field;
+    if (fields.some((f) => wanted.some((w) => f === w || f.startsWith(`${w}.`)))) return undefined;
     return {
       received: `errors[].field ${show(fields)}`,
-      expected: `an entry for ${show(a.field)}`,
+      expected: `an entry for ${wanted.map((w) => show(w)).join(' or ')}`,
     };
   },
 });
