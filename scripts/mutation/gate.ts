@@ -4,22 +4,25 @@
  * The mutant is killed when the gate does not pass, as CI would stop the deployment:
  *
  *   1. node bin/harness.mjs run --skip load      contracts, probes, fuzz (≈ 10 s idle)
- *   2. node bin/harness.mjs load --plan team --time-scale 10
- *      only when 1 passed: the load area, at ten times the embedded clock (≈ 10 s)
+ *   2. node bin/harness.mjs load --plan team --time-scale 5
+ *      only when 1 passed: the load area, at five times the embedded clock (≈ 20 s)
  *
  * Step 2 is the gate's load area made affordable. `harness run` runs it in real time (≈ 95 s),
  * `--skip load` not at all, yet it is the only judge of the 429 path, burst, refill rate,
  * Retry-After and the reset unit (server/rate-limit/, the guard's `tooMany`). Team alone: the
- * limiter does not depend on the plan, and Growth's 600 requests a minute cannot be paced ten
- * times faster on a busy machine (its rate verdict then fails a correct deployment).
- * MUTATION_LOAD=0 leaves step 2 out.
+ * limiter does not depend on the plan. Five times, not ten: at ten times on a busy machine the
+ * rate verdict failed an unchanged limiter on one run in three (r̂ 121.7/min ± 1.4 % against
+ * 120), and Growth's 600 a minute failed even the unchanged deployment. Its verdicts are judged as
+ * the gate's load area judges them: only a documented one (limit header, burst, rate, no 429
+ * below the rate) fails; an assumed one (Retry-After, the reset unit, the algorithm) is a
+ * mismatch, as in `harness run`. MUTATION_LOAD=0: no step 2.
  *
  * A documented failure of step 1 (exit 1) kills at once: those checks do not depend on timing —
  * unless the only one is `harness.test-completed` (a contract test that did not finish: it timed
  * out on a busy machine as readily as on a broken server). That, an ERROR (exit 2: the run could
  * not finish — the mutant broke the server so that it cannot start or stops answering, or the
- * machine was too busy) and a load failure (timing on a shared machine) are tried once more, and
- * kill only when the second try does not pass either. Both tries are in the audit.
+ * machine was too busy) and a documented load failure (timing on a shared machine) are tried once
+ * more, and kill only when the second try does not pass either. Both tries are in the audit.
  *
  * The gate's console goes to a log file (MUTATION_AUDIT_DIR/<mutant>.log), not to Stryker:
  * Stryker keeps what the command prints as the kill's reason in its report and its incremental
@@ -106,18 +109,33 @@ function readRun(out: string): Pick<Attempt, 'failed' | 'mismatches' | 'errors'>
   return { failed: [...failed].sort(), mismatches: [...mismatches].sort(), errors };
 }
 
-/** What `harness load` found: its summary lines name the failed verdicts (`FAIL: rate, burst`). */
-function readLoad(log: string, from: number): Pick<Attempt, 'failed' | 'mismatches' | 'errors'> {
-  const text = readFileSync(log, 'utf8').slice(from);
+interface LoadVerdict {
+  id: string;
+  provenance: string;
+  status: string;
+}
+
+/**
+ * What `harness load` found, judged as the gate's load area judges it (load/failures.ts): a
+ * failed documented verdict fails, a failed assumed or observed one is a mismatch, an
+ * inconclusive one neither. `harness load` alone exits 1 on any failed verdict, stricter than
+ * the gate, so its exit status is not the verdict.
+ */
+function readLoad(out: string): Pick<Attempt, 'exit' | 'failed' | 'mismatches' | 'errors'> {
+  const file = join(out, 'load-team.json');
+  if (!existsSync(file))
+    return { exit: 2, failed: [], mismatches: [], errors: ['load: no result'] };
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { verdicts?: LoadVerdict[] };
   const failed: string[] = [];
-  for (const m of text.matchAll(/^(\w+)\s.*FAIL: ([^(\n]+)/gm))
-    for (const v of m[2]!.split(','))
-      if (v.trim()) failed.push(`load.${m[1]}.${v.trim().split(' ')[0]}`);
-  return { failed, mismatches: [], errors: [] };
+  const mismatches: string[] = [];
+  for (const v of r.verdicts ?? [])
+    if (v.status === 'fail')
+      (v.provenance === 'documented' ? failed : mismatches).push(`load.${v.id}`);
+  return { exit: failed.length ? 1 : 0, failed, mismatches, errors: [] };
 }
 
 const GATE = ['bin/harness.mjs', 'run', '--skip', 'load'];
-const LOAD = ['bin/harness.mjs', 'load', '--plan', 'team', '--time-scale', '10'];
+const LOAD = ['bin/harness.mjs', 'load', '--plan', 'team', '--time-scale', '5'];
 
 let tries = 0;
 /**
@@ -146,12 +164,10 @@ async function gate(log: string): Promise<Attempt> {
 
 async function load(log: string): Promise<Attempt> {
   const out = freshOut('load');
-  const from = readFileSync(log, 'utf8').length;
   const r = await run([...LOAD, '--out', out], log);
-  const found = readLoad(log, from);
-  if (r.exit !== 0 && found.failed.length === 0) found.errors.push('load: no verdict');
+  const found = readLoad(out);
   drop(out);
-  return { command: LOAD.slice(1).join(' '), exit: r.exit, ms: r.ms, ...found };
+  return { command: LOAD.slice(1).join(' '), ms: r.ms, ...found };
 }
 
 /** A check whose failure may be the machine's doing: a contract test that did not finish. */

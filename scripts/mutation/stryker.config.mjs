@@ -4,7 +4,7 @@
  * nobody listed? Each mutant of the code that implements documented rules — the routes, the auth
  * guard, rate limiting, webhook dispatch and signing — is killed when the gate does not pass
  * against the embedded deployment built from the mutated sandbox (scripts/mutation/gate.ts:
- * `harness run --skip load`, then the load area at ten times the clock). Run by
+ * `harness run --skip load`, then the load area at five times the clock). Run by
  * `npm run mutation` (scripts/mutation/run.ts), one Stryker run per file; never in CI.
  *
  * Not mutated: server/rate-limit/fixed-window.ts and sliding-log.ts, the limiters of two
