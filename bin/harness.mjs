@@ -2,10 +2,13 @@
 //usr/bin/env true; exec node -- "$0" "$@"
 // ↑ Run by sh first, then by node: Node 20 reads `--env-file FILE` anywhere on its own command
 // line, even after the script, and exits 9 with "node: FILE: not found" before any of our code
-// runs. Behind `--` it does not look, so `harness run --env-file FILE` reaches the harness, which
-// reads the file itself (and refuses a missing one in its own words, exit 2). To sh the second
-// line runs `/usr/bin/env true`, then node; to node it is a comment. npm scripts call
-// `node bin/harness.mjs -- <command>` for the same reason.
+// runs (a file that exists it leaves alone). Behind `--` it does not look, so `harness run
+// --env-file FILE` reaches the harness, which reads the file itself (and refuses a missing one in
+// its own words, exit 2). To sh the second line runs `/usr/bin/env true`, then node; to node it
+// is a comment. npm scripts call `exec node bin/harness.mjs -- <command>` for the same reason
+// (and `exec`, so that npm's signals reach the harness, not a shell). Typed by hand as `node
+// bin/harness.mjs run --env-file MISSING`, without `--`, Node's exit 9 cannot be avoided from
+// here: the README says which forms work.
 //
 // `harness` on PATH (npx harness …): load the TypeScript CLI through tsx's loader. `diff-spec`
 // runs in CI on every spec change, so it skips tsx (≈0.5 s of start-up): it runs a plain-JS build

@@ -5,7 +5,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../core/checks/verdict.ts';
+import { addReadStats, emptyReadStats, type ReadStats } from '../core/http/read-tally.ts';
+import type { CreatedRecord } from '../core/target/clean-up.ts';
 import type { ExchangeRow, ProbeRow } from '../core/snapshot/types.ts';
+import { SHOWN_REPRO, shownText } from '../core/shown.ts';
 import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 
 export interface TestRow {
@@ -31,7 +34,11 @@ export function readJsonl<T>(dir: string, prefix: string): T[] {
   for (const f of readdirSync(dir)
     .filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl'))
     .sort()) {
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+    const lines = readFileSync(join(dir, f), 'utf8').split('\n');
+    // Every row ends with a newline; a last one without it was cut by a worker killed mid-write
+    // (an interrupted run) and is not a row.
+    lines.pop();
+    for (const line of lines) {
       if (line.trim()) rows.push(JSON.parse(line) as T);
     }
   }
@@ -42,9 +49,29 @@ export const readChecks = (out: string) => readJsonl<CheckResult>(join(out, 'raw
 export const readProbes = (out: string) => readJsonl<ProbeRow>(join(out, 'raw'), 'probes-');
 export const readExchanges = (out: string) =>
   readJsonl<ExchangeRow>(join(out, 'raw'), 'exchanges-');
-/** Objects the contract suite created on the target (staging hygiene). */
-export const readCreated = (out: string) =>
-  readJsonl<{ kind: string; id: string }>(join(out, 'raw'), 'created-');
+/**
+ * Objects the contract suite created on the target and what became of each (staging hygiene): a
+ * worker writes each as it is created, then what its clean-up did — the last word counts.
+ */
+export function readCreated(out: string): CreatedRecord[] {
+  const last = new Map<string, CreatedRecord>();
+  for (const r of readJsonl<CreatedRecord>(join(out, 'raw'), 'created-')) {
+    last.set(`${r.kind}\u0000${r.id}`, r);
+  }
+  return [...last.values()];
+}
+/** How much of the target's data the contract workers read (core/http/read-tally.ts), summed. */
+export const readReads = (out: string): ReadStats =>
+  readJsonl<Partial<ReadStats>>(join(out, 'raw'), 'reads-').reduce<ReadStats>(
+    (s, r) => addReadStats(s, r),
+    emptyReadStats(),
+  );
+/** Cells of the rule × operation matrix the suite could not reach, with the reason. */
+export const readUnreached = (out: string) =>
+  readJsonl<{ check: string; column: string; reason: string; project?: string }>(
+    join(out, 'raw'),
+    'matrix-',
+  );
 
 /** Flattens Playwright's JSON report into one row per test × project. */
 export function readPlaywrightTests(file: string): TestRow[] {
@@ -68,7 +95,9 @@ export function readPlaywrightTests(file: string): TestRow[] {
         const status = (
           t.status === 'skipped' ? 'skipped' : (last?.status ?? 'skipped')
         ) as TestRow['status'];
-        const error = last?.error?.message as string | undefined;
+        // A test's error may quote an answer: bounded like every failure (core/shown.ts).
+        const message = last?.error?.message as string | undefined;
+        const error = message === undefined ? undefined : shownText(message, SHOWN_REPRO);
         rows.push({
           title: [...path, spec.title].filter(Boolean).join(' › '),
           file: spec.file,

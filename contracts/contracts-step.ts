@@ -6,14 +6,15 @@
  * target stopping answering mid-run (the workers' pulse, contracts/transport-pulse.ts) — then
  * the failures that were only the outage are set aside, never reported as broken rules.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import type { HarnessConfig } from '../core/config.ts';
+import { ProcessGroup } from '../core/process/process-group.ts';
 import { type Resolved, writeResolved } from '../core/resolved-config.ts';
 import { PULSE_FILE, PulseWatch, type TargetDown } from './transport-pulse.ts';
-import { readChecks, readPlaywrightTests, type TestRow } from './collect.ts';
+import { readText } from '../core/http/read-tally.ts';
+import { readChecks, readPlaywrightTests, readReads, type TestRow } from './collect.ts';
 import { type AreaSummary, errorArea } from '../core/area.ts';
 import { contractsArea } from './contracts-area.ts';
 
@@ -24,11 +25,18 @@ export interface ContractsRun {
   timedOut: boolean;
   /** Set when the workers' pulse said the target stopped answering (the suite was stopped). */
   targetDown?: TargetDown;
+  /** Why `signal` stopped the suite (e.g. "interrupted by SIGTERM"). */
+  interrupted?: string;
   wallMs: number;
 }
 
+/** The suite's own time limit unless told otherwise, ms. */
+export const CONTRACTS_TIMEOUT_MS = 10 * 60_000;
+
 /** Grace after SIGINT (Playwright stops, tears down, writes its reports) before SIGKILL. */
 const STOP_GRACE_MS = 15_000;
+/** The same after an interrupt: the user or CI wants the run over in seconds. */
+const INTERRUPT_GRACE_MS = 2_000;
 
 export interface RunContractsOptions {
   /** The child's environment (default this process's); its configuration comes from `resolved`. */
@@ -39,6 +47,8 @@ export interface RunContractsOptions {
   inherit?: boolean;
   /** The workers' pulse file to watch (stop when the target stops answering). */
   pulseFile?: string;
+  /** Stops the suite at once (an interrupt); its reason is the run's `interrupted`. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -49,16 +59,20 @@ export function runContracts(
   resolved: Resolved,
   {
     env = process.env,
-    timeoutMs = 10 * 60_000,
+    timeoutMs = CONTRACTS_TIMEOUT_MS,
     args = [],
     inherit = true,
     pulseFile,
+    signal,
   }: RunContractsOptions = {},
 ): Promise<ContractsRun> {
   const t0 = Date.now();
   const file = writeResolved(resolved);
   return new Promise((resolve) => {
-    const child = spawn(
+    // The runner in a group of its own, its workers forked into it: stopping the group stops
+    // them too, and a worker that ignores signals (Playwright's do) still ends at the SIGKILL.
+    // SIGINT is Playwright's graceful stop: the tests that ran keep their results.
+    const group = new ProcessGroup(
       process.execPath,
       [`${root}node_modules/@playwright/test/cli.js`, 'test', ...args],
       {
@@ -66,14 +80,19 @@ export function runContracts(
         env: { ...env, HARNESS_RESOLVED_CONFIG: file.file },
         stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
       },
+      'SIGINT',
     );
+    const child = group.child;
     let timedOut = false;
     let targetDown: TargetDown | undefined;
-    // SIGINT is Playwright's graceful stop: the tests that ran keep their results.
-    const stop = () => {
-      child.kill('SIGINT');
-      setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+    let interrupted: string | undefined;
+    const stop = () => void group.stop(STOP_GRACE_MS);
+    const onAbort = () => {
+      interrupted = String(signal?.reason ?? 'interrupted');
+      void group.stop(INTERRUPT_GRACE_MS);
     };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
@@ -81,6 +100,9 @@ export function runContracts(
     const watch = pulseFile ? new PulseWatch(pulseFile) : undefined;
     const poll = watch
       ? setInterval(() => {
+          // Once the suite is being stopped (time limit, interrupt), the requests Playwright cuts
+          // short fail without an answer too: that is not the target going down.
+          if (timedOut || interrupted) return;
           const down = watch.poll();
           if (down && !targetDown) {
             targetDown = down;
@@ -89,14 +111,24 @@ export function runContracts(
           }
         }, 200)
       : undefined;
-    const done = (exitCode: number) => {
+    let exitCode = 1;
+    child.on('exit', (code) => {
+      exitCode = code ?? 1;
+    });
+    child.on('error', () => {
+      exitCode = 127;
+    });
+    // Done once the whole group has ended, workers included.
+    void group.ended.then(() => {
+      // Stopped from outside and not for an interrupt: the run's time limit (its owner stops
+      // every group then), which may come a moment before this suite's own timer.
+      if (group.stopRequested && !interrupted && !targetDown) timedOut = true;
       clearTimeout(timer);
       clearInterval(poll);
+      signal?.removeEventListener('abort', onAbort);
       file.remove();
-      resolve({ exitCode, timedOut, targetDown, wallMs: Date.now() - t0 });
-    };
-    child.on('exit', (code) => done(code ?? 1));
-    child.on('error', () => done(127));
+      resolve({ exitCode, timedOut, targetDown, interrupted, wallMs: Date.now() - t0 });
+    });
   });
 }
 
@@ -112,6 +144,8 @@ export interface ContractsStepOptions {
   verbose: boolean;
   /** Check tags on every console line of the suite (contracts/playwright-console.ts). */
   tags?: boolean;
+  /** The run was interrupted: stop the suite now, keep what it found. */
+  signal?: AbortSignal;
 }
 
 export interface ContractsStep {
@@ -125,7 +159,7 @@ export interface ContractsStep {
 
 export async function runContractsStep(o: ContractsStepOptions): Promise<ContractsStep> {
   const jsonFile = join(o.out, 'playwright.json');
-  const timeoutMs = o.timeoutMs ?? 600_000;
+  const timeoutMs = o.timeoutMs ?? CONTRACTS_TIMEOUT_MS;
   const r = await runContracts(
     { config: o.cfg, suite: { outDir: o.out, runId: o.runId, ...(o.tags ? { tags: true } : {}) } },
     {
@@ -134,17 +168,36 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
       args: o.grep ? ['--grep', o.grep] : [],
       inherit: o.verbose,
       pulseFile: join(o.out, 'raw', PULSE_FILE),
+      signal: o.signal,
     },
   );
   let results = readChecks(o.out);
-  let tests = readPlaywrightTests(jsonFile);
+  let tests: TestRow[];
+  try {
+    tests = readPlaywrightTests(jsonFile);
+  } catch (e) {
+    // A runner SIGKILLed while writing its report: the checks the workers recorded still count.
+    if (!r.interrupted && !r.timedOut) throw e;
+    tests = [];
+  }
+  if (r.interrupted) {
+    const why = `not run: ${r.interrupted}`;
+    tests = tests.map((t) =>
+      (t.status === 'skipped' && !t.reason) || t.status === 'interrupted'
+        ? { ...t, status: 'skipped', reason: why }
+        : t,
+    );
+    const area = errorArea(`stopped: ${r.interrupted}`, contractsArea(results, tests));
+    area.details = { wallMs: r.wallMs };
+    return { area, tests, results };
+  }
   if (r.targetDown) {
     const down = r.targetDown;
     const reason = `the target stopped answering: ${down.count} requests in a row got no answer (last: ${down.error})`;
     ({ results, tests } = setAsideOutage(down.since, results, tests));
     const area = errorArea(reason, contractsArea(results, tests));
     area.details = { wallMs: r.wallMs, targetDown: down };
-    return { area, tests, results, targetDown: reason };
+    return { area: withReads(area, o.out), tests, results, targetDown: reason };
   }
   let area = contractsArea(results, tests);
   if (tests.length === 0 && r.exitCode !== 0 && !r.timedOut)
@@ -159,7 +212,22 @@ export async function runContractsStep(o: ContractsStepOptions): Promise<Contrac
     area = errorArea(why, contractsArea(results, tests));
   }
   area.details = { wallMs: r.wallMs };
-  return { area, tests, results };
+  return { area: withReads(area, o.out), tests, results };
+}
+
+/**
+ * The area with how much of the target's data the suite read (list pages and their records, from
+ * the workers' raw files): in its details and its headline, so a long-lived staging shows the
+ * walks stayed bounded.
+ */
+function withReads(area: AreaSummary, out: string): AreaSummary {
+  const read = readReads(out);
+  if (read.pages === 0) return area;
+  return {
+    ...area,
+    headline: `${area.headline} · read from the target: ${readText(read)}`,
+    details: { ...(area.details as object), read },
+  };
 }
 
 /**

@@ -12,6 +12,8 @@
  *                       the test (assumed ones: only in strict mode)
  *   needs     (test)    declares credentials; skips the test with a reason when one is absent
  *   probe     (test)    records an observed gap value (U-table) for snapshot.json
+ *   notReached (test)   records a cell of the rule × operation matrix this target cannot reach,
+ *                       and why (report/rule-matrix.ts)
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -22,15 +24,19 @@ import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
+import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
 import { configureRateBudgets, processRateStats } from '../core/http/rate-budget.ts';
-import { undiciTransport } from '../core/http/undici-transport.ts';
+import { addReadStats, processReadStats } from '../core/http/read-tally.ts';
+import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 import { loggableExchange } from '../core/http/exchange-log.ts';
+import { boundedValue } from '../core/shown.ts';
 import { notePulse } from './transport-pulse.ts';
 import { type HarnessConfig, loadConfig } from '../core/config.ts';
 import { type Resolved, readResolved } from '../core/resolved-config.ts';
 import { registerSecret } from '../core/redact.ts';
 import { appendJsonl } from '../core/output-dir.ts';
 import type { AdminClient } from '../core/target/admin-client.ts';
+import { type PlanOf, declaredPlans } from '../core/target/declared-plans.ts';
 import {
   type EmbeddedDeployment,
   fullKey,
@@ -45,6 +51,8 @@ import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture
 import type { EndpointForm } from '../core/signature/forms.ts';
 import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
+import { ledgerActionOf, ledgerWorkspace } from '../core/webhooks/delivery-ledger.ts';
+import { deliveryRow } from './delivery-rows.ts';
 import { FAILED_BY_CHECKS } from './annotations.ts';
 import { playwrightOutDir } from './playwright-output.ts';
 import { playwrightTransport } from './playwright-transport.ts';
@@ -116,9 +124,11 @@ export interface Target {
   /** Lookup of a key's workspace id and key id (reference deployments only). */
   lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
-  created: Array<{ kind: 'ticket' | 'contact' | 'rule'; id: string }>;
+  created: CreatedObject[];
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
+  /** The plan the user declared a key under (HARNESS_TEAM_KEYS, …): ratelimit.plan-limit. */
+  planOf: PlanOf;
 }
 
 type WorkerFixtures = {
@@ -143,6 +153,8 @@ type TestFixtures = {
    * the baseline as a range.
    */
   probe: (gap: string, id: string, value: unknown, label?: string) => void;
+  /** A matrix cell (check × operation id) this target cannot reach, with the reason. */
+  notReached: (check: string, column: string, reason: string) => void;
   /** Subject prefix and tags that mark every object the harness creates (shared staging). */
   tag: { subject: (s: string) => string; tags: string[] };
 };
@@ -150,15 +162,29 @@ type TestFixtures = {
 /** A probe's stable id: what `harness compare` matches on (its label is only for people). */
 const PROBE_ID = /^[a-z0-9]+(-[a-z0-9]+)*(:\S+)?$/;
 
-/** What a creation operation leaves on the target (closed or deleted by the clean-up). */
-const CREATED_KIND = new Map<string, Target['created'][number]['kind']>([
-  ['createTicket', 'ticket'],
-  ['createContact', 'contact'],
-  ['createRule', 'rule'],
-]);
+/**
+ * A file of this run's raw directory, for what a worker keeps for the next one (a worker that
+ * failed a test is replaced; the rule matrix's shared objects outlive it there).
+ */
+export const runFile = (name: string) => join(run().rawDir, name);
 
 /** Appends `rows` to this run's raw file `file`. */
 const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawDir, file), rows);
+
+/**
+ * Records an exchange that can fire a webhook event in the run's delivery ledger (the sweep,
+ * delivery-sweep.ts, matches every delivery to it). Whose workspace: the other workspace's key,
+ * else the one under test. The key itself is only compared here, never written.
+ */
+function ledger(target: Pick<Target, 'keys'>, project: string | undefined) {
+  return (ex: Exchange) => {
+    const action = ledgerActionOf(ex, ledgerWorkspace(ex, target.keys.otherWorkspace));
+    if (action)
+      appendRaw(`actions-${process.pid}.jsonl`, [
+        { ...action, ...(project ? { project } : {}), run: run().id },
+      ]);
+  };
+}
 
 /** Subscriptions over the receiver's deliveries, each waiting up to `waitMs` by default. */
 function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: number) {
@@ -246,36 +272,33 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     endpoint,
     lookupKey: (key) => adminSurface().lookupKey(key),
     created: [],
+    planOf: declaredPlans(cfg, resolved),
   };
   return target;
 }
 
+/** What a created object is until the clean-up says otherwise. */
+const UNCLEANED = 'not cleaned: the run was stopped before its clean-up';
+
 /** How long a worker's clean-up may take (paced by the key's budget, so it can wait). */
 const CLEAN_UP_MS = 90_000;
 
-/** Closes the tickets and deletes the contacts this worker created (shared staging hygiene). */
-async function cleanUp({ embedded, cfg, created, baseUrl, resolved }: Target): Promise<void> {
-  // An embedded deployment is thrown away whole, so only real targets are cleaned.
-  if (embedded || cfg.readOnly) return;
-  // Paced by the key's budget like every request to the API; never recorded (not evidence).
-  const http = createClient({
-    baseUrl,
-    transport: undiciTransport(),
-    key: fullKey(resolved),
-    timeoutMs: cfg.timeoutMs,
-    deadline: performance.now() + CLEAN_UP_MS,
-  });
-  const deadline = performance.now() + CLEAN_UP_MS;
-  for (const c of created) {
-    if (c.kind === 'rule') continue; // v1 has no way to delete a rule; the report lists it
-    if (performance.now() > deadline) break; // what is left stays listed in the report
-    const answer =
-      c.kind === 'ticket'
-        ? await http.send('POST', `/v1/tickets/${c.id}/close`)
-        : await http.send('DELETE', `/v1/contacts/${c.id}`);
-    // A target that stopped answering would cost a timeout per object: the report lists them.
-    if (answer.status === undefined) return;
-  }
+/**
+ * Closes the tickets and deletes the contacts this worker created (shared staging hygiene), and
+ * says what became of each; an embedded deployment is thrown away whole.
+ */
+async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
+  const records = t.embedded
+    ? discarded(t.created)
+    : await cleanUp(t.created, {
+        baseUrl: t.baseUrl,
+        key: fullKey(t.resolved),
+        timeoutMs: t.cfg.timeoutMs,
+        withinMs: CLEAN_UP_MS,
+        // Its closes fire events: they go to the delivery ledger like every other action.
+        record: ledger(t, project),
+      });
+  return records.map((r) => ({ ...r, area: 'contracts' }));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -309,8 +332,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const target = workerTarget(cfg, resolved, receiver);
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
-      await cleanUp(target);
-      appendRaw(`created-${process.pid}.jsonl`, target.created);
+      const project = workerInfo.project.name;
+      appendRaw(`created-${process.pid}.jsonl`, await cleanUpCreated(target, project));
+      // What this worker's own receiver captured, for the run's delivery sweep (the shared
+      // receiver's is written by the global teardown).
+      if (own)
+        appendRaw(
+          `deliveries-${process.pid}.jsonl`,
+          own.deliveries.map((d) =>
+            deliveryRow(d, {
+              run: run().id,
+              receiverUrl: target.receiverUrl,
+              secretEnv: 'WEBHOOK_SECRET',
+              project,
+            }),
+          ),
+        );
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
       await own?.close();
@@ -332,16 +369,29 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   api: async ({ target, request, exchanges, history }, use, testInfo) => {
+    const toLedger = ledger(target, testInfo.project.name);
     const track = (ex: Exchange) => {
       exchanges.push(ex);
+      toLedger(ex);
       notePulse(run().rawDir, ex);
       history.push(rateTrace(ex));
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
-      const r = ex.response;
-      const kind = CREATED_KIND.get(ex.operation?.operationId ?? '');
-      const id = (r?.json as { id?: unknown } | undefined)?.id;
-      if (kind && r?.status === 201 && typeof id === 'string') target.created.push({ kind, id });
+      const made = createdBy(ex);
+      if (made) {
+        target.created.push(made);
+        // Written at once: a worker stopped before its clean-up still says what it left.
+        appendRaw(`created-${process.pid}.jsonl`, [
+          target.embedded
+            ? ({ ...made, state: 'discarded', area: 'contracts' } satisfies CreatedRecord)
+            : ({
+                ...made,
+                state: 'left',
+                why: UNCLEANED,
+                area: 'contracts',
+              } satisfies CreatedRecord),
+        ]);
+      }
     };
     const http = createClient({
       baseUrl: target.baseUrl,
@@ -359,7 +409,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
       onBudgetSpent: (reason) => testInfo.skip(true, reason),
     });
+    const readBefore = processReadStats();
     await use(new ApiClient(http));
+    // How much of the target's data the test read (core/http/read-tally.ts), test by test: a
+    // worker stopped later still counts what it read.
+    appendRaw(`reads-${process.pid}.jsonl`, [addReadStats(processReadStats(), readBefore, -1)]);
   },
 
   verdict: [
@@ -370,6 +424,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         title,
         join(run().rawDir, `checks-${testInfo.parallelIndex}.jsonl`),
         testInfo.project.name,
+        { planOf: target.planOf },
       );
       await use(v);
       if (testInfo.status === 'skipped') return;
@@ -422,8 +477,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         throw new Error(
           `probe id '${id}' is not kebab-case[:parameter]; wording goes in the label`,
         );
+      // A probe may record what the target answered (problem keys, a header): bounded, so the
+      // snapshot, the compatibility compare and the page never carry a mebibyte of it.
       appendRaw(`probes-${testInfo.parallelIndex}.jsonl`, [
-        { gap, id, ...(label ? { label } : {}), value, test: testInfo.title },
+        // The test by the title the exchange log and the report use: what a comparison matches.
+        {
+          gap,
+          id,
+          ...(label ? { label } : {}),
+          value: boundedValue(value),
+          test: testInfo.titlePath.slice(1).join(' › '),
+        },
+      ]);
+    });
+  },
+
+  notReached: async ({}, use, testInfo) => {
+    await use((check, column, reason) => {
+      appendRaw(`matrix-${testInfo.parallelIndex}.jsonl`, [
+        { check, column, reason, project: testInfo.project.name },
       ]);
     });
   },

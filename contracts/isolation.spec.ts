@@ -14,6 +14,15 @@ import {
   skipIfReadOnly,
   unknownId,
 } from './helpers.ts';
+import { walkTickets } from './ticket-walk.ts';
+
+/** Epoch ms of the earliest `created_at` of these creations' answers (undefined if one has none). */
+function earliestCreatedAt(made: Array<{ json?: unknown }>): number | undefined {
+  const at = made.map((ex) =>
+    Date.parse(String((ex.json as { created_at?: unknown } | undefined)?.created_at)),
+  );
+  return at.some(Number.isNaN) ? undefined : Math.min(...at);
+}
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
@@ -114,13 +123,14 @@ test.describe('workspace isolation', () => {
     ]) {
       collect(await b.send('GET', '/v1/tickets', { query: { ...query, limit: 100 } }));
     }
-    // Walk every page B can see (bounded: B's workspace may be large on a real deployment).
-    let cursor: string | undefined;
-    for (let page = 0; page < 30; page++) {
-      const body = collect(await b.send('GET', '/v1/tickets', { query: { limit: 10, cursor } }));
-      if (!body?.has_more || !body.next_cursor) break;
-      cursor = body.next_cursor;
-    }
+    // B's list walked until it is past the moment A's tickets were created (newest first, a
+    // leaked one would be listed before that), or at most 30 pages: B's workspace may hold
+    // thousands of old tickets on a long-lived staging (contracts/ticket-walk.ts).
+    const walk = await walkTickets(
+      (query) => b.send('GET', '/v1/tickets', { query: query as Record<string, string> }),
+      { limit: 10, maxPages: 30, before: earliestCreatedAt(created) },
+    );
+    seen.push(...walk.seen);
     verdict.check('isolation.list', undefined, { foreignIds, seen });
   });
 });

@@ -6,6 +6,7 @@
  * At the end: the counts and where this run's report files are.
  */
 import { basename, relative } from 'node:path';
+import { terminalSafe } from '../core/terminal-safe.ts';
 import { envVar } from '../core/variables.ts';
 import { readResolved } from '../core/resolved-config.ts';
 import type {
@@ -82,7 +83,8 @@ export default class ConsoleReporter implements Reporter {
       const message = (result.error?.message ?? result.errors[0]?.message ?? status)
         .split('\n')
         .slice(0, ERROR_LINES);
-      for (const line of message) process.stdout.write(`      ${line}\n`);
+      // A failure may quote the target's text (control characters, bidi controls).
+      for (const line of message) process.stdout.write(`      ${terminalSafe(line)}\n`);
     }
   }
 
@@ -93,7 +95,7 @@ export default class ConsoleReporter implements Reporter {
       .split('\n')
       .slice(0, ERROR_LINES * 2)
       .join('\n');
-    process.stderr.write(`\n${/^\w*Error\b/.test(lines) ? '' : 'Error: '}${lines}\n`);
+    process.stderr.write(`\n${/^\w*Error\b/.test(lines) ? '' : 'Error: '}${terminalSafe(lines)}\n`);
   }
 
   /** What a test prints goes through, marked with its test. */

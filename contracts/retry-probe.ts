@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HarnessConfig } from '../core/config.ts';
+import type { Exchange } from '../core/http/exchange.ts';
 import { createClient } from '../core/http/client.ts';
 import { undiciTransport } from '../core/http/undici-transport.ts';
 import type { SuiteShared } from '../core/resolved-config.ts';
@@ -38,12 +39,14 @@ export async function startRetryProbe(
   cfg: HarnessConfig,
   rx: CaptureReceiver,
   runId: string,
+  /** Told of each exchange (the delivery ledger: the probe's ticket fires events too). */
+  record?: (ex: Exchange) => void,
 ): Promise<RetryProbe | undefined> {
   if (!canTrigger(cfg)) return undefined;
   const marker = `retry-${randomBytes(6).toString('hex')}`;
   rx.failFirst({ marker, attempts: 1, status: 503 });
   const armedAt = Date.now();
-  const created = await apiOf(cfg).send('POST', '/v1/tickets', {
+  const created = await apiOf(cfg, record).send('POST', '/v1/tickets', {
     body: {
       subject: `[harness ${runId}] webhook retries ${marker}`,
       requester: { email: 'harness@example.com', name: 'Harness' },
@@ -58,18 +61,26 @@ export async function startRetryProbe(
 }
 
 /** Closes the probe's ticket (shared staging hygiene); a failure is not the run's verdict. */
-export async function closeProbeTicket(cfg: HarnessConfig, probe: RetryProbe): Promise<void> {
+export async function closeProbeTicket(
+  cfg: HarnessConfig,
+  probe: RetryProbe,
+  record?: (ex: Exchange) => void,
+): Promise<void> {
   if (!canTrigger(cfg)) return;
-  await apiOf(cfg).send('POST', `/v1/tickets/${encodeURIComponent(probe.ticketId)}/close`);
+  await apiOf(cfg, record).send('POST', `/v1/tickets/${encodeURIComponent(probe.ticketId)}/close`);
 }
 
 /** The one client with the run's key, paced by its budget like every request to the API. */
-function apiOf(cfg: HarnessConfig & { baseUrl: string; apiKey: string }) {
+function apiOf(
+  cfg: HarnessConfig & { baseUrl: string; apiKey: string },
+  record?: (ex: Exchange) => void,
+) {
   return createClient({
     baseUrl: cfg.baseUrl,
     transport: undiciTransport(),
     key: cfg.apiKey,
     timeoutMs: cfg.timeoutMs,
     contentType: 'application/json',
+    ...(record ? { record } : {}),
   });
 }

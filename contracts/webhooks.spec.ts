@@ -2,19 +2,29 @@
  * Outbound webhooks, seen by the capture receiver: each event triggered through the API arrives,
  * its payload is valid, its signature verifies over the exact received bytes in whichever header
  * form(s) arrive; an endpoint gets only its chosen events; a 5xx is retried with a stable delivery
- * id (U14). Each test has its own subscription (the receiver tells them apart by path) because
- * tests run in parallel.
+ * id (U14); another workspace's tickets never reach this workspace's endpoints. Each test has its
+ * own subscription (the receiver tells them apart by path) because tests run in parallel.
+ *
+ * What each delivery is about — the action that fired it, its ticket and customer as the API
+ * showed them — is judged for every delivery of the run at its end (delivery-sweep.ts): the
+ * tests tagged with those checks are the ones whose deliveries feed them.
  */
 import { randomBytes } from 'node:crypto';
 import { ENVELOPE_EVENTS } from '../core/checks/catalogue/webhooks.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import { SIGNATURE_HEADER } from '../core/signature/index.ts';
 import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
+import {
+  ledgerActionOf,
+  ledgerWorkspace,
+  matchDeliveries,
+} from '../core/webhooks/delivery-ledger.ts';
 import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
 import { type Subscription, type Target, test } from './fixtures.ts';
 import { need } from './need.ts';
 import { RETRY_MIN_WAIT_MS } from './retry-probe.ts';
 import {
+  MISSING_ID,
   type Tag,
   createTicket,
   deliveryExchange,
@@ -35,6 +45,24 @@ test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 const DOCUMENTED_EVENTS = new Set(ENVELOPE_EVENTS);
 
 const path = (id: string, rest = '') => `/v1/tickets/${encodeURIComponent(id)}${rest}`;
+
+/**
+ * The customer of every ticket these tests create: letters outside ASCII and one outside the
+ * Basic Multilingual Plane (𠮷, U+20BB7, of the surname 𠮷田), so a body the service encodes as
+ * anything but UTF-8 (Latin-1: `ë` as the lone byte 0xEB) cannot pass for JSON.
+ */
+const CUSTOMER = { email: 'zoe.angstrom@example.com', name: 'Zoë Ångström 𠮷田' };
+
+/**
+ * Checks of what a delivery is about, judged by the run's delivery sweep over every delivery: a
+ * test carries their tags when its deliveries are the documented events they judge (what
+ * `--grep` and the detection matrix run for them).
+ */
+const ABOUT_TAGS = [
+  '@webhook.event-caused',
+  '@webhook.ticket-matches-api',
+  '@webhook.customer-is-requester',
+];
 
 /** A macro that leaves the ticket open (its other actions stay observable). */
 async function someMacro(api: ApiClient): Promise<string | undefined> {
@@ -106,7 +134,10 @@ async function diagnosis(target: Target): Promise<string | undefined> {
 
 /** Creates a ticket and triggers `event` on it; returns the ticket id. */
 async function trigger(api: ApiClient, tag: Tag, event: string): Promise<string> {
-  const created = await createTicket(api, tag, `webhook ${event}`, { priority: 'normal' });
+  const created = await createTicket(api, tag, `webhook ${event}`, {
+    priority: 'normal',
+    requester: CUSTOMER,
+  });
   const id = idOf(created);
   await TRIGGERS[event]!(api, id);
   return id;
@@ -123,8 +154,14 @@ test.describe('webhook events', () => {
             '@webhook.payload-schema',
             '@webhook.event-shape',
             '@webhook.signature-valid',
+            ...ABOUT_TAGS,
           ]
-        : ['@webhook.event-named', '@webhook.event-shape', '@webhook.signature-valid'],
+        : [
+            '@webhook.event-named',
+            '@webhook.content-type',
+            '@webhook.event-shape',
+            '@webhook.signature-valid',
+          ],
     }, async ({ api, verdict, needs, tag, target, probe }) => {
       needs('webhook');
       await withSubscription(target, { events: [event], form: 'both' }, async (sub) => {
@@ -146,7 +183,7 @@ test.describe('webhook events', () => {
           probe('U13', `payload-keys:${event}`, payload ? Object.keys(payload).sort() : null);
           probe('U15', `signature-headers:${event}`, headerForms(d));
           verdict.check('webhook.signature-valid', ex, { raw: d.raw, secret: sub.secret });
-          verdict.check('webhook.content-type', ex);
+          verdict.check('webhook.content-type', ex, { raw: d.raw });
           if (documented) verdict.check('webhook.payload-schema', ex, { event, payload });
           verdict.check('webhook.event-shape', ex, { event, payload });
         }
@@ -168,7 +205,10 @@ test.describe('webhook events', () => {
     );
     needs('webhook', 'adminToken');
     await withSubscription(target, { events: ['sla.at_risk'], form: 'both' }, async (sub) => {
-      const created = await createTicket(api, tag, 'webhook sla.at_risk', { priority: 'high' });
+      const created = await createTicket(api, tag, 'webhook sla.at_risk', {
+        priority: 'high',
+        requester: CUSTOMER,
+      });
       const id = idOf(created);
       // High: 1 h target (assumed), at risk with 15 min left, i.e. after 45 min.
       const moved = await target.admin('POST', '/admin/clock/advance', { seconds: 46 * 60 });
@@ -225,7 +265,9 @@ test.describe('webhook signatures', () => {
         );
     const forms = subs.map((s) => s.form);
     try {
-      const id = idOf(await createTicket(api, tag, 'webhook signature forms'));
+      const id = idOf(
+        await createTicket(api, tag, 'webhook signature forms', { requester: CUSTOMER }),
+      );
       for (const [i, form] of forms.entries()) {
         const sub = subs[i]!;
         const all = await waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === id));
@@ -253,7 +295,7 @@ test.describe('webhook signatures', () => {
 
 test.describe('webhook delivery rules', () => {
   test('an endpoint receives only the events chosen for it', {
-    tag: ['@webhook.only-chosen-events', '@webhook.event-delivered'],
+    tag: ['@webhook.only-chosen-events', '@webhook.event-delivered', ...ABOUT_TAGS],
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('webhook');
     // Every endpoint is checked after every trigger: any delivery of an event it did not choose
@@ -281,7 +323,9 @@ test.describe('webhook delivery rules', () => {
       }
     }
     try {
-      const created = await createTicket(api, tag, 'webhook event selection');
+      const created = await createTicket(api, tag, 'webhook event selection', {
+        requester: CUSTOMER,
+      });
       const id = idOf(created);
       // Every other trigger first, ticket.closed last, so once the last expected delivery has
       // arrived (and the service has flushed), the unchosen ones have had their chance too.
@@ -348,7 +392,9 @@ test.describe('webhook delivery rules', () => {
       } else {
         const marker = `retry-${randomBytes(6).toString('hex')}`;
         await target.receiver.failFirst({ marker, attempts: 1, status: 503 });
-        id = idOf(await createTicket(api, tag, `webhook retries ${marker}`));
+        id = idOf(
+          await createTicket(api, tag, `webhook retries ${marker}`, { requester: CUSTOMER }),
+        );
         until = Date.now() + waitMs;
       }
       const started = early?.armedAt ?? Date.now();
@@ -382,5 +428,69 @@ test.describe('webhook delivery rules', () => {
         waitedMs,
       });
     });
+  });
+
+  test("another workspace's tickets are never delivered to this workspace's endpoints", {
+    tag: ['@webhook.workspace-isolated'],
+  }, async ({ api, verdict, needs, tag, target, exchanges }) => {
+    needs('webhook', 'otherWorkspaceKey');
+    // This workspace's endpoints: every configured one (dashboard), or one subscribed to every
+    // event the suite can trigger (reference). The other workspace has none of ours to use.
+    let endpoints: Subscription[];
+    if (target.dashboard) endpoints = target.cfg.webhookEndpoints.map((e) => target.endpoint(e));
+    else {
+      const sub = await target.subscribe({ events: [...TRIGGERABLE_EVENTS], form: 'both' });
+      if (typeof sub === 'string') throw new Error(sub);
+      endpoints = [sub];
+    }
+    try {
+      // The other workspace creates a ticket, replies to it as agent and customer, closes it.
+      const b = api.withKey(target.keys.otherWorkspace);
+      const theirs = idOf(
+        await createTicket(b, tag, 'webhook isolation: the other workspace', {
+          requester: CUSTOMER,
+        }),
+      );
+      need(theirs, 'the other workspace created a ticket').not.toBe(MISSING_ID);
+      for (const author of ['agent', 'customer'] as const)
+        await b.send('POST', path(theirs, '/messages'), {
+          body: { body: `A ${author} of the other workspace.`, author },
+        });
+      await b.send('POST', path(theirs, '/close'));
+      // Then a ticket of this workspace: once its delivery arrived, the other workspace's events,
+      // sent as they happened, have had their chance to arrive too (and a settle on top).
+      const mine = idOf(
+        await createTicket(api, tag, 'webhook isolation: this workspace', { requester: CUSTOMER }),
+      );
+      await Promise.all(
+        endpoints
+          .filter((sub) => sub.events.includes('ticket.created'))
+          .map((sub) => waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === mine))),
+      );
+      await settleDeliveries(target, 1000);
+      const actions = exchanges.flatMap((ex, i) => {
+        const a = ledgerActionOf(ex, ledgerWorkspace(ex, target.keys.otherWorkspace), i);
+        return a ? [a] : [];
+      });
+      // Every endpoint at once, judged as the run's sweep judges them: one evaluation, the first
+      // delivery that arrived as the evidence, how many in all.
+      const about = [];
+      for (const sub of endpoints)
+        for (const d of await sub.deliveries())
+          if (ticketIdOf(d) === theirs) about.push({ sub, d });
+      about.sort((x, y) => x.d.receivedAt - y.d.receivedAt);
+      const matches = matchDeliveries(
+        actions,
+        about.map(({ d }) => ({ endpoint: d.path.split('?')[0]!, delivery: d })),
+      );
+      const first = about[0];
+      verdict.check(
+        'webhook.workspace-isolated',
+        first ? deliveryExchange(first.d, target.receiverUrl, first.sub) : undefined,
+        { matches },
+      );
+    } finally {
+      for (const sub of endpoints) await unsubscribe(target, sub);
+    }
   });
 });

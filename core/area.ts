@@ -3,7 +3,9 @@
  * its verdict, one headline, the failures in the one failure shape, and what did not run.
  */
 import type { Failure } from './checks/types.ts';
+import type { Level } from './level.ts';
 import { redact } from './redact.ts';
+import { boundedFailure, SHOWN_RECEIVED, shownText } from './shown.ts';
 
 /** `error`: the area could not run to its end (the target stopped answering, a crash, the time limit). */
 export type AreaVerdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'error';
@@ -19,6 +21,12 @@ export interface AreaSummary {
   error?: string;
   /** Area-specific data (load results, fuzz statistics, …). */
   details?: unknown;
+  /**
+   * An area whose findings carry levels rather than provenance (compatibility): the highest level
+   * found. The verdict table shows it in place of a pass or warn, so the row never reads milder
+   * than its detail.
+   */
+  level?: Level;
 }
 
 /** An area with nothing filed yet: its step files failures (`fileFailures`) and judges last. */
@@ -26,10 +34,12 @@ export function emptyArea(verdict: AreaVerdict = 'pass', headline = ''): AreaSum
   return { verdict, headline, documentedFailures: [], assumptionMismatches: [], notRun: [] };
 }
 
-/** Files each failure of the one failure shape by its provenance. */
+/** Files each failure of the one failure shape by its provenance, its texts bounded (shown.ts). */
 export function fileFailures(area: AreaSummary, fs: readonly Failure[]): void {
   for (const f of fs)
-    (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(f);
+    (f.provenance === 'documented' ? area.documentedFailures : area.assumptionMismatches).push(
+      boundedFailure(f),
+    );
 }
 
 /** A documented failure fails the area, an assumption mismatch warns, else it passes. */
@@ -67,8 +77,12 @@ export function notRunArea(reason: string, name = 'area'): AreaSummary {
   return { ...emptyArea('not-run', reason), notRun: [{ name, reason }] };
 }
 
-/** The first line of what was thrown, redacted. */
+/** The first line of what was thrown, bounded and redacted (a message may quote an answer). */
 export function reasonOf(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return redact(msg.split('\n')[0]?.trim() || (e instanceof Error ? e.name : 'unknown error'));
+  const nl = msg.indexOf('\n');
+  const first = (nl < 0 ? msg : msg.slice(0, nl)).trim();
+  return redact(
+    shownText(first || (e instanceof Error ? e.name : 'unknown error'), SHOWN_RECEIVED),
+  );
 }

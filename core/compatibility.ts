@@ -38,6 +38,50 @@ export interface CompareFinding {
   current?: unknown;
 }
 
+/**
+ * Why something of either run was left out of the comparison: not a change, and said so.
+ *   - `not-exercised`: only tests, probes or an area the other run did not run saw it;
+ *   - `not-measured`: a plan limit (or one of its properties) one run did not measure;
+ *   - `inconclusive`: a measurement its run could not vouch for, never compared as a number;
+ *   - `no-interval`: a measurement without its uncertainty (an older snapshot), compared with the
+ *     other run's interval only;
+ *   - `no-record`: a snapshot that does not record what it exercised (version 2);
+ *   - `data`: what depends on the data a run met, not on behaviour (a field the resource leaves
+ *     out for some records, missing from this answer's items).
+ */
+export type CompareNoteKind =
+  | 'not-exercised'
+  | 'not-measured'
+  | 'inconclusive'
+  | 'no-interval'
+  | 'no-record'
+  | 'data';
+
+export interface CompareNote {
+  kind: CompareNoteKind;
+  message: string;
+  pointer: CompareLocation;
+}
+
+/** The notes, one line per kind: how many, and the first few in full (summary.json has all). */
+export function notesText(notes: readonly CompareNote[], show = 3): string[] {
+  const kinds = [...new Set(notes.map((n) => n.kind))];
+  return kinds.map((k) => {
+    const of = notes.filter((n) => n.kind === k);
+    const head = of.slice(0, show).map((n) => n.message);
+    return `${NOTE_HEAD[k]} (${of.length}): ${head.join('; ')}${of.length > show ? `; … ${of.length - show} more` : ''}`;
+  });
+}
+
+const NOTE_HEAD: Record<CompareNoteKind, string> = {
+  'not-exercised': 'not compared, only one run exercised it',
+  'not-measured': 'not compared, only one run measured it',
+  inconclusive: 'not compared, an inconclusive measurement',
+  'no-interval': 'compared by one interval, the other run recorded none',
+  'no-record': 'compared without a record of what was exercised',
+  data: 'not a change, it depends on the data a run met',
+};
+
 /** What `summary.compatibility` holds and the HTML page's compatibility section shows. */
 export interface CompatibilityReport {
   /** The baseline file, relative to the working directory. */
@@ -50,6 +94,8 @@ export interface CompatibilityReport {
   failOn?: Level;
   /** True when the run was partial (see `CompareOptions.partial`). */
   partial?: boolean;
+  /** What was left out of the comparison, and why (never a finding). */
+  notes?: CompareNote[];
   /** Set when the baseline could not be read; the run goes on without a comparison. */
   error?: string;
 }

@@ -12,9 +12,11 @@ export const ENV_VARS = {
   HARNESS_READONLY_KEY: 'read-only key of workspace A (scope checks)',
   HARNESS_OTHER_WORKSPACE_KEY: 'key of a second workspace (isolation checks)',
   HARNESS_TEAM_KEYS:
-    'comma-separated keys of one Team workspace (load; two keys add the scope phase)',
-  HARNESS_GROWTH_KEYS: 'comma-separated keys of one Growth workspace (load)',
-  HARNESS_ENTERPRISE_KEYS: 'comma-separated keys of one Enterprise workspace (load)',
+    'comma-separated keys of one Team workspace (load; two keys add the scope phase; a contract key listed here is held to 120/min)',
+  HARNESS_GROWTH_KEYS:
+    'comma-separated keys of one Growth workspace (load; a contract key listed here is held to 600/min)',
+  HARNESS_ENTERPRISE_KEYS:
+    'comma-separated keys of one Enterprise workspace (load; with HARNESS_ENTERPRISE_RATE a contract key listed here is held to it)',
   HARNESS_ENTERPRISE_RATE:
     'harness load --plan enterprise: the contracted requests per minute (else read from the headers)',
   HARNESS_ENTERPRISE_BURST:
@@ -38,7 +40,7 @@ export const ENV_VARS = {
     '1: allow plain HTTP to a non-loopback host, and on https:// skip certificate verification (a private CA: prefer NODE_EXTRA_CA_CERTS)',
   HARNESS_TIMEOUT_MS: 'per-request timeout (default 10000)',
   HARNESS_RUN_MAX_SECONDS:
-    'time limit of the whole run (harness run --max-seconds): the running area stops, every report is written',
+    'time limit of the whole run (harness run --max-seconds; default: the areas’ own limits + 1 min, 18 min for a full run): the running area stops, every report is written',
   HARNESS_BASELINE:
     'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
   HARNESS_COMPAT_FAIL_ON:

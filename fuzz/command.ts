@@ -135,7 +135,7 @@ export const SUBCOMMANDS = {
   'api-input': {
     name: 'fuzz api-input',
     summary:
-      'Schema-derived valid and invalid bodies for create, update and message: valid ones accepted, invalid ones refused with a 4xx problem, never a 5xx, nothing half done.',
+      'Schema-derived valid and invalid bodies for create, update and message, and query strings for the list: valid ones accepted, invalid ones refused with a 4xx problem, never a 5xx, nothing half done; every input class (each Unicode plane, boundary lengths, tags lists, number edges) sent by a class sampler first and counted.',
     options: DEPLOYMENT_OPTIONS,
     env: ['HARNESS_BASE_URL', 'HARNESS_API_KEY', 'FC_SEED'],
     examples: [

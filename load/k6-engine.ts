@@ -3,7 +3,6 @@
  * handleSummary writes (the same LoadResult the Node engine returns). Keys travel in the
  * environment, never on the command line where `ps` would show them.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -23,6 +22,7 @@ import {
 } from './lib/index.ts';
 import { redact } from '../core/redact.ts';
 import { freePort } from '../core/net.ts';
+import { ProcessGroup } from '../core/process/process-group.ts';
 import { pollK6Progress } from './k6-progress.ts';
 
 const executable = (p: string): boolean => {
@@ -153,13 +153,18 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
   try {
     const code = await new Promise<number>((resolve, reject) => {
       const args = ['run', '--quiet', '--address', `127.0.0.1:${port}`, o.script];
-      const child = spawn(o.k6, args, {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      // A group of its own: the run's interrupt and the reaper end it with the rest (k6 stops
+      // on SIGINT and still writes its summary).
+      const group = new ProcessGroup(
+        o.k6,
+        args,
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        'SIGINT',
+      );
+      const child = group.child;
       // Kept for the error message when k6 writes no summary; shown live only where asked,
       // whole lines at a time so that redaction sees every secret whole.
-      for (const stream of [child.stdout, child.stderr]) {
+      for (const stream of [child.stdout!, child.stderr!]) {
         let partial = '';
         stream.on('data', (d: Buffer) => {
           const text = partial + d.toString();
@@ -171,17 +176,12 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
           o.progress?.write(lines);
         });
       }
-      let hard: NodeJS.Timeout | undefined;
-      const stop = () => {
-        child.kill('SIGINT');
-        hard ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-      };
+      const stop = () => void group.stop(KILL_GRACE_MS);
       const timer = setTimeout(stop, o.maxSeconds * 1000);
       o.signal?.addEventListener('abort', stop, { once: true });
       child.on('error', reject);
       child.on('exit', (c) => {
         clearTimeout(timer);
-        if (hard) clearTimeout(hard);
         o.signal?.removeEventListener('abort', stop);
         resolve(c ?? 1);
       });

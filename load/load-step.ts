@@ -8,6 +8,7 @@ import type { LoadResult } from './lib/result.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import { loadFailures, loadNotRun } from './failures.ts';
 import { runLoad, summaryLine } from './run-load.ts';
+import { limitObservation } from './limit-observation.ts';
 import type { PlanLimitObservation } from '../core/snapshot/types.ts';
 import {
   type AreaSummary,
@@ -19,6 +20,9 @@ import {
   reasonOf,
 } from '../core/area.ts';
 import { resolveTarget, type StartEmbedded } from '../core/target/resolve-target.ts';
+
+/** The load area's own wall-clock limit, s (k6 or the Node driver is stopped there). */
+export const LOAD_STEP_MAX_SECONDS = 170;
 
 export async function runLoadStep(
   cfg: HarnessConfig,
@@ -46,10 +50,10 @@ export async function runLoadStep(
       outDir: out,
       progress: process.stderr,
       allowInsecureRemote: cfg.allowInsecure,
-      maxSeconds: 170,
+      maxSeconds: LOAD_STEP_MAX_SECONDS,
     });
     for (const r of results) log(`  ${summaryLine(r)}`);
-    return { area: loadArea(results), limits: results.map(observation), results };
+    return { area: loadArea(results), limits: results.map(limitObservation), results };
   } catch (e) {
     // The run could not be made (a dead target, a refused plain-HTTP URL, k6 missing…): that is
     // "could not run" (exit 2), not a broken documented rule.
@@ -69,17 +73,4 @@ export function loadArea(results: LoadResult[]): AreaSummary {
   area.verdict = judged(area.documentedFailures.length, area.assumptionMismatches.length);
   area.headline = results.map((r) => summaryLine(r)).join(' | ');
   return area;
-}
-
-function observation(r: LoadResult): PlanLimitObservation {
-  return {
-    plan: r.plan,
-    burst: r.estimates.burst?.value != null ? Math.round(r.estimates.burst.value) : undefined,
-    ratePerMin: Number.isFinite(r.estimates.rate.perMin)
-      ? Math.round(r.estimates.rate.perMin * 10) / 10
-      : undefined,
-    algorithm: r.limiter.algorithm,
-    resetUnit: r.resetUnit.unit,
-    scope: r.scope.scope,
-  };
 }

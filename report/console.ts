@@ -5,8 +5,10 @@
  */
 import { formatFailure } from '../core/checks/failure.ts';
 import { redact } from '../core/redact.ts';
+import { shownText } from '../core/shown.ts';
+import { terminalSafe } from '../core/terminal-safe.ts';
 import type { AreaSummary } from '../core/area.ts';
-import type { Summary } from './summary.ts';
+import { type Summary, targetLines } from './summary.ts';
 
 /** The widest line of the table and of the details under it. */
 export const WIDTH = 100;
@@ -21,11 +23,20 @@ const MARK: Record<AreaSummary['verdict'], string> = {
 
 /** The table's columns after the area name: header, width, value of a row. */
 const COLUMNS: [string, number, (a: AreaSummary) => string][] = [
-  ['verdict', 7, (a) => MARK[a.verdict]],
+  ['verdict', 7, verdictCell],
   ['documented', 10, (a) => String(a.documentedFailures.length)],
   ['assumed', 7, (a) => String(a.assumptionMismatches.length)],
   ['not run', 7, (a) => String(a.notRun.length)],
 ];
+
+/**
+ * The verdict cell: a leveled area (compatibility) that neither failed nor could not run shows
+ * the highest level it found — `ERR`, not the `WARN` of a change that does not gate.
+ */
+export function verdictCell(a: AreaSummary): string {
+  if (a.level && (a.verdict === 'pass' || a.verdict === 'warn')) return a.level;
+  return MARK[a.verdict];
+}
 
 /** The verdict table: the area column as wide as the longest name, counts right-aligned. */
 export function verdictTable(areas: Record<string, AreaSummary>): string[] {
@@ -108,6 +119,8 @@ export function renderConsole(s: Summary, outDir: string): string {
     ...verdictTable(s.areas),
     '',
     ...areaDetails(s.areas),
+    ...targetLines(s).flatMap((l) => wrap(l, WIDTH)),
+    ...leftObjects(s),
   ];
   const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
   const assumed = Object.values(s.areas).flatMap((a) => a.assumptionMismatches);
@@ -123,7 +136,9 @@ export function renderConsole(s: Summary, outDir: string): string {
       `--- differs from assumption (${assumed.length})${s.strict ? ' — fatal (--strict)' : ' — reported, not fatal'} ---`,
     );
     for (const f of assumed.slice(0, 12))
-      lines.push(`[${f.check}] Received: ${f.received} / Assumed: ${f.expected}`);
+      lines.push(
+        `[${f.check}] Received: ${shownText(f.received, 500)} / Assumed: ${shownText(f.expected, 500)}`,
+      );
     if (assumed.length > 12) lines.push(`… and ${assumed.length - 12} more in summary.json`);
   }
   const errors = Object.entries(s.areas).filter(([, a]) => a.verdict === 'error' && !s.unusable);
@@ -140,6 +155,16 @@ export function renderConsole(s: Summary, outDir: string): string {
     for (const n of notRun.slice(0, 15)) lines.push(n);
     if (notRun.length > 15) lines.push(`… and ${notRun.length - 15} more in summary.json`);
   }
+  if (s.matrix) {
+    const c = s.matrix.counts;
+    lines.push(
+      '',
+      ...wrap(
+        `rules × operations: ${c.checked} cells checked (${c.failed} with a failure), ${c.notReached} not reached on this target, ${c.notApplicable} not applicable — index.html#matrix, summary.json "matrix"`,
+        WIDTH,
+      ),
+    );
+  }
   lines.push(
     '',
     `reports: ${outDir}/`,
@@ -147,7 +172,16 @@ export function renderConsole(s: Summary, outDir: string): string {
   );
   // One line, never wrapped: CI logs and scripts read the verdict from it.
   lines.push(verdictLine(s), '');
-  return redact(lines.join('\n'));
+  return terminalSafe(redact(lines.join('\n')));
+}
+
+/** The objects the run could not clean, a few by name (summary.json lists up to 50). */
+function leftObjects(s: Summary): string[] {
+  const left = s.leftOnTarget?.left ?? [];
+  const shown = left
+    .slice(0, 5)
+    .map((l) => `  left: ${l.kind} ${l.id}${l.area ? ` (${l.area})` : ''} — ${l.why}`);
+  return left.length > 5 ? [...shown, `  … and ${left.length - 5} more in summary.json`] : shown;
 }
 
 /** An unusable target, said first: nothing after it is about the contract. */
@@ -172,6 +206,8 @@ function labelled(label: string, text: string): string[] {
 function verdictLine(s: Summary): string {
   const head = `verdict: ${s.verdict.toUpperCase()} (exit ${s.exitCode}) in ${(s.durationMs / 1000).toFixed(1)} s`;
   if (s.unusable) return `${head} — target unusable: ${s.unusable.cause}`;
+  if (s.interrupted)
+    return `${head} — ${s.interrupted}: the run did not finish (what it found is above)`;
   const errored = Object.entries(s.areas)
     .filter(([, a]) => a.verdict === 'error')
     .map(([n]) => n);

@@ -5,11 +5,19 @@
  */
 import { FAILURE_WORDS } from '../core/checks/failure.ts';
 import type { Failure } from '../core/checks/types.ts';
-import { type CompatibilityReport, valueText, whereText } from '../core/compatibility.ts';
+import {
+  type CompatibilityReport,
+  notesText,
+  valueText,
+  whereText,
+} from '../core/compatibility.ts';
+import { verdictCell } from './console.ts';
 import { redact } from '../core/redact.ts';
+import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
+import type { MatrixCell, RuleMatrix } from './rule-matrix.ts';
 import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
-import type { Summary } from './summary.ts';
+import { type Summary, targetLines } from './summary.ts';
 
 /** Text as HTML (the run escapes its chart fallback with it too). */
 export const esc = (s: unknown) =>
@@ -62,9 +70,12 @@ small{color:#57606a}code{font-size:12px}
 td,th{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.scroll{overflow-x:auto}.nowrap{white-space:nowrap}
 nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:8px}nav a{color:#c9d1d9}
 .lvl-ERR{color:#cf222e;font-weight:600}.lvl-WARN{color:#9a6700;font-weight:600}.lvl-INFO{color:#57606a}
-details summary{cursor:pointer;margin:6px 0}`;
+details summary{cursor:pointer;margin:6px 0}
+table.matrix{width:auto;font-size:12px}table.matrix td,table.matrix th{padding:3px 5px;text-align:center;white-space:nowrap}table.matrix th.rule,table.matrix td.rule{text-align:left}
+table.matrix th.col{writing-mode:vertical-rl;transform:rotate(180deg);vertical-align:bottom;font-weight:500}table.matrix .na{color:#8c959f}`;
 
-function failureBlock(f: Failure): string {
+function failureBlock(failure: Failure): string {
+  const f = boundedFailure(failure);
   const { label } = FAILURE_WORDS[f.provenance];
   return `<div class="failure ${f.provenance}"><b>${esc(f.check)}</b> <small>${esc(f.rule)}</small>
 <div>Received: <code>${esc(f.received)}</code></div><div>${label}: <code>${esc(f.expected)}</code></div>${f.repro ? `<pre>${esc(f.repro)}</pre>` : ''}</div>`;
@@ -79,12 +90,51 @@ export interface HtmlExtras {
 }
 
 /** The page. */
+/** What the page reads of the API input fuzz's result (fuzz/api-input/api-input.ts), as data. */
+interface InputClassView {
+  seed?: number;
+  operations?: Array<{
+    operation: string;
+    status: string;
+    cases: number;
+    sampled?: number;
+    classes?: Array<{ name: string; family: string; what: string; cases: number }>;
+  }>;
+}
+
+/**
+ * The API input fuzz's input classes: one row per class, one column per operation, each cell the
+ * number of cases that carried it — "n/a" where the class has no place in the operation, a 0
+ * marked, so a class that was never sent cannot be missed.
+ */
+function inputClassesTable(details: unknown): string {
+  const input = (details as { input?: InputClassView } | undefined)?.input;
+  const ops = input?.operations ?? [];
+  if (ops.length === 0) return '';
+  const rows = new Map<string, { family: string; what: string }>();
+  for (const o of ops) for (const c of o.classes ?? []) rows.set(c.name, c);
+  const cell = (o: (typeof ops)[number], name: string) => {
+    const c = o.classes?.find((x) => x.name === name);
+    if (!c) return '<td><small>n/a</small></td>';
+    return c.cases === 0 ? '<td class="fail">0</td>' : `<td>${c.cases}</td>`;
+  };
+  return `<h3>API input fuzz: input classes</h3><p><small>Cases that carried each class of input, read from what was sent (a case may carry several); each class is sent at least once by the class sampler before the random cases (seed ${esc(input?.seed ?? '?')}). ${ops.map((o) => `${esc(o.operation)}: ${o.cases} cases, ${o.sampled ?? 0} from the sampler, ${esc(o.status)}`).join(' · ')}.</small></p>
+<div class="scroll"><table><tr><th>family</th><th>class</th><th>what</th>${ops.map((o) => `<th>${esc(o.operation)}</th>`).join('')}</tr>${[
+    ...rows,
+  ]
+    .map(
+      ([name, c]) =>
+        `<tr><td>${esc(c.family)}</td><td>${esc(name)}</td><td><small>${esc(c.what)}</small></td>${ops.map((o) => cell(o, name)).join('')}</tr>`,
+    )
+    .join('\n')}</table></div>`;
+}
+
 export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExtras = {}): string {
   const { compatibility, charts: svgs = [] } = extras;
   const areas = Object.entries(s.areas)
     .map(
       ([n, a]) =>
-        `<tr><td class="nowrap">${esc(n)}</td><td class="${a.verdict} nowrap">${esc(a.verdict.toUpperCase())}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
+        `<tr><td class="nowrap">${esc(n)}</td><td class="${verdictCell(a) === a.level ? `lvl-${a.level}` : a.verdict} nowrap">${esc(verdictCell(a))}</td><td>${a.documentedFailures.length}</td><td>${a.assumptionMismatches.length}</td><td>${a.notRun.length}</td><td>${esc(a.headline)}</td></tr>`,
     )
     .join('\n');
   const documented = Object.values(s.areas).flatMap((a) => a.documentedFailures);
@@ -102,7 +152,7 @@ export function renderHtml(s: Summary, snap?: BehaviourSnapshot, extras: HtmlExt
       const labels = snap?.gapLabels?.[gap] ?? {};
       const probed = snap?.gaps[gap] ?? operationGap(gap, snap);
       const rows = [
-        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, JSON.stringify(v)]),
+        ...Object.entries(probed ?? {}).map(([id, v]) => [labels[id] ?? id, boundedJson(v, 500)]),
         ...Object.entries(fromLoad[gap] ?? {}),
       ];
       const observed = rows.length
@@ -149,6 +199,7 @@ ${loadResults
         )
         .join('\n')}</table>`
     : `<p><small>${esc(fuzz?.headline ?? 'no fuzz run in this summary')}</small></p>`;
+  const inputClasses = inputClassesTable(fuzz?.details);
 
   const compat = compatSection(compatibility ?? s.compatibility);
 
@@ -160,15 +211,16 @@ ${loadResults
 <nav aria-label="sections">${SECTIONS.map(([id, title]) => `<a href="#${id}">${title}</a>`).join('')}</nav></header>
 <main>
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>
-<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p></section>
+<p><small>Tests: ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped. A documented rule broken fails the gate; a deviation from an assumption is reported${s.strict ? ' and, in strict mode, fails it' : ''}.</small></p>${onTarget(s)}</section>
 <section id="failures"><h2>Failures (${documented.length} documented, ${assumed.length} assumption mismatches)</h2>
-${documented.map(failureBlock).join('\n') || noFailures(s)}
-${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${assumed.map(failureBlock).join('\n')}</details>` : ''}
+${failureBlocks(documented) || noFailures(s)}
+${assumed.length ? `<details${assumed.length <= 3 ? ' open' : ''}><summary><b>Differs from assumption (${assumed.length})</b> <small>reported${s.strict ? ', fatal in strict mode' : ', not fatal'}</small></summary>${failureBlocks(assumed)}</details>` : ''}
 ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why</th></tr>${notRun.map((n) => `<tr><td>${esc(n.area)}</td><td>${esc(n.name)}</td><td>${esc(n.reason)}</td></tr>`).join('\n')}</table>` : ''}</section>
 <section id="gaps"><h2>Gaps: assumption vs observed</h2><p><small>Where the service docs say "not shown", the harness assumes (docs/assumptions.md) and records what the deployment does.</small></p><table><tr><th>gap</th><th>assumption</th><th>observed</th></tr>${gapRows}</table></section>
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
-<section id="fuzz"><h2>Webhook signature fuzzing</h2>${fuzzTable}</section>
+<section id="fuzz"><h2>Fuzzing</h2><h3>Webhook receiver properties</h3>${fuzzTable}${inputClasses}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
+<section id="matrix"><h2>Rules × operations</h2>${matrixSection(s.matrix)}</section>
 ${detectionSection(s)}
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>
 </main></body></html>
@@ -176,7 +228,17 @@ ${detectionSection(s)}
   return redact(html);
 }
 
-/** An unusable target, said before anything else: no check ran. */
+/** Failures a section of the page shows; summary.json has them all. */
+const PAGE_FAILURES = 200;
+
+/** The first PAGE_FAILURES failures as blocks, and how many more there are. */
+function failureBlocks(fs: readonly Failure[]): string {
+  const blocks = fs.slice(0, PAGE_FAILURES).map(failureBlock);
+  if (fs.length > PAGE_FAILURES)
+    blocks.push(`<p><small>… and ${fs.length - PAGE_FAILURES} more in summary.json</small></p>`);
+  return blocks.join('\n');
+}
+
 /**
  * The failures section with none to show: a pass only when a check was judged; an unusable target
  * (or a run where every area was skipped) judged nothing, and must not read as a green light.
@@ -188,7 +250,21 @@ function noFailures(s: Summary): string {
     : '<p class="not-run">No check ran, so no rule was judged.</p>';
 }
 
+/** What the run read of the target's data and what it left there (shared staging). */
+function onTarget(s: Summary): string {
+  const lines = targetLines(s);
+  if (lines.length === 0) return '';
+  const left = s.leftOnTarget?.left ?? [];
+  const table = left.length
+    ? `<details><summary>${left.length} object(s) left, with why</summary><table><tr><th>kind</th><th>id</th><th>area</th><th>why</th></tr>${left.map((l) => `<tr><td>${esc(l.kind)}</td><td><code>${esc(l.id)}</code></td><td>${esc(l.area ?? '')}</td><td>${esc(l.why)}</td></tr>`).join('')}</table></details>`
+    : '';
+  return `<p>${lines.map(esc).join('<br>')}</p>${table}`;
+}
+
+/** An interrupted run or an unusable target, said before anything else. */
 function unusableNote(s: Summary): string {
+  if (s.interrupted)
+    return `<p><b class="error">Interrupted</b>: ${esc(s.interrupted)}. The run did not finish (exit 2); what it found before is below.</p>`;
   if (!s.unusable) return '';
   return `<p><b class="error">Target unusable</b>: ${esc(s.unusable.cause)}.<br>What to fix: ${esc(s.unusable.fix)}.<br><small>No check ran: this run says nothing about the contract (exit 2).</small></p>`;
 }
@@ -223,6 +299,58 @@ function detectionSection(s: Summary): string {
   return `<section id="detection"><h2>Detection matrix</h2><p><small>The suite against the reference deployment with each fault of the catalogue on: the fault's named check must fail.</small></p><div class="scroll"><table><tr><th>fault</th><th>check</th><th>provenance</th><th>tests run</th><th>result</th></tr>${body}</table></div></section>`;
 }
 
+function matrixCell(c: MatrixCell | undefined): string {
+  if (!c) return '<td></td>';
+  if (c.state === 'n/a') return `<td class="na" title="${esc(`not applicable: ${c.why}`)}">—</td>`;
+  if (c.state === 'not-reached')
+    return `<td class="not-run" title="${esc(`not reached: ${c.why}`)}">?</td>`;
+  const n = c.passed + c.failed;
+  return c.failed
+    ? `<td class="fail" title="${esc(`${c.failed} of ${n} judgements failed`)}">✗ ${c.failed}/${n}</td>`
+    : `<td class="pass" title="${esc(`${n} judgements, all held`)}">✓ ${n}</td>`;
+}
+
+/**
+ * The rule × operation matrix: rows are rules, columns the spec's operations and webhook events;
+ * every "not reached" reason is listed below it (hover titles are not everyone's reading).
+ */
+function matrixSection(m: RuleMatrix | undefined): string {
+  if (!m)
+    return '<p><small>No contract test ran in this run: no rule was judged on any operation.</small></p>';
+  const head = m.columns
+    .map(
+      (c) =>
+        `<th class="col" title="${esc(`${c.label} (${c.provenance})`)}">${esc(c.kind === 'webhook' ? c.label : c.id)}</th>`,
+    )
+    .join('');
+  const rows = m.rows
+    .map(
+      (r) =>
+        `<tr><td class="rule" title="${esc(`${r.rule} — applies to ${r.appliesTo}`)}"><code>${esc(r.check)}</code></td><td>${esc(r.provenance)}</td>${m.columns.map((c) => matrixCell(r.cells[c.id])).join('')}</tr>`,
+    )
+    .join('\n');
+  const reasons = new Map<string, string[]>();
+  for (const r of m.rows)
+    for (const c of m.columns) {
+      const cell = r.cells[c.id];
+      if (cell?.state !== 'not-reached') continue;
+      reasons.set(cell.why, [
+        ...(reasons.get(cell.why) ?? []),
+        `${r.check} × ${c.kind === 'webhook' ? c.label : c.id}`,
+      ]);
+    }
+  const notReached = [...reasons]
+    .map(
+      ([why, cells]) =>
+        `<tr><td>${esc(why)}</td><td>${cells.length}</td><td><small>${esc(cells.slice(0, 12).join(', '))}${cells.length > 12 ? ` … and ${cells.length - 12} more` : ''}</small></td></tr>`,
+    )
+    .join('\n');
+  const { checked, failed, notReached: nr, notApplicable } = m.counts;
+  return `<p>${checked} cells checked (<span class="${failed ? 'fail' : 'pass'}">${failed} with a failure</span>), <span class="${nr ? 'not-run' : ''}">${nr} not reached on this target</span>, ${notApplicable} not applicable. <small>Rows: each rule that declares the operations it applies to (core/checks/applies-to.ts); columns: every operation and webhook event of spec/openapi.yaml. ✓ n: judged n times, all held · ✗ f/n: f of n failed · —: does not apply · ?: applies, not reached (hover a cell for why).</small></p>
+<div class="scroll"><table class="matrix"><tr><th class="rule">rule</th><th>provenance</th>${head}</tr>${rows}</table></div>
+${notReached ? `<h3>Not reached on this target</h3><table><tr><th>why</th><th>cells</th><th>which</th></tr>${notReached}</table>` : ''}`;
+}
+
 /** Section ids and titles, in page order (the navigation and the browser test use them). */
 export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['verdict', 'Verdict'],
@@ -231,8 +359,19 @@ export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['limits', 'Plan limits'],
   ['fuzz', 'Fuzzing'],
   ['checks', 'Checks'],
+  ['matrix', 'Rules × operations'],
   ['compatibility', 'Compatibility'],
 ];
+
+/** What the comparison left out, and why: not findings, but not to be read as unchanged. */
+function notesBlock(c: CompatibilityReport): string {
+  const notes = c.notes ?? [];
+  if (notes.length === 0) return '';
+  const items = notesText(notes)
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('');
+  return `<details><summary>${notes.length} thing(s) left out of the comparison (not findings)</summary><ul>${items}</ul></details>`;
+}
 
 function compatSection(c: CompatibilityReport | undefined): string {
   const how =
@@ -241,8 +380,9 @@ function compatSection(c: CompatibilityReport | undefined): string {
     return `<p><small>No baseline comparison in this run (it needs the whole contract suite and a baseline snapshot, <code>reports/baselines/reference.snapshot.json</code> or <code>HARNESS_BASELINE</code>).</small></p>${how}`;
   if (c.error)
     return `<p class="warn">Baseline ${esc(c.baseline)} could not be read: ${esc(c.error)}</p>${how}`;
-  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep): statuses it did not exercise are listed as not observed.' : ''}</small></p>`;
-  if (c.findings.length === 0) return `${head}<p class="pass">No behaviour change.</p>${how}`;
+  const head = `<p>Observed behaviour of this run against the baseline <code>${esc(c.baseline)}</code>${c.baselineTakenAt ? ` <small>(taken ${esc(c.baselineTakenAt)})</small>` : ''}: <span class="lvl-ERR">ERR ${c.counts.ERR}</span> · <span class="lvl-WARN">WARN ${c.counts.WARN}</span> · <span class="lvl-INFO">INFO ${c.counts.INFO}</span>. <small>Findings are <em>observed</em>: ${c.failOn ? `those at or above ${esc(c.failOn)} fail the gate (HARNESS_COMPAT_FAIL_ON), and are listed under Failures` : 'they are reported, never fatal (HARNESS_COMPAT_FAIL_ON=ERR gates on them)'}.${c.partial ? ' This run was partial (--grep).' : ''} Only what both runs observed is compared.</small></p>${notesBlock(c)}`;
+  if (c.findings.length === 0)
+    return `${head}<p class="pass">No behaviour change${c.notes?.length ? ' in what both runs observed' : ''}.</p>${how}`;
   const table = (rows: CompatibilityReport['findings']) =>
     `<table><tr><th>level</th><th>rule</th><th>where</th><th>change</th><th>baseline</th><th>current</th></tr>${rows
       .map(

@@ -6,6 +6,9 @@
 import type { AreaSummary } from '../core/area.ts';
 import type { CheckResult } from '../core/checks/verdict.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
+import { type ReadStats, readText } from '../core/http/read-tally.ts';
+import { type LeftOnTarget, leftLine } from '../core/target/clean-up.ts';
+import type { RuleMatrix } from './rule-matrix.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
 export const SUMMARY_VERSION = 1;
@@ -23,15 +26,35 @@ export interface Summary {
   exitCode: number;
   /** The preflight found a target no check can run against: the cause and what to fix. */
   unusable?: { cause: string; fix: string };
+  /**
+   * The run was stopped by a signal ("interrupted by SIGTERM"): verdict `error` whatever it had
+   * found — the areas keep what they found before.
+   */
+  interrupted?: string;
   areas: Record<string, AreaSummary>;
   checks: Array<{ name: string; provenance: string; passed: number; failed: number }>;
+  /**
+   * The rule × operation matrix (report/rule-matrix.ts): every rule that declares where it
+   * applies, on every operation and webhook event of the spec. Absent when no contract test ran.
+   */
+  matrix?: RuleMatrix;
   tests: { passed: number; failed: number; skipped: number; total: number };
-  /** Objects created on the target (shared staging hygiene). */
+  /** Objects created on the target (shared staging hygiene): `<kind> <id>`. */
   created?: string[];
+  /** What became of them: per kind created, cleaned (closed / deleted), left — and why left. */
+  leftOnTarget?: LeftOnTarget;
+  /** How much of the target's data the run read: list pages, their records and bytes. */
+  reads?: ReadCount;
   /** Requests the run sent to the API, per area and in total, and what the rate limit cost it. */
   requests?: RequestCount;
   /** The run's snapshot against the baseline (its gate, if any, is `areas.compatibility`). */
   compatibility?: CompatibilityReport;
+}
+
+export interface ReadCount {
+  total: ReadStats;
+  /** Per area that read any. */
+  byArea: Record<string, ReadStats>;
 }
 
 export interface RequestCount {
@@ -78,3 +101,19 @@ export const VERDICT_OF_EXIT: Record<number, Summary['verdict']> = {
   1: 'fail',
   2: 'error',
 };
+
+/**
+ * What the run did to the target beyond its checks, as the console and the page say it: how much
+ * of its data it read (per area) and what it left there.
+ */
+export function targetLines(s: Summary): string[] {
+  const lines: string[] = [];
+  if (s.reads && s.reads.total.pages > 0) {
+    const areas = Object.entries(s.reads.byArea).filter(([, r]) => r.pages > 0);
+    lines.push(
+      `read from the target: ${readText(s.reads.total)}${areas.length > 1 ? ` (${areas.map(([a, r]) => `${a} ${r.tickets} tickets / ${r.pages} pages`).join(' · ')})` : ''}`,
+    );
+  }
+  if (s.leftOnTarget) lines.push(leftLine(s.leftOnTarget));
+  return lines;
+}

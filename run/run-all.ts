@@ -18,7 +18,8 @@ import { renderConsole } from '../report/console.ts';
 import { type AreaSummary, errorArea, notRunArea } from '../core/area.ts';
 import type { Summary } from '../report/summary.ts';
 import { applyEnv, insecureTlsEnv } from '../core/target/tls-trust.ts';
-import { guardArea, msLeft, type RunClock, runClock } from './area-guard.ts';
+import { guardArea, type RunClock, runClock, stopReason, unlessInterrupted } from './area-guard.ts';
+import { defaultTimeLimit } from './default-time-limit.ts';
 import { runContractsStep } from '../contracts/contracts-step.ts';
 import { detectionArea, runDetectionMatrix } from './detection.ts';
 import { createReceiver } from '../examples/receiver/receiver.ts';
@@ -35,6 +36,11 @@ import {
   requestLine,
   statsSince,
 } from './request-count.ts';
+import { readReads } from '../contracts/collect.ts';
+import { ledgerMark } from '../core/http/created-ledger.ts';
+import { addReadStats, processReadStats, type ReadStats } from '../core/http/read-tally.ts';
+import { cleanUpSince, uncleanedSince } from './clean-up-run.ts';
+import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
 import { type Area, areasNotRun } from './area-selection.ts';
@@ -53,8 +59,15 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Contract-suite time limit, ms. Default 10 min. */
   contractsTimeoutMs?: number;
-  /** Time limit of the whole run, s (default HARNESS_RUN_MAX_SECONDS, else none). */
+  /**
+   * Time limit of the whole run, s (default HARNESS_RUN_MAX_SECONDS, else the default of
+   * run/default-time-limit.ts).
+   */
   maxSeconds?: number;
+  /** Aborted when the run is interrupted (run/interrupt.ts); its reason names the signal. */
+  signal?: AbortSignal;
+  /** Called once when the run must stop early (interrupt or time limit): end the children then. */
+  onStop?: (reason: string) => void;
   /** Environment to read the configuration from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** The target (`--url`), over the environment's HARNESS_BASE_URL. */
@@ -73,8 +86,10 @@ export interface RunResult {
   summary: Summary;
   exitCode: number;
   files: string[];
-  /** The run's time limit cut an area short: its work may still be running in this process. */
+  /** The run's time limit or an interrupt cut an area short: its work may still be running in this process. */
   outOfTime: boolean;
+  /** Set when the run was interrupted: by what. */
+  interrupted?: string;
 }
 
 export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
@@ -89,11 +104,23 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
     ...(opts.strict ? { strict: true } : {}),
   });
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
-  const clock = runClock(opts.maxSeconds ?? cfg.runMaxSeconds, started);
+  const skipped = new Set(opts.skip ?? []);
+  const clock = runClock(
+    opts.maxSeconds ??
+      cfg.runMaxSeconds ??
+      defaultTimeLimit({
+        areas: (['contracts', 'load', 'fuzz'] as const).filter((a) => !skipped.has(a)),
+        detect: Boolean(opts.detect) && !cfg.baseUrl,
+        contractsTimeoutMs: opts.contractsTimeoutMs,
+      }),
+    started,
+    { interrupt: opts.signal, onStop: opts.onStop },
+  );
   prepareOut(out);
   log(
     `harness run ${runId}: target ${cfg.baseUrl ?? 'embedded reference deployment'}${cfg.faults.length ? ` with faults ${cfg.faults.join(', ')}` : ''}`,
   );
+  log(`  ${clock.limitName}`);
   // HARNESS_ALLOW_INSECURE on https: for this run's requests and its children, then put back.
   const insecure = insecureTlsEnv(cfg);
   Object.assign(env, insecure);
@@ -111,15 +138,26 @@ export async function runAll(opts: RunOptions = {}): Promise<RunResult> {
       limits: r.limits,
       unusable: r.unusable,
       requests: r.requests,
-      // A skipped, unfinished or unusable suite observed too little to compare; a --grep run
-      // observed only part of it; a run whose load area measured nothing compares no plan limits.
+      reads: r.reads,
+      created: r.created,
+      ...(opts.grep ? { grep: opts.grep } : {}),
+      interrupted: opts.signal?.aborted ? String(opts.signal.reason) : undefined,
+      // A skipped, unfinished or unusable suite observed too little to compare. What a --grep run
+      // or a run without load did not exercise, the snapshot says (compat/compare/exercised.ts).
       baseline: r.complete
         ? { partial: Boolean(opts.grep), limits: r.limits.length > 0 }
         : undefined,
     });
     if (opts.verbose !== false) process.stdout.write(renderConsole(summary, out));
-    return { summary, exitCode, files, outOfTime: r.outOfTime };
+    return {
+      summary,
+      exitCode,
+      files,
+      outOfTime: r.outOfTime,
+      ...(summary.interrupted ? { interrupted: summary.interrupted } : {}),
+    };
   } finally {
+    clock.dispose();
     restoreEnv();
   }
 }
@@ -135,7 +173,10 @@ interface RunContext {
 
 /** What the areas found, as the reports take it. */
 interface AreasRun
-  extends Pick<ReportInput, 'areas' | 'tests' | 'results' | 'limits' | 'unusable' | 'requests'> {
+  extends Pick<
+    ReportInput,
+    'areas' | 'tests' | 'results' | 'limits' | 'unusable' | 'requests' | 'reads' | 'created'
+  > {
   /** The contract suite ran to its end (the baseline comparison makes sense). */
   complete: boolean;
   outOfTime: boolean;
@@ -166,7 +207,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     if (gone) down = `the target stopped answering: ${gone.cause}`;
     return gone !== undefined;
   };
-  const unusable = await probe();
+  const unusable = await unlessInterrupted(clock, probe());
   if (unusable) {
     const text = unusableText(unusable);
     log(text);
@@ -193,8 +234,9 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       areas[name] = notRunArea(notSelected);
       return;
     }
-    if (run.outOfTime || msLeft(clock) <= 0) {
-      areas[name] = errorArea(`not run: ${clock.limitName} was reached`);
+    const stopped = stopReason(clock);
+    if (run.outOfTime || stopped) {
+      areas[name] = errorArea(`not run: ${stopped ?? `${clock.limitName} was reached`}`);
       return;
     }
     // A real target that died since the last area is named once, not re-discovered by each check.
@@ -208,7 +250,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     areas[name] = g.area;
     run.outOfTime ||= g.outOfTime;
     // An area that broke off on a real target: say so when the target is the reason.
-    if (g.area.verdict === 'error' && msLeft(clock) > 0 && !down && (await wentDown())) {
+    if (g.area.verdict === 'error' && !stopReason(clock) && !down && (await wentDown())) {
       areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
       areas[name].headline = areas[name].error!;
     }
@@ -225,6 +267,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       grep: opts.grep,
       verbose: opts.verbose !== false,
       tags: opts.tags ?? false,
+      signal: opts.signal,
     });
     run.tests = c.tests;
     run.results = c.results;
@@ -242,12 +285,20 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   });
 
   let fuzzRequests: RateStats | undefined;
+  let fuzzReads: ReadStats | undefined;
+  let fuzzMark: number | undefined;
   await area('fuzz', '[3/3] webhook signature fuzzing…', async () => {
     const before = processRateStats();
+    const readBefore = processReadStats();
+    const mark = ledgerMark();
+    fuzzMark = mark;
     try {
       return await runFuzzStep(cfg, log, { start: startService, exampleReceiver: createReceiver });
     } finally {
+      // What the fuzzers created is closed before the area ends (and counted as its requests).
+      run.created = await cleanUpSince(cfg, mark, 'fuzz');
       fuzzRequests = statsSince(processRateStats(), before);
+      fuzzReads = addReadStats(processReadStats(), readBefore, -1);
     }
   });
 
@@ -260,6 +311,12 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     loadRequests,
   );
   log(requestLine(run.requests));
+  // Cut short by the time limit, the fuzz area never reached its clean-up: say what it left.
+  if (fuzzMark !== undefined && !run.created) run.created = uncleanedSince(cfg, fuzzMark, 'fuzz');
+  run.reads = readCount({
+    contracts: skip.has('contracts') ? undefined : readReads(ctx.out),
+    fuzz: fuzzReads,
+  });
 
   if (opts.detect) {
     if (cfg.baseUrl)

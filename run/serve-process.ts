@@ -2,10 +2,11 @@
  * Starts `harness serve` (run/commands/serve.ts) as a separate process and reads back what a user
  * would: its base URL and the credentials files it writes (from its one machine-readable line).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnvFile } from '../core/config.ts';
+import { ProcessGroup } from '../core/process/process-group.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -23,23 +24,23 @@ export interface ServedDeployment {
 /**
  * `harness serve ARGS` as its own process — the one way a test or the detection matrix starts the
  * reference deployment out of process (in process: server/start.ts) — ready when it prints its
- * `--ready-line`. `env` is its whole environment beside PATH and HOME; `detached` gives it a
- * process group of its own (a caller that stops whole groups).
+ * `--ready-line`. `env` is its whole environment beside PATH and HOME. It runs in a process group
+ * of its own (process-group.ts): an interrupted run, or the reaper when this process dies, ends it.
  */
 export async function spawnServe(
   args: string[],
-  o: { env?: Record<string, string>; detached?: boolean } = {},
+  o: { env?: Record<string, string> } = {},
 ): Promise<ServedDeployment> {
-  const child: ChildProcess = spawn(
+  const group = new ProcessGroup(
     process.execPath,
     ['--import', 'tsx', join(root, 'run/main.ts'), 'serve', '--port', '0', '--ready-line', ...args],
     {
       cwd: root,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(o.detached ? { detached: true } : {}),
     },
   );
+  const child: ChildProcess = group.child;
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => {
@@ -66,15 +67,8 @@ export async function spawnServe(
     ...ready,
     vars: parseEnvFile(readFileSync(ready.envFile, 'utf8')),
     process: child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      // Pending webhook retries may hold the graceful close; the process is ours to end.
-      const t = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(t);
-    },
+    // Pending webhook retries may hold the graceful close; the process is ours to end.
+    stop: () => group.stop(3000),
   };
 }
 

@@ -4,6 +4,7 @@
  * junit.xml and index.html — every one redacted — and the exit code.
  */
 import type { CheckResult } from '../core/checks/verdict.ts';
+import { type CreatedRecord, leftOnTarget } from '../core/target/clean-up.ts';
 import type { HarnessConfig } from '../core/config.ts';
 import { compareWithBaseline } from '../compat/compare/baseline.ts';
 import { compatibilityArea } from '../compat/compare/compatibility-area.ts';
@@ -13,13 +14,18 @@ import {
   readCreated,
   readExchanges,
   readProbes,
+  readUnreached,
   type TestRow,
 } from '../contracts/collect.ts';
+import { ALL_CHECKS } from '../core/checks/all.ts';
+import { matrixColumns, matrixRules } from '../core/checks/applies-to.ts';
+import { operations, webhookEvents } from '../core/spec/operations.ts';
+import { buildRuleMatrix } from '../report/rule-matrix.ts';
 import { esc, renderHtml } from '../report/html.ts';
 import { junitXml } from '../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
 import type { CompatibilityReport } from '../core/compatibility.ts';
-import type { BehaviourSnapshot, PlanLimitObservation } from '../core/snapshot/types.ts';
+import type { BehaviourSnapshot, Exercised, PlanLimitObservation } from '../core/snapshot/types.ts';
 import { renderLoadChart } from '../load/chart-svg.ts';
 import type { LoadResult } from '../load/lib/result.ts';
 import { buildSnapshot } from '../report/snapshot.ts';
@@ -49,8 +55,30 @@ export interface ReportInput {
   unusable?: Summary['unusable'];
   /** Requests the run sent to the API, per area (run/request-count.ts). */
   requests?: Summary['requests'];
+  /** What the run read of the target's data, per area (run/read-count.ts). */
+  reads?: Summary['reads'];
+  /** What this process created on the target (the contract workers' are in `<out>/raw/`). */
+  created?: CreatedRecord[];
   /** Compare with the baseline (cfg.baseline, `off` to skip); undefined: no comparison. */
   baseline?: { partial: boolean; limits?: boolean };
+  /** The run ran only the contract tests matching this (--grep). */
+  grep?: string;
+  /** The run was interrupted ("interrupted by SIGTERM"): verdict error, exit 2. */
+  interrupted?: string;
+}
+
+/**
+ * What the run exercised, for the snapshot: the contract tests that ran (a skipped one saw
+ * nothing), and the load area when it measured plan limits.
+ */
+export function exercisedBy(r: Pick<ReportInput, 'tests' | 'limits' | 'grep'>): Exercised {
+  return {
+    areas: ['contracts', ...(r.limits.length ? ['load'] : [])],
+    tests: r.tests
+      .filter((t) => t.status !== 'skipped' && t.status !== 'interrupted')
+      .map((t) => t.title),
+    ...(r.grep ? { grep: r.grep } : {}),
+  };
 }
 
 export function writeReports(r: ReportInput): {
@@ -61,14 +89,15 @@ export function writeReports(r: ReportInput): {
   const { out, cfg, tests } = r;
   const embedded = !cfg.baseUrl;
   const results = r.results ?? readChecks(out);
+  const created = [...readCreated(out), ...(r.created ?? [])];
   const snapshot = buildSnapshot(
     embedded ? 'embedded reference deployment' : cfg.baseUrl!,
     readExchanges(out),
     readProbes(out),
     r.limits,
+    exercisedBy(r),
   );
-  // Observed changes against the committed baseline. In a --grep run a status not seen is no
-  // evidence of removal: `partial`.
+  // Observed changes against the committed baseline, over what both runs exercised.
   const compared = r.baseline
     ? compareWithBaseline(redactValue(snapshot), cfg.baseline, r.baseline)
     : undefined;
@@ -76,7 +105,9 @@ export function writeReports(r: ReportInput): {
     compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;
   const compat = compatibilityArea(compatibility, cfg.compatFailOn);
   const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
-  const exitCode = exitCodeOf(areas, cfg.strict);
+  // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
+  // fail, so it says error (exit 2); the failures found are still in every report.
+  const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict);
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
     version: SUMMARY_VERSION,
@@ -88,10 +119,24 @@ export function writeReports(r: ReportInput): {
     verdict: VERDICT_OF_EXIT[exitCode] ?? 'error',
     exitCode,
     ...(r.unusable ? { unusable: r.unusable } : {}),
+    ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     areas,
     checks: checkTable(results),
-    created: readCreated(out).map((c) => `${c.kind} ${c.id}`),
+    // Only a run whose contract tests ran has a matrix to show.
+    ...(tests.some((t) => t.status !== 'skipped')
+      ? {
+          matrix: buildRuleMatrix(
+            matrixColumns(operations(), webhookEvents()),
+            matrixRules(ALL_CHECKS),
+            results,
+            readUnreached(out),
+          ),
+        }
+      : {}),
+    created: created.map((c) => `${c.kind} ${c.id}`),
+    leftOnTarget: leftOnTarget(created),
     ...(r.requests ? { requests: r.requests } : {}),
+    ...(r.reads ? { reads: r.reads } : {}),
     tests: {
       passed: tests.filter((t) => t.status === 'passed').length,
       failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,

@@ -9,12 +9,14 @@ import { ServiceClock } from './clock.ts';
 import type { ServiceContext } from './context.ts';
 import { FaultSet } from './faults.ts';
 import { installGuard } from './guard.ts';
+import { LAX_BODY_LIMIT } from './lax.ts';
 import { limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import { drainRefusedBody } from './refused-body.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
 import { registerApiRoutes } from './routes/index.ts';
 import { type Credentials, seed } from './seed.ts';
+import { type SeededTickets, seedTickets } from './seed-tickets.ts';
 import { runSlaSweep } from './sla-sweep.ts';
 import { Store } from './store.ts';
 import {
@@ -46,8 +48,20 @@ export interface ServiceOptions {
   trustedCa?: string[];
   /** Real ms between SLA sweeps. Default 250. */
   slaSweepMs?: number;
-  /** Request body limit in bytes. Default 1 MiB (U26). */
+  /** Request body limit in bytes. Default 1 MiB (U26); none in practice with `lax`. */
   bodyLimit?: number;
+  /**
+   * The lax profile (server/lax.ts): validates only what the service docs state — no body-size
+   * limit, no field lengths, wrong-typed update fields ignored. Default false.
+   */
+  lax?: boolean;
+  /**
+   * A long-lived deployment: this many old tickets in every seeded workspace, of every status and
+   * odd content (server/seed-tickets.ts), deterministic for `seedTicketsSeed`. Default 0.
+   */
+  seedTickets?: number;
+  /** Seed of the generated tickets' content. Default 1. */
+  seedTicketsSeed?: number;
   /** false = dashboard mode: no /admin surface at all, as on a real deployment. Default true. */
   admin?: boolean;
   /** Fastify logger. Default off. */
@@ -58,6 +72,8 @@ export interface BuiltService {
   app: FastifyInstance;
   ctx: ServiceContext;
   credentials: Credentials;
+  /** What `seedTickets` wrote, if asked. */
+  seeded?: SeededTickets;
 }
 
 const ERROR_CODES: Record<string, [number, string, string]> = {
@@ -81,6 +97,13 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   const store = new Store();
   const adminToken = opts.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`;
   const credentials = seed(store, adminToken, opts.enterprise);
+  const seeded = opts.seedTickets
+    ? seedTickets(store, credentials, {
+        perWorkspace: opts.seedTickets,
+        seed: opts.seedTicketsSeed ?? 1,
+        nowMs: clock.now(),
+      })
+    : undefined;
   const trustedCa = [...(opts.trustedCa ?? [])];
   const dashboardBaseUrl = 'https://dashboard.support-ticketing.example';
   const dispatcher = new WebhookDispatcher({
@@ -98,6 +121,8 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       chosenPerWorkspace: faults.has('events-chosen-per-workspace'),
       noRetryOn503: faults.has('no-retry-on-503'),
       contentTypeText: faults.has('webhook-content-type-text'),
+      crossWorkspace: faults.has('deliveries-cross-workspace'),
+      bodyLatin1: faults.has('webhook-body-latin1'),
     },
   });
   const ctx: ServiceContext = {
@@ -110,11 +135,12 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     trustedCa,
     adminToken,
     dashboardBaseUrl,
+    lax: opts.lax ?? false,
   };
 
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    bodyLimit: opts.bodyLimit ?? (opts.lax ? LAX_BODY_LIMIT : 1024 * 1024),
     genReqId: newRequestId,
     // Never answer 5xx for a malformed request line or header: keep Node's 400 handling.
     return503OnClosing: false,
@@ -175,5 +201,5 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     await dispatcher.close();
   });
 
-  return { app, ctx, credentials };
+  return { app, ctx, credentials, ...(seeded ? { seeded } : {}) };
 }

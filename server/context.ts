@@ -17,6 +17,8 @@ export interface ServiceContext {
   trustedCa: string[];
   adminToken: string;
   dashboardBaseUrl: string;
+  /** The lax profile (server/lax.ts): validates only what the service docs state. */
+  lax: boolean;
 }
 
 declare module 'fastify' {

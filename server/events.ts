@@ -36,6 +36,12 @@ export function emit(
   if (ctx.faults.has('payload-customer-missing')) delete payload.customer;
   if (ctx.faults.has('payload-ticket-url-missing'))
     delete (payload.ticket as Record<string, unknown>).url;
+  // FAULT payload-customer-agent: the person acting on the desk instead of the ticket's customer.
+  if (ctx.faults.has('payload-customer-agent'))
+    payload.customer = { name: 'Support Agent', email: 'agent@desk.example' };
+  // FAULT closed-payload-status-open: the ticket as it was before the close was applied.
+  if (ctx.faults.has('closed-payload-status-open') && event === 'ticket.closed')
+    (payload.ticket as Record<string, unknown>).status = 'open';
   ctx.dispatcher.emit(t.workspaceId, event, payload);
 }
 
@@ -48,4 +54,7 @@ export function emitStatusChange(ctx: ServiceContext, t: Ticket, previous: strin
   if (previous === t.status) return;
   emit(ctx, 'ticket.status_changed', t, { previous_status: previous });
   if (t.status === 'closed') emit(ctx, 'ticket.closed', t);
+  // FAULT close-delivers-created: closing re-announces the ticket as new.
+  if (t.status === 'closed' && ctx.faults.has('close-delivers-created'))
+    emit(ctx, 'ticket.created', t);
 }

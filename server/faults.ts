@@ -96,6 +96,31 @@ export const FAULTS = [
     'exchange.no-5xx',
     'answers 500 when requester is missing',
   ),
+  // --- input as people type it: 5xx on valid or merely over-long input, text not kept ---------
+  F(
+    'subject-astral-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation whose subject holds a character outside the Basic Multilingual Plane (an emoji): a 3-byte utf8 column refuses the insert',
+  ),
+  F(
+    'subject-over-300-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation whose subject is longer than 300 characters: it is written to a 300-character index before the body is validated (256–300 still get the 422)',
+  ),
+  F(
+    'tags-over-20-500',
+    'contracts',
+    'exchange.no-5xx',
+    'answers 500 to a creation with more than 20 tags (20 tag slots), though 50 are valid',
+  ),
+  F(
+    'subject-astral-replaced',
+    'contracts',
+    'ticket.subject-echoed',
+    'stores a new ticket’s subject with every character outside the Basic Multilingual Plane replaced by "?" (a 3-byte utf8 column in lenient mode)',
+  ),
   F(
     'create-200',
     'contracts',
@@ -108,6 +133,12 @@ export const FAULTS = [
     'contracts',
     'tickets.pagination-walk',
     'repeats the last item of a page at the top of the next',
+  ),
+  F(
+    'pagination-skips-one',
+    'contracts',
+    'tickets.pagination-walk',
+    'leaves out the first item after each cursor (a gap between pages)',
   ),
   F(
     'close-keeps-status',
@@ -275,6 +306,18 @@ export const FAULTS = [
     'auth.invalid-key-rejected',
     'accepts any well-formed bearer token (as the first workspace)',
   ),
+  F(
+    'get-ticket-no-auth',
+    'contracts',
+    'auth.missing-key-rejected',
+    'GET /v1/tickets/{id} without an Authorization header serves the ticket, whichever workspace it is in (one route the guard lets through when no key is sent; a key that is sent is still checked)',
+  ),
+  F(
+    'malformed-authorization-accepted',
+    'contracts',
+    'auth.malformed-authorization-rejected',
+    'serves a request whose Authorization is not a bearer token (Basic …, or Bearer with no token) as the first workspace',
+  ),
   F('no-www-authenticate', 'contracts', 'auth.www-authenticate', 'omits WWW-Authenticate on 401'),
   F('readonly-can-write', 'contracts', 'auth.readonly-forbidden', 'lets a read-only key write'),
   F(
@@ -290,6 +333,12 @@ export const FAULTS = [
     "serves another workspace's ticket by id",
   ),
   F('list-leaks-workspaces', 'contracts', 'isolation.list', 'lists the tickets of every workspace'),
+  F(
+    'get-contact-cross-workspace',
+    'contracts',
+    'isolation.get-other-workspace',
+    "serves another workspace's contact by id (GET /v1/contacts/{id}); tickets stay isolated",
+  ),
   F(
     'missing-key-403',
     'contracts',
@@ -355,6 +404,12 @@ export const FAULTS = [
     'contracts',
     'ratelimit.limit-stable',
     'X-RateLimit-Limit shows the burst on writes and the requests per minute on reads',
+  ),
+  F(
+    'team-limit-header-600',
+    'contracts',
+    'ratelimit.plan-limit',
+    'X-RateLimit-Limit 600 (the Growth rate) on every answer to a key of a Team workspace; the bucket still refills at 120/min',
   ),
   F(
     'ratelimit-static-headers',
@@ -474,6 +529,37 @@ export const FAULTS = [
     'webhooks',
     'webhook.event-delivered',
     'never sends ticket.replied (customer.replied and agent.replied still fire)',
+  ),
+  // --- what a delivery is about (core/webhooks/delivery-ledger.ts) ----------------------------
+  F(
+    'deliveries-cross-workspace',
+    'webhooks',
+    'webhook.workspace-isolated',
+    "delivers every workspace's events to every endpoint subscribed to them: workspace B's tickets reach workspace A's (dashboard) endpoints",
+  ),
+  F(
+    'payload-customer-agent',
+    'webhooks',
+    'webhook.customer-is-requester',
+    "names the agent (Support Agent, agent@desk.example) as every payload's customer instead of the ticket's requester",
+  ),
+  F(
+    'closed-payload-status-open',
+    'webhooks',
+    'webhook.ticket-matches-api',
+    "sends ticket.closed with the ticket's status still open",
+  ),
+  F(
+    'close-delivers-created',
+    'webhooks',
+    'webhook.event-caused',
+    'closing a ticket also delivers a second ticket.created for it',
+  ),
+  F(
+    'webhook-body-latin1',
+    'webhooks',
+    'webhook.content-type',
+    'encodes delivery bodies as Latin-1 under Content-Type application/json (signed as sent): a customer named Zoë arrives as invalid UTF-8',
   ),
 ];
 

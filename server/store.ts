@@ -101,6 +101,23 @@ export class Store {
   readonly macros = new Map<string, Macro>();
   readonly rules = new Map<string, Rule>();
   private seq = 0;
+  /** Tickets in creation (`seq`) order: all, and per workspace (a list reads from the newest). */
+  private readonly ordered: Ticket[] = [];
+  private readonly orderedBy = new Map<string, Ticket[]>();
+
+  /** Stores a new ticket; its `seq` must be the newest yet (nextSeq()). */
+  addTicket(t: Ticket): void {
+    this.tickets.set(t.id, t);
+    this.ordered.push(t);
+    const mine = this.orderedBy.get(t.workspaceId);
+    if (mine) mine.push(t);
+    else this.orderedBy.set(t.workspaceId, [t]);
+  }
+
+  /** A workspace's tickets, oldest first (every workspace's when `workspaceId` is undefined). */
+  ticketsInOrder(workspaceId?: string): readonly Ticket[] {
+    return workspaceId === undefined ? this.ordered : (this.orderedBy.get(workspaceId) ?? []);
+  }
 
   nextSeq(): number {
     return ++this.seq;

@@ -2,7 +2,7 @@
  * `harness compare BASELINE CURRENT`: what the current deployment does differently from the
  * baseline's — statuses, headers, content types, body shapes, gap values, plan limits.
  */
-import { compareSnapshots } from '../compare/compare-snapshots.ts';
+import { compareBehaviour } from '../compare/compare-snapshots.ts';
 import { loadSnapshot } from '../compare/load-snapshot.ts';
 import { renderCompare as render } from '../findings/views.ts';
 import type { CommandSpec } from '../../core/cli/command-spec.ts';
@@ -21,7 +21,7 @@ export const spec = {
     ...FINDINGS_OPTIONS,
     partial: {
       type: 'boolean',
-      help: 'CURRENT ran only part of the suite (--grep): a status it did not see is "not observed", not removed',
+      help: 'CURRENT ran only part of the suite; needed only against a version 2 snapshot, which does not record what each test saw (a version 3 one does: only what both ran is compared)',
     },
   },
   env: ['HARNESS_DEBUG'],
@@ -38,9 +38,11 @@ export function run(argv: string[]): Promise<number> {
     argv,
     'expected two snapshots: harness compare BASELINE CURRENT',
     (baseSrc, curSrc, values) =>
-      compareSnapshots(loadSnapshot(baseSrc), loadSnapshot(curSrc), {
-        partial: values.partial ?? false,
-      }),
+      compareBehaviour(
+        loadSnapshot(baseSrc),
+        loadSnapshot(curSrc),
+        values.partial ? { partial: true } : {},
+      ),
     render,
   );
 }

@@ -33,12 +33,24 @@ export const FINDINGS_OPTIONS = {
  * Parses `argv` for `spec`, and with its two inputs `find`s the findings and `render`s them.
  * `twoInputs` is the usage error's text when there are not exactly two.
  */
-export async function runFindingsCommand<O extends Options, F extends Leveled>(
+export async function runFindingsCommand<O extends Options, F extends Leveled, N = never>(
   spec: CommandSpec<O>,
   argv: string[],
   twoInputs: string,
-  find: (a: string, b: string, values: Values<O>) => readonly F[],
-  render: (format: Format, findings: readonly F[], a: string, b: string, failOn: Level) => string,
+  /** The findings, or the findings and the notes of what was left out (harness compare). */
+  find: (
+    a: string,
+    b: string,
+    values: Values<O>,
+  ) => readonly F[] | { findings: readonly F[]; notes: readonly N[] },
+  render: (
+    format: Format,
+    findings: readonly F[],
+    a: string,
+    b: string,
+    failOn: Level,
+    notes: readonly N[],
+  ) => string,
 ): Promise<number> {
   const parsed = parseCommand(spec, argv);
   if (!parsed) return 0;
@@ -52,8 +64,11 @@ export async function runFindingsCommand<O extends Options, F extends Leveled>(
   if (!LEVELS.includes(failOn))
     throw new Error(`--fail-on must be one of ${LEVELS.join(', ')} (got '${flags['fail-on']}')`);
   const [a, b] = positionals as [string, string];
-  const findings = find(a, b, values);
-  const text = render(format, findings, a, b, failOn);
+  const found = find(a, b, values);
+  const { findings, notes } = Array.isArray(found)
+    ? { findings: found as readonly F[], notes: [] as readonly N[] }
+    : (found as { findings: readonly F[]; notes: readonly N[] });
+  const text = render(format, findings, a, b, failOn, notes);
   if (flags.out) writeFileSync(flags.out, text);
   else process.stdout.write(text);
   return failing(findings, failOn).length > 0 ? 1 : 0;

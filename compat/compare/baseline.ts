@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BehaviourSnapshot } from '../../core/snapshot/types.ts';
-import { compareSnapshots } from './compare-snapshots.ts';
+import { compareBehaviour } from './compare-snapshots.ts';
 import { countByLevel } from '../../core/level.ts';
 import { renderCompare } from '../findings/views.ts';
 import { loadSnapshot } from './load-snapshot.ts';
@@ -38,13 +38,15 @@ export function compareWithBaseline(
     const counts = { ERR: 0, WARN: 0, INFO: 0 };
     return { baseline: name, baselineTakenAt: '', counts, findings: [], markdown: error, error };
   }
-  const findings = compareSnapshots(base, current, opts);
+  const { findings, notes } = compareBehaviour(base, current, opts);
+  const partial = opts.partial ?? current.exercised?.grep !== undefined;
   return {
     baseline: name,
     baselineTakenAt: base.takenAt,
     counts: countByLevel(findings),
     findings,
-    markdown: renderCompare('md', findings, name, 'this run'),
-    ...(opts.partial ? { partial: true } : {}),
+    markdown: renderCompare('md', findings, name, 'this run', undefined, notes),
+    ...(partial ? { partial: true } : {}),
+    ...(notes.length ? { notes } : {}),
   };
 }

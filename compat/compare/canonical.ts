@@ -11,13 +11,26 @@ const VOLATILE_TEXT: Array<[RegExp, string]> = [
   // The zone designator stays: a deployment dropping the Z is a change.
   [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?/g, '<date-time>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
-  // Prefixed random ids have a digit or capital; error codes like `invalid_request_body` do not.
-  [/\b[a-z]{2,8}_(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{8,}/g, '<id>'],
   [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+  // A page cursor is opaque data (where the list stood), not behaviour: `cursor=eyJzIjo2fQ`.
+  [/([?&](?:cursor|page_token|starting_after|ending_before)=)[^&>\s"']+/gi, '$1<cursor>'],
 ];
 
+/**
+ * A prefixed random id (`ctc_nE_S3RZRli7A`): a digit or a capital in it, which error codes like
+ * `invalid_request_body` have not. Decided on the match, not by a lookahead: a lookahead over
+ * the rest of the word at each `_` would be quadratic on a long word of a target's text.
+ */
+const PREFIXED_ID = /\b[a-z]{2,8}_[A-Za-z0-9_-]{8,}/g;
+const HAS_DIGIT_OR_CAPITAL = /[A-Z0-9]/;
+
 export function normalizeVolatile(s: string): string {
-  return VOLATILE_TEXT.reduce((t, [re, token]) => t.replace(re, token), s);
+  const [dates, uuids, ...rest] = VOLATILE_TEXT;
+  let t = s.replace(dates![0], dates![1]).replace(uuids![0], uuids![1]);
+  t = t.replace(PREFIXED_ID, (m) =>
+    HAS_DIGIT_OR_CAPITAL.test(m.slice(m.indexOf('_') + 1)) ? '<id>' : m,
+  );
+  return rest.reduce((x, [re, token]) => x.replace(re, token), t);
 }
 
 /** JSON with sorted keys, and the members of `{varies: [...]}` in a stable order. */

@@ -23,7 +23,7 @@ export function compareGaps(out: Findings, a: Gaps, b: Gaps, labels: Labels = {}
       const where = { gap, probe };
       const name = `${gap} “${labels[gap]?.[probe] ?? probe}”`;
       if (!(probe in y)) {
-        out.add('gap-not-observed', `${name} was not probed in this run`, where, {
+        out.add('gap-not-observed', `${name} was not recorded in this run`, where, {
           baseline: x[probe],
         });
       } else if (!(probe in x)) {

@@ -6,7 +6,7 @@
  */
 import { type AreaSummary, emptyArea, notRunArea } from '../../core/area.ts';
 import type { CompatibilityReport } from '../../core/compatibility.ts';
-import { failing, type Level } from '../../core/level.ts';
+import { failing, type Level, LEVELS } from '../../core/level.ts';
 import { compareFailure } from '../findings/as-failure.ts';
 
 /** Undefined when there was no comparison and no gate asked for one. */
@@ -37,7 +37,13 @@ export function compatibilityArea(
   }
   const { ERR, WARN, INFO } = report.counts;
   const gated = failOn ? failing(report.findings, failOn).map(compareFailure) : [];
-  const headline = `against ${report.baseline}: ERR ${ERR} · WARN ${WARN} · INFO ${INFO}${report.partial ? ' (partial run)' : ''}; ${gate}`;
+  const left = report.notes?.length ?? 0;
+  const headline = `against ${report.baseline}: ERR ${ERR} · WARN ${WARN} · INFO ${INFO}${report.partial ? ' (partial run)' : ''}${left ? ` · ${left} left out (not exercised or not comparable by both runs; notes in summary.json)` : ''}; ${gate}`;
   const verdict = gated.length ? 'fail' : ERR + WARN > 0 ? 'warn' : 'pass';
-  return { ...emptyArea(verdict, headline), documentedFailures: gated };
+  const level = LEVELS.find((l) => report.counts[l] > 0);
+  return {
+    ...emptyArea(verdict, headline),
+    documentedFailures: gated,
+    ...(level ? { level } : {}),
+  };
 }

@@ -1,13 +1,14 @@
 /** `harness diff-spec`'s engine: both documents walked (`operations.ts`), findings merged and ranked. */
+import { reportUncovered } from './every-change.ts';
 import { diffItems } from './operations.ts';
 import { LEVEL_RANK, type Level } from '../../core/level.ts';
 import type { Finding, SpecDoc } from './types.ts';
 import { type Ctx, Sink } from './walk-context.ts';
 
 /**
- * Direction-aware breaking-change report between two parsed OpenAPI 3.1 documents. Findings are
+ * Direction-aware breaking-change report between two parsed OpenAPI 3.x documents. Findings are
  * merged when one change (e.g. in a shared component) is reached from several operations, and
- * sorted most severe first.
+ * sorted most severe first. Every difference yields at least one finding (every-change.ts).
  */
 export function diffSpecs(
   oldDoc: SpecDoc,
@@ -28,6 +29,8 @@ export function diffSpecs(
   };
   diffItems(root, 'paths');
   diffItems(root, 'webhooks');
+  // Whatever no rule reported is still a change: INFO, never silence.
+  reportUncovered(root, [...sink.byKey.values()]);
   return [...sink.byKey.values()].sort(
     (a, b) =>
       LEVEL_RANK[b.level] - LEVEL_RANK[a.level] ||

@@ -86,6 +86,23 @@ export const RULE_FAMILIES: RuleFamily[] = [
       `${g === 'range' ? 'minimum/maximum' : g === 'items' ? 'minItems/maxItems/uniqueItems' : g === 'contains' ? 'minContains/maxContains' : g === 'length' ? 'minLength/maxLength' : 'minProperties/maxProperties'} loosened or removed`,
     ),
   ]),
+  narrowing(
+    'format-added',
+    '`format` set where there was none (e.g. `int64`, `uuid`): fewer values fit — as oasdiff rates it',
+  ),
+  widening(
+    'format-removed',
+    '`format` removed (e.g. `phone-number`): values of any form may arrive',
+  ),
+  widening(
+    'format-widened',
+    '`format` widened within its type (`int32` → `int64`, `float` → `double`)',
+  ),
+  narrowing(
+    'format-narrowed',
+    '`format` narrowed within its type (`int64` → `int32`, `double` → `float`)',
+  ),
+  both('format-changed', 'ERR', '`format` changed to another (e.g. `date` → `date-time`)'),
   narrowing('pattern-added', '`pattern` set where there was none'),
   widening('pattern-removed', '`pattern` removed'),
   both(
@@ -401,9 +418,71 @@ export const RULE_FAMILIES: RuleFamily[] = [
       ['x-scope-raised', 'ERR', '`x-scope` read → write: read-only keys are refused'],
       ['x-scope-lowered', 'INFO', '`x-scope` write → read'],
       ['x-scope-changed', 'WARN', '`x-scope` changed to or from a value we cannot rank'],
+      // The net under every rule above (every-change.ts): no difference goes unreported.
+      ['description-changed', 'INFO', 'a `description` changed, was added or removed'],
+      [
+        'annotation-changed',
+        'INFO',
+        'an annotation changed: `summary`, `title`, `example(s)`, `externalDocs`, `operationId`, `tags`, an `x-` extension',
+      ],
+      [
+        'other-change',
+        'INFO',
+        'any other difference no rule above rates (`info`, `servers`, a renamed path variable, a keyword diff-spec does not judge): listed so that no change goes unseen',
+      ],
     ] as const
   ).map(([id, level, summary]): RuleFamily => ({ ...both(id, level, summary), prefixed: false })),
 ];
+
+/**
+ * Where each rule departs from oasdiff 1.15 (the reference: its checker corpus is held to in
+ * test/diff/corpus, every direction reviewed), and why. A family not listed rates as oasdiff does,
+ * or oasdiff has no such rule (our `x-` extensions, sunsets).
+ */
+export const VS_OASDIFF: Readonly<Record<string, string>> = {
+  'type-changed':
+    'oasdiff exempts XML bodies from type checks and misses an array query parameter becoming a scalar; both break clients here. A `$ref` cycle with no schema at its end is a type change in both',
+  'format-added':
+    'oasdiff: ERR in both directions (any format change but a generalisation). Here INFO where the client receives: what arrives is a subset of what did. `--level format-added=ERR` rates as oasdiff',
+  'format-removed':
+    'oasdiff: ERR in both directions. Here INFO where the client sends: more is accepted than before. `--level format-removed=ERR` rates as oasdiff',
+  'format-narrowed': 'oasdiff reports nothing where the client receives; here INFO',
+  'enum-value-added':
+    'oasdiff: WARN in responses (`response-property-enum-value-added`). Here ERR: a client that switches over the values meets one it does not know (`--level enum-value-added=WARN`)',
+  'length-tightened':
+    'set where there was none (`maxLength` on a request value): oasdiff WARN, here ERR — longer values accepted before are refused. oasdiff also skips path-level parameters',
+  'range-tightened':
+    'set where there was none (`maximum`, exclusive bounds): oasdiff WARN, here ERR — values accepted before are refused',
+  'items-tightened': 'oasdiff skips path-level parameters (`maxItems` on one); here ERR',
+  'default-changed':
+    'oasdiff: a request body default INFO, a path parameter default ERR. Here ERR for bodies and query/header parameters; a path parameter is always sent, so its default never applies (reported INFO `other-change`)',
+  'required-property-added':
+    'oasdiff exempts a new required property that has a default; a validator honouring `required` still refuses bodies without it',
+  'composition-wrapped':
+    'oasdiff reads `oneOf: [null, X]` (a nullable wrap) as a type change or as enum values removed; here the branches are compared with the old schema, a widening',
+  'branch-removed-covered':
+    'oasdiff rates a removed `oneOf`/`anyOf` member ERR by its name; here by structure — a member identical to a remaining one takes nothing away',
+  'branch-added-covered': 'as `branch-removed-covered`: judged by structure, not names',
+  'not-changed': 'oasdiff does not judge changes inside `not`',
+  'not-added': 'oasdiff does not judge `not`',
+  'discriminator-value-removed':
+    'oasdiff rates discriminator mapping changes INFO; a request value that can no longer be mapped is refused',
+  'discriminator-value-added':
+    'oasdiff rates discriminator mapping changes INFO; a response value a client cannot map breaks it',
+  'property-removed':
+    'oasdiff does not walk `additionalProperties`: a required property of map values removed goes unseen there',
+  'body-became-required':
+    'oasdiff treats webhook payloads as requests to the service: every `webhook-` rule is rated the other way round there',
+  'enum-value-removed':
+    'oasdiff does not look inside the properties of a deepObject query parameter; an enum value removed there refuses clients sending it',
+  'security-added': 'oasdiff: INFO. Every anonymous call now gets 401',
+  'security-requirement-tightened':
+    'oasdiff: INFO. A token that satisfied the requirement no longer does',
+  'description-changed':
+    'oasdiff `breaking` reports none of these and `changelog` only some; here every difference is reported, at INFO',
+  'annotation-changed': 'as `description-changed`',
+  'other-change': 'as `description-changed`',
+};
 
 /** Every rule id with its default level. */
 export const RULES: ReadonlyMap<string, Level> = (() => {
@@ -464,6 +543,9 @@ export function rulesTable(): string {
   const whole = RULE_FAMILIES.filter((f) => f.prefixed === false).map(
     (f) => `| \`${f.id}\` | ${f.sent} | ${esc(f.summary)} |`,
   );
+  const departs = RULE_FAMILIES.filter((f) => VS_OASDIFF[f.id]).map(
+    (f) => `| \`${f.prefixed === false ? f.id : `…-${f.id}`}\` | ${esc(VS_OASDIFF[f.id]!)} |`,
+  );
   return [
     '| Rule | `request-` | `response-` | `webhook-` | `webhook-response-` | Meaning |',
     '|---|---|---|---|---|---|',
@@ -472,5 +554,12 @@ export function rulesTable(): string {
     '| Rule | Level | Meaning |',
     '|---|---|---|',
     ...whole,
+    '',
+    'Where a rule departs from oasdiff 1.15 (the reference; `test/diff/corpus` holds diff-spec to',
+    "oasdiff's checker corpus, every direction reviewed) and why; the others rate as oasdiff does:",
+    '',
+    '| Rule | Departure from oasdiff |',
+    '|---|---|',
+    ...departs,
   ].join('\n');
 }

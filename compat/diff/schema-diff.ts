@@ -7,6 +7,7 @@ import { diffBranches } from './schema/branches.ts';
 import { diffBounds, diffContentEncoding, diffDefault, diffPattern } from './schema/constraints.ts';
 import { diffDiscriminator } from './schema/discriminator.ts';
 import { diffEnum } from './schema/enum.ts';
+import { diffFormat } from './schema/format.ts';
 import { diffDependentRequired, diffProperties } from './schema/properties.ts';
 import type { DiffSchema, Step } from './schema/step.ts';
 import { diffSubSchemas } from './schema/sub-schemas.ts';
@@ -18,6 +19,7 @@ import { type Ctx, enter, obj, type Resolved, resolve, type Side, Sink } from '.
 /** The parts of a comparison, in the order their findings are reported. */
 const PARTS: ((st: Step) => void)[] = [
   diffType,
+  diffFormat,
   diffEnum,
   diffBounds,
   diffPattern,

@@ -189,7 +189,7 @@ export function emit(
     message,
     ...(oldPtr !== undefined ? { old: oldPtr } : {}),
     ...(newPtr !== undefined ? { new: newPtr } : {}),
-    where: [ctx.where],
+    where: ctx.where ? [ctx.where] : [],
     ...(assumed ? { assumed } : {}),
   });
 }

@@ -29,6 +29,8 @@ export interface FindingsView<F extends Leveled & { rule: string; message: strin
   };
   /** Paragraphs after the counts (e.g. how many touch assumed elements). */
   notes?: (findings: readonly F[]) => string[];
+  /** More members of the JSON report (e.g. what a comparison left out). */
+  json?: Record<string, unknown>;
   /** Markdown table: header cells, and one row's cells after the rule (already Markdown). */
   columns: readonly string[];
   row: (f: F) => string[];
@@ -62,6 +64,7 @@ export function findingsJson<F extends Leveled & { rule: string; message: string
     [view.verdictKey]: failing(findings, failOn).length > 0,
     counts: countByLevel(findings),
     findings,
+    ...view.json,
   };
   return redact(`${JSON.stringify(report, null, 2)}\n`);
 }

@@ -4,7 +4,7 @@
  * were our assumption) and `harness compare` (behaviour changes between two snapshots, every one
  * observed, with the baseline and current values) — their words, columns and case names.
  */
-import { valueText, whereText } from '../../core/compatibility.ts';
+import { type CompareNote, notesText, valueText, whereText } from '../../core/compatibility.ts';
 import type { Level, Leveled } from '../../core/level.ts';
 import type { CompareFinding } from '../compare/types.ts';
 import type { Finding } from '../diff/types.ts';
@@ -46,8 +46,12 @@ function diffView(old: string, next: string): FindingsView<Finding> {
   };
 }
 
-/** `baseline`: how the baseline was named (a path). */
-function compareView(baseline: string, current: string): FindingsView<CompareFinding> {
+/** `baseline`: how the baseline was named (a path); `notes`: what the comparison left out. */
+function compareView(
+  baseline: string,
+  current: string,
+  notes: readonly CompareNote[] = [],
+): FindingsView<CompareFinding> {
   return {
     tool: 'compare',
     subject: { baseline, current },
@@ -58,8 +62,21 @@ function compareView(baseline: string, current: string): FindingsView<CompareFin
       failing: (n, failOn) =>
         `**Behaviour changed for clients:** ${n} finding(s) at or above ${failOn}.`,
       below: (failOn) => `**No finding at or above ${failOn}.**`,
-      none: '**No behaviour change.**',
+      none: notes.length
+        ? '**No behaviour change in what both runs observed.**'
+        : '**No behaviour change.**',
     },
+    // Left out is not unchanged: said under the counts, so nobody reads a partial run as clean.
+    notes: () =>
+      notes.length
+        ? [
+            `Left out of the comparison (${notes.length} note(s); not findings):`,
+            notesText(notes)
+              .map((l) => `- ${cell(l)}`)
+              .join('\n'),
+          ]
+        : [],
+    ...(notes.length ? { json: { notes } } : {}),
     columns: ['Change', 'Where', 'Baseline', 'Current'],
     row: (f) => [
       cell(f.message),
@@ -88,5 +105,15 @@ const report =
 
 /** `harness diff-spec`'s report in `format`. */
 export const renderDiff = report(diffView);
-/** `harness compare`'s report in `format`. */
-export const renderCompare = report(compareView);
+/** `harness compare`'s report in `format`, with the notes of what it left out. */
+export function renderCompare(
+  format: Format,
+  findings: readonly CompareFinding[],
+  baseline: string,
+  current: string,
+  failOn?: Level,
+  notes: readonly CompareNote[] = [],
+): string {
+  const v = compareView(baseline, current, notes);
+  return renderFindings(format, v, `${v.tool} ${baseline} → ${current}`, findings, failOn);
+}

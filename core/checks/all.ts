@@ -3,6 +3,7 @@
  * type: `CheckName` is the union of names, `CheckArgsOf<N>` what `Verdict.check(N, …)` takes.
  */
 import { AUTH_CHECKS } from './catalogue/auth.ts';
+import { DELIVERY_ABOUT_CHECKS } from './catalogue/delivery-about.ts';
 import { EXCHANGE_CHECKS } from './catalogue/exchange.ts';
 import { RATE_LIMIT_VALUE_CHECKS } from './catalogue/rate-limit-values.ts';
 import { RESOURCE_CHECKS } from './catalogue/resources.ts';
@@ -23,6 +24,7 @@ export const ALL_CHECKS = [
   ...AUTH_CHECKS,
   ...VALIDATION_CHECKS,
   ...WEBHOOK_CHECKS,
+  ...DELIVERY_ABOUT_CHECKS,
 ];
 
 export type HarnessCheck = (typeof ALL_CHECKS)[number];

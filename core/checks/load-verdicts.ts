@@ -8,6 +8,18 @@
 export type Provenance = 'documented' | 'assumed' | 'observed';
 
 /**
+ * The plan table of the service docs ("Limits"): requests per minute and burst per plan;
+ * Enterprise is "custom" and has no documented numbers. The load area (load/lib/plans.ts) sizes
+ * and judges its runs by it, the contract area holds a key the user declared under a plan to it
+ * (ratelimit.plan-limit).
+ */
+export const DOCUMENTED_PLANS = {
+  team: { ratePerMin: 120, burst: 200 },
+  growth: { ratePerMin: 600, burst: 1000 },
+  enterprise: null,
+} as const;
+
+/**
  * Each verdict's rule and provenance, in the order reports list the verdicts: the one place they
  * are written (the judges below and the reference deployment's fault catalogue read them here).
  */

@@ -8,6 +8,7 @@
  * masked; a key the harness invented to be refused (`sk_harness_invalid_…`) is shown as sent.
  */
 import { redact, secretVariable, secretsIn } from '../redact.ts';
+import { shownText } from '../shown.ts';
 import type { Exchange } from './types.ts';
 
 /** A run of literal text, or a reference to an environment variable. */
@@ -70,17 +71,23 @@ export function singleQuoted(ps: readonly Piece[]): string {
     .join('');
 }
 
+/** Characters of the body a repro carries; longer ones are cut (and say their size). */
+const REPRO_BODY = 2000;
+/** Characters of a URL or header line: a target's cursor or ETag may be any size. */
+const REPRO_LINE = 4096;
+
 export function curlRepro(ex: Exchange): string {
   const { method, url, headers, body } = ex.request;
-  const sentBody =
-    body === undefined || body.length <= 2000 ? body : `${body.slice(0, 2000)}…(truncated)`;
-  const secrets = secretsIn([url, ...Object.values(headers), body ?? ''].join('\n'));
+  // Cut before anything else reads them, and never through a secret (shown.ts).
+  const sentBody = body === undefined ? undefined : shownText(body, REPRO_BODY);
+  const sentUrl = shownText(url, REPRO_LINE);
+  const lines = Object.entries(headers)
+    .filter(([k]) => k !== 'content-length' && k !== 'host')
+    .map(([k, v]) => shownText(`${k}: ${v}`, REPRO_LINE));
+  const secrets = secretsIn([sentUrl, ...lines, sentBody ?? ''].join('\n'));
   const parts = ['curl', '-i', '-X', method];
-  for (const [k, v] of Object.entries(headers)) {
-    if (k === 'content-length' || k === 'host') continue;
-    parts.push('-H', doubleQuoted(pieces(`${k}: ${v}`, secrets)));
-  }
+  for (const line of lines) parts.push('-H', doubleQuoted(pieces(line, secrets)));
   if (sentBody !== undefined) parts.push('--data-raw', singleQuoted(pieces(sentBody, secrets)));
-  parts.push(singleQuoted(pieces(url, secrets)));
+  parts.push(singleQuoted(pieces(sentUrl, secrets)));
   return parts.join(' ');
 }

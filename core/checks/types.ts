@@ -1,6 +1,7 @@
 /** The vocabulary of checks: one recorded HTTP exchange, a check, and the Failure it returns. */
 import type { Exchange } from '../http/exchange.ts';
 import type { Provenance } from '../spec/operations.ts';
+import type { AppliesTo } from './applies-to.ts';
 
 export type { Exchange, RecordedRequest, RecordedResponse } from '../http/exchange.ts';
 
@@ -40,6 +41,30 @@ export interface Check<A = unknown, N extends string = string> {
    */
   kind: 'exchange' | 'scenario' | 'sequence';
   run(exchange: Exchange, args: A): Violation | undefined;
+  /**
+   * Whether `exchange` is evidence for this check at all (default: every exchange is): when not,
+   * no result is recorded — a check that cannot judge an answer does not count it as passed.
+   */
+  judges?(exchange: Exchange, args: A): boolean;
+  /** Where the rule × operation matrix shows it (core/checks/applies-to.ts). */
+  appliesTo?: AppliesTo;
+}
+
+/**
+ * What the suite-wide (`exchange`) checks are given beside the answer: the plan a key was
+ * declared under by the user (HARNESS_TEAM_KEYS, …), when it was.
+ */
+export interface ExchangeContext {
+  /** The plan and its requests per minute of the key in an `Authorization` header, if declared. */
+  planOf?(authorization: string): DeclaredPlan | undefined;
+}
+
+/** A key's plan as the user declared it, and the requests per minute it must show. */
+export interface DeclaredPlan {
+  plan: string;
+  ratePerMin: number;
+  /** Where the number comes from: the docs' plan table, or the user's Enterprise numbers. */
+  source: string;
 }
 
 /** The literal name of a check type (distributes over a union of checks). */

@@ -9,10 +9,13 @@ import { appendJsonl } from '../output-dir.ts';
 import { formatFailure, toFailure } from './failure.ts';
 import type { HarnessCheck } from './all.ts';
 import type { CheckRegistry } from './registry.ts';
-import type { ArgsOf, Check, Exchange, Failure, NameOf } from './types.ts';
+import type { ArgsOf, Check, Exchange, ExchangeContext, Failure, NameOf } from './types.ts';
 
 /** The argument list of `check`: none for a check without arguments, else exactly its type. */
 type ArgsParam<A> = [A] extends [undefined] ? [args?: undefined] : [args: A];
+
+/** Failures a failing test's error message shows. */
+const FATAL_SHOWN = 20;
 
 /** Statuses that say "no such route" rather than "no such resource". */
 const ROUTE_MISSING = new Set([404, 405, 501]);
@@ -29,6 +32,30 @@ export interface CheckResult {
   failedAt?: number;
   /** The check failed on an exchange that got no answer at all (contracts-step sets it aside when the target went down). */
   noAnswer?: true;
+  /**
+   * The column of the rule × operation matrix the judged exchange belongs to: its operation's id,
+   * or `webhook:<event>` for a delivery (report/rule-matrix.ts counts the cells from these).
+   */
+  column?: string;
+}
+
+/** The webhook event a judged delivery is about: the check's `event` argument, else its body's. */
+function deliveryEvent(ex: Exchange | undefined, args: unknown): string | undefined {
+  const named = (args as { event?: unknown } | undefined)?.event;
+  if (typeof named === 'string') return named;
+  const h = ex?.request.headers ?? {};
+  // A delivery carries a signature header; an API request never does.
+  const signed = Object.keys(h).some((k) => /^(x-service-signature|service-signature)$/i.test(k));
+  if (!ex || ex.operation || !signed) return undefined;
+  // The recorded body may be cut short: the event is near the start of every payload.
+  return /"event"\s*:\s*"([^"\\]{1,100})"/.exec(ex.request.body ?? '')?.[1];
+}
+
+/** The matrix column of an exchange judged by a check (see CheckResult.column). */
+export function columnOf(ex: Exchange | undefined, args?: unknown): string | undefined {
+  if (ex?.operation) return ex.operation.operationId;
+  const event = deliveryEvent(ex, args);
+  return event === undefined ? undefined : `webhook:${event}`;
 }
 
 export class Verdict<C extends Check<any, string> = HarnessCheck> {
@@ -39,6 +66,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     private readonly test: string,
     private readonly sink?: string,
     private readonly project?: string,
+    /** What the suite-wide checks are given beside each answer (declared plans of keys). */
+    private readonly context: ExchangeContext = {},
   ) {}
 
   /**
@@ -53,8 +82,19 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     return this.apply(this.registry.get(name), ex, args);
   }
 
+  /**
+   * Applies a check named at run time — the rule × operation matrix applies every rule that
+   * declares a column, with the one argument shape they all read (core/checks/applies-to.ts
+   * `MatrixArgs`). Unknown names throw.
+   */
+  checkNamed(name: string, ex: Exchange | undefined, args: unknown): boolean {
+    if (!this.registry.has(name)) throw new Error(`unknown check '${name}'`);
+    return this.apply(this.registry.get(name), ex, args);
+  }
+
   private apply(c: Check<any, string>, ex: Exchange | undefined, args: unknown): boolean {
     const name = c.name;
+    if (ex && c.judges && !c.judges(ex, args)) return true;
     const pseudo: Exchange = ex ?? {
       request: { method: '-', url: 'about:blank', headers: {} },
       durationMs: 0,
@@ -63,8 +103,10 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     try {
       v = c.run(pseudo, args);
     } catch (e) {
+      // A check that throws on what a target sent is a harness bug: say so, and on what.
+      const r = pseudo.response;
       v = {
-        received: `check could not evaluate: ${(e as Error).message}`,
+        received: `check could not evaluate (a harness bug): ${(e as Error)?.message ?? String(e)} — on ${pseudo.request.method} ${pseudo.request.url}${r ? ` → ${r.status}, ${r.bodyText.length} characters` : ''}`,
         expected: 'an evaluable response',
       };
     }
@@ -82,6 +124,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
       provenance: c.provenance,
       passed: !v,
     };
+    const column = columnOf(ex, args);
+    if (column !== undefined) result.column = column;
     if (v) {
       result.failure = toFailure(c, v, ex);
       result.failedAt = Date.now();
@@ -112,7 +156,7 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
   checkExchanges(exchanges: Exchange[]): void {
     for (const ex of exchanges) {
       if (!ex.response) continue;
-      for (const c of this.registry.ofKind('exchange')) this.apply(c, ex, undefined);
+      for (const c of this.registry.ofKind('exchange')) this.apply(c, ex, this.context);
     }
   }
 
@@ -138,10 +182,19 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
     if (this.sink) appendJsonl(this.sink, this.results);
   }
 
-  /** Error text for the failures that fail the test (documented; assumed too when strict). */
+  /**
+   * Error text for the failures that fail the test (documented; assumed too when strict): the
+   * first FATAL_SHOWN, each bounded — a list walk over a long-lived staging can break one rule on
+   * a thousand answers — and how many more the summary has.
+   */
   fatalMessage(strict: boolean): string | undefined {
-    const fatal = this.failures().filter((f) => f.provenance === 'documented' || strict);
+    const fatal = uniqueFailures(
+      this.failures().filter((f) => f.provenance === 'documented' || strict),
+    );
     if (fatal.length === 0) return undefined;
-    return uniqueFailures(fatal).map(formatFailure).join('\n\n');
+    const shown = fatal.slice(0, FATAL_SHOWN).map(formatFailure);
+    if (fatal.length > FATAL_SHOWN)
+      shown.push(`… and ${fatal.length - FATAL_SHOWN} more failures (summary.json has them all)`);
+    return shown.join('\n\n');
   }
 }

@@ -14,8 +14,10 @@
  * second on a schedule, recorded as samples, not exchanges.
  */
 import { matchOperation, type OperationSpec } from '../spec/operations.ts';
+import { noteCreated } from './created-ledger.ts';
 import type { Exchange } from './exchange.ts';
 import { RateBudgetExhausted, rateBudget } from './rate-budget.ts';
+import { tallyRead } from './read-tally.ts';
 
 /** One request as a transport sends it: header names as given, in order. */
 export interface TransportRequest {
@@ -154,6 +156,7 @@ function clientWith(
         json = undefined;
       }
       ex.response = { status: a.status, headers: a.headers, bodyText, json };
+      tallyRead(ex, a.body.length);
     }
     ex.answeredAt = performance.now();
     ex.durationMs = ex.answeredAt - started;
@@ -184,6 +187,8 @@ function clientWith(
         counter.spent = paced.exhausted;
         o.onBudgetSpent?.(paced.exhausted);
       }
+      // What the run leaves on the target, whoever sent it (core/target/clean-up.ts).
+      noteCreated(o.baseUrl, paced.result);
       o.record?.(paced.result);
       return paced.result;
     },

@@ -8,18 +8,18 @@ import { signatureHex } from './sign.ts';
 
 /** Byte strings a sender that signs a parsed-and-reserialised body would have signed. */
 function reserialisations(text: string): string[] {
-  let value: unknown;
+  // A body JSON.stringify cannot write (nested past the stack) has no such re-serialisation.
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return [
+      JSON.stringify(value),
+      JSON.stringify(value, null, 1),
+      JSON.stringify(value, null, 2),
+      JSON.stringify(value, null, '\t'),
+    ];
   } catch {
     return [];
   }
-  return [
-    JSON.stringify(value),
-    JSON.stringify(value, null, 1),
-    JSON.stringify(value, null, 2),
-    JSON.stringify(value, null, '\t'),
-  ];
 }
 
 /** Why `value` is not the canonical `form` signature of `raw` under `secret`. */

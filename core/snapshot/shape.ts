@@ -4,13 +4,40 @@
  */
 export type Shape = string | { object: Record<string, Shape> } | { array: Shape };
 
+/**
+ * Bounds of a shape, so inferring one is linear in the answer and never overflows the stack: a
+ * value nested deeper is the type `nested-deeper` (an array nested ten thousand deep is a finding
+ * of the schema check, not a type tree), and an object's keys past the first SHAPE_KEYS (sorted)
+ * are one key `…` (keys that are data — ids, tags — would make every snapshot differ anyway).
+ */
+export const SHAPE_DEPTH = 32;
+export const SHAPE_KEYS = 100;
+export const DEEPER = 'nested-deeper';
+const MORE_KEYS = '…';
+
 export function shapeOf(v: unknown): Shape {
+  return shapeAt(v, 0);
+}
+
+function shapeAt(v: unknown, depth: number): Shape {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return { array: v.map(shapeOf).reduce(mergeShapes, 'never' as Shape) };
+  if (typeof v === 'object' && depth >= SHAPE_DEPTH) return DEEPER;
+  if (Array.isArray(v)) {
+    // Items of one shape are merged once: a list of ten thousand alike tickets costs one merge.
+    const distinct = new Map<string, Shape>();
+    for (const item of v) {
+      const s = shapeAt(item, depth + 1);
+      const key = typeof s === 'string' ? s : shapeText(s);
+      if (!distinct.has(key)) distinct.set(key, s);
+    }
+    return { array: [...distinct.values()].reduce(mergeShapes, 'never' as Shape) };
+  }
   if (typeof v === 'object') {
     const out: Record<string, Shape> = {};
-    for (const k of Object.keys(v as object).sort())
-      out[k] = shapeOf((v as Record<string, unknown>)[k]);
+    const keys = Object.keys(v as object).sort();
+    for (const k of keys.slice(0, SHAPE_KEYS))
+      out[k] = shapeAt((v as Record<string, unknown>)[k], depth + 1);
+    if (keys.length > SHAPE_KEYS) out[MORE_KEYS] = 'object';
     return { object: out };
   }
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
@@ -31,7 +58,8 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
   if (b === 'never') return a;
   if (typeof a === 'string' && typeof b === 'string') return union(a, b);
   if (typeof a === 'object' && typeof b === 'object' && 'object' in a && 'object' in b) {
-    const keys = [...new Set([...Object.keys(a.object), ...Object.keys(b.object)])].sort();
+    const all = [...new Set([...Object.keys(a.object), ...Object.keys(b.object)])].sort();
+    const keys = all.length > SHAPE_KEYS + 1 ? all.slice(0, SHAPE_KEYS) : all;
     const out: Record<string, Shape> = {};
     // A key missing on one side is optional: mark it with '?' in its union.
     for (const k of keys) {
@@ -39,6 +67,7 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
       const y = b.object[k];
       out[k] = x && y ? mergeShapes(x, y) : mergeShapes(x ?? 'undefined', y ?? 'undefined');
     }
+    if (keys.length < all.length) out[MORE_KEYS] = 'object';
     return { object: out };
   }
   if (typeof a === 'object' && typeof b === 'object' && 'array' in a && 'array' in b) {

@@ -25,6 +25,22 @@ export interface OperationSpec {
   provenance: Provenance;
   gap?: string;
   responses: Map<string, ResponseSpec>;
+  /** Names of the path parameters, in the template's order (`ticket_id`, …). */
+  pathParams: string[];
+  /** A collection read: a GET whose 200 body carries a `data` array (the rule matrix's lists). */
+  list: boolean;
+  /** Query parameters that select by a value of an enum (a list's filters: status, priority). */
+  filters: Array<{ name: string; values: string[] }>;
+  /** Component schema of the JSON request body, when it is a $ref. */
+  requestSchema?: string;
+}
+
+/** A webhook event of the spec (`webhooks:`): what the service sends, not an API operation. */
+export interface WebhookSpec {
+  event: string;
+  operationId?: string;
+  provenance: Provenance;
+  gap?: string;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -44,6 +60,32 @@ function deref(doc: OpenApiDoc, node: any): any {
 export function refName(node: any): string | undefined {
   const ref = node?.$ref;
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
+}
+
+/** The component schema a 200 answer's body is, dereferenced (for `list`). */
+function okSchema(doc: OpenApiDoc, op: any): any {
+  const ok = deref(doc, op.responses?.['200']);
+  const media = Object.values(ok?.content ?? {})[0] as { schema?: unknown } | undefined;
+  return deref(doc, media?.schema);
+}
+
+/** Query parameters (of the path item and the operation) whose schema is an enum. */
+function filtersOf(doc: OpenApiDoc, item: any, op: any): OperationSpec['filters'] {
+  const out: OperationSpec['filters'] = [];
+  for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+    const p = deref(doc, raw);
+    const values = deref(doc, p?.schema)?.enum;
+    if (p?.in === 'query' && Array.isArray(values) && values.length > 0)
+      out.push({ name: String(p.name), values: values.map(String) });
+  }
+  return out;
+}
+
+/** The component schema of a JSON request body (application/json first, else the first type). */
+function requestSchemaOf(doc: OpenApiDoc, op: any): string | undefined {
+  const content = deref(doc, op.requestBody)?.content ?? {};
+  const media = content['application/json'] ?? Object.values(content)[0];
+  return refName((media as { schema?: unknown } | undefined)?.schema);
 }
 
 let cached: OperationSpec[] | undefined;
@@ -80,6 +122,10 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
         provenance: (op['x-provenance'] ?? 'documented') as Provenance,
         gap: op['x-gap'],
         responses,
+        pathParams: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+        list: method === 'get' && okSchema(doc, op)?.properties?.data?.type === 'array',
+        filters: filtersOf(doc, item, op),
+        requestSchema: requestSchemaOf(doc, op),
       });
     }
   }
@@ -91,4 +137,17 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
 export function matchOperation(method: string, url: string): OperationSpec | undefined {
   const path = new URL(url, 'http://x').pathname;
   return operations().find((o) => o.method === method.toUpperCase() && o.regex.test(path));
+}
+
+/** The webhook events of the spec, in its order (the rule matrix's webhook columns). */
+export function webhookEvents(doc: OpenApiDoc = loadSpec()): WebhookSpec[] {
+  return Object.entries(doc.webhooks ?? {}).map(([event, item]: [string, any]) => {
+    const op = item?.post ?? {};
+    return {
+      event,
+      operationId: op.operationId,
+      provenance: (op['x-provenance'] ?? 'documented') as Provenance,
+      gap: op['x-gap'],
+    };
+  });
 }

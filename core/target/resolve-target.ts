@@ -55,7 +55,14 @@ export interface EmbeddedDeployment {
     adminToken: string;
     workspaces: Record<
       PlanName | 'other',
-      { id: string; burst: number; keys: { full: string; full2: string; readOnly: string } }
+      {
+        id: string;
+        burst: number;
+        /** The seeded workspace's plan and requests per minute (declared plans of its keys). */
+        plan?: PlanName;
+        rate?: number;
+        keys: { full: string; full2: string; readOnly: string };
+      }
     >;
   };
   close(): Promise<void>;

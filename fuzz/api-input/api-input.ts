@@ -1,8 +1,11 @@
 /**
- * Input fuzz of the API's write operations: bodies derived from the spec's request schemas —
- * valid, at the limits, and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to
- * create a ticket (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a
- * message (MessageCreate).
+ * Input fuzz of the API: bodies derived from the spec's request schemas — valid, at the limits,
+ * and invalid in one way each (fuzz/arbitraries/api-body-arb.ts) — sent to create a ticket
+ * (TicketCreate), update one (TicketUpdate, as a JSON merge patch) and add a message
+ * (MessageCreate); and query strings for the list, from its parameters' schemas. Each operation
+ * first runs its class sampler — every input class that applies to it (every Unicode plane,
+ * boundary lengths, tags lists, number edges: cases.ts), whatever the budget — then random cases;
+ * each class is counted from what the cases sent.
  *
  * The property, per case: the answer is a 2xx with a representation valid against the spec
  * (Ticket, Message), or a 4xx with a valid problem body whose `status` is the HTTP status —
@@ -16,21 +19,31 @@
  * A target that stops answering fails the case that caused it (the target must always answer),
  * and the operations after it are not run, said why — never "could not run".
  *
- * This file runs it: set-up, then per operation a fast-check property over bodies in a share of
- * the time budget. The property is judge.ts's, the counts tally.ts's, the workspace workspace.ts's.
+ * This file runs it: set-up, then per operation a fast-check property over its cases in a share of
+ * the time budget. The property is judge.ts's, the counts tally.ts's, the cases cases.ts's, the
+ * workspace workspace.ts's.
  */
 import fc from 'fast-check';
-import { type BodyCase, bodyCaseArb, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
+import { type BodyCase, encodeBodyCase } from '../arbitraries/api-body-arb.ts';
+import type { ClassContext } from '../arbitraries/input-classes.ts';
 import { fuzzSeed } from '../shared/seed.ts';
 import { redact, registerSecret } from '../../core/redact.ts';
+import { shownText } from '../../core/shown.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
 import { renderExchange } from '../shared/transcript.ts';
 import { judgeCase } from './judge.ts';
 import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './operations.ts';
 import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
-import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
-import { type ApiInputStats, emptyStats, isSchemaValid, sentValue, tallyCase } from './tally.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { type ClassCount, classContextOf, classCounts, operationCases } from './cases.ts';
+import {
+  type ApiInputStats,
+  caseClasses,
+  emptyStats,
+  isSchemaValid,
+  sentValue,
+  tallyCase,
+} from './tally.ts';
+import { type CountedVia, openWorkspace, type Workspace } from './workspace.ts';
 
 /** Options of {@link runApiInputFuzz}. */
 export interface ApiInputFuzzOptions {
@@ -38,13 +51,16 @@ export interface ApiInputFuzzOptions {
   baseUrl: string;
   /** A full-access API key. Its workspace gets the tickets the fuzz creates. */
   apiKey: string;
-  /** Cases per operation (fast-check `numRuns`, shrinking not counted). Default 100. */
+  /**
+   * Cases per operation (fast-check `numRuns`, shrinking not counted), the class sampler's
+   * included; an operation whose sampler is longer runs the whole sampler. Default 100.
+   */
   numRuns?: number;
   /** Seed; default `FC_SEED` or the harness default. */
   seed?: number;
   /** Wall-clock budget of the whole run, shrinking included, in seconds. Default 60. */
   maxSeconds?: number;
-  /** Operations to fuzz. Default all three. */
+  /** Operations to fuzz. Default all four. */
   operations?: readonly ApiInputOperation[];
   /** Body size limit of the API in bytes (U26); the over-limit case exceeds it. Default 1 MiB. */
   bodyLimit?: number;
@@ -56,10 +72,18 @@ export interface ApiInputOperationResult {
   operation: ApiInputOperation;
   /** The request schema the bodies are derived from. */
   schema: string;
-  status: 'passed' | 'failed' | 'skipped';
+  /** `error`: the harness itself failed on a case (a bug, never the target's fault): see `error`. */
+  status: 'passed' | 'failed' | 'skipped' | 'error';
   passed: boolean;
   /** Cases run (shrinking excluded). */
   cases: number;
+  /** Of the cases, how many the class sampler gave (sent first: each class at least once). */
+  sampled: number;
+  /**
+   * Every input class that applies to the operation and how many cases carried it, read from
+   * what was sent; 0 when none did (the run stopped before, or the operation was not run).
+   */
+  classes: ClassCount[];
   shrinks: number;
   interrupted?: boolean;
   stats: ApiInputStats;
@@ -73,6 +97,11 @@ export interface ApiInputOperationResult {
   warnings: CaseWarning[];
   /** Why a skipped operation was not run. */
   notRun?: string;
+  /**
+   * An internal error of the harness on a case, naming the case and the operation (the cases
+   * after it still ran and were judged): a harness bug to report, not a verdict on the target.
+   */
+  error?: string;
 }
 
 export interface ApiInputFuzzResult {
@@ -81,14 +110,20 @@ export interface ApiInputFuzzResult {
   seed: number;
   durationMs: number;
   requests: number;
-  /** How the ticket count was read: the summary report, or a walk of the list. */
-  countedVia: 'reports-summary' | 'list-walk';
+  /** How the ticket count was read: the summary report, a bounded walk of the list, or not at all. */
+  countedVia: CountedVia;
   operations: ApiInputOperationResult[];
   /**
    * Why the run stopped early: the API key's rate budget was spent (rate-budget.ts). The
    * operations not judged are `skipped`; nothing is scored from answers the fuzz did not get.
    */
   inconclusive?: string;
+}
+
+/** The first internal error of an operation's cases, and how many cases hit one. */
+export interface InternalError {
+  first?: string;
+  count: number;
 }
 
 /** What every operation of one run shares. */
@@ -160,12 +195,15 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
 
 /** An operation the run could not judge (the key's rate budget was spent). */
 function notJudged(operation: ApiInputOperation, reason: string): ApiInputOperationResult {
+  const spec = inputOperation(operation);
   return {
     operation,
-    schema: inputOperation(operation).schema,
+    schema: spec.schema,
     status: 'skipped',
     passed: true,
     cases: 0,
+    sampled: 0,
+    classes: classCounts(classContextOf(spec, 0), {}),
     shrinks: 0,
     stats: emptyStats(),
     warnings: [],
@@ -182,88 +220,128 @@ async function fuzzOperation(
   const spec = inputOperation(operation);
   const stats = emptyStats();
   const warnings = new Map<string, CaseWarning>();
+  const cases = operationCases(spec, run.bodyLimit);
   const base = { operation, schema: spec.schema, stats, warnings: [] as CaseWarning[] };
   const skipped = (notRun: string): ApiInputOperationResult => ({
     ...base,
     status: 'skipped',
     passed: true,
     cases: 0,
+    sampled: 0,
+    classes: classCounts(cases.classes, {}),
     shrinks: 0,
     notRun,
   });
   if (run.dead) return skipped(`not run: ${run.dead}`);
   if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
-  const target = operation === 'createTicket' ? undefined : await run.workspace.createTarget();
+  // An operation on one ticket gets a fresh one to work on.
+  const target = spec.spec.template.includes('{') ? await run.workspace.createTarget() : undefined;
   const seen: { failure?: CaseFailure } = {};
-  const check = await caseCheck(run, operation, target, stats, seen, warnings);
+  const internal: InternalError = { count: 0 };
+  const check = await caseCheck(run, operation, target, cases.classes, {
+    stats,
+    seen,
+    warnings,
+    internal,
+  });
   const left = run.deadline - performance.now();
   const share = Math.max(1000, Math.floor(left / operationsLeft));
-  const arb = bodyCaseArb(componentSchema(spec.schema), resolveSpecRef, {
-    bodyLimit: run.bodyLimit,
-  });
-  const details = await fc.check(fc.asyncProperty(arb, check), {
+  // The class sampler first (fast-check runs `examples` before drawing), then random cases up to
+  // the budget; the whole sampler even when the budget is smaller. Replays draw the same cases.
+  const details = await fc.check(fc.asyncProperty(cases.random, check), {
     seed: run.seed,
-    numRuns: run.numRuns,
+    numRuns: Math.max(run.numRuns, cases.sampler.length),
+    examples: cases.sampler.map((c): [BodyCase] => [c]),
     interruptAfterTimeLimit: Math.max(1, Math.min(left, share)),
     markInterruptAsFailure: false,
   });
   // The budget ran out before any case failed: the operation is not judged (the caller says why).
   if (details.failed && !seen.failure && details.errorInstance instanceof RateBudgetExhausted)
     throw details.errorInstance;
-  if (details.failed && !seen.failure)
-    throw new Error(
-      `api input fuzz: ${operation} could not run: ${redact(fc.defaultReportMessage(details) ?? 'unknown reason')}`,
-    );
+  // The property itself stopped on an error no case recorded (fast-check's, or one outside the
+  // judged part of a case): an internal error too, said with fast-check's own words, bounded.
+  if (details.failed && !seen.failure && internal.count === 0) {
+    internal.count = 1;
+    internal.first = `the property stopped: ${shownText(fc.defaultReportMessage(details) ?? 'unknown reason', 2000)}`;
+  }
   const failed = details.failed && seen.failure !== undefined;
+  const errored = !failed && internal.count > 0;
   return {
     ...base,
     warnings: [...warnings.values()],
-    status: failed ? 'failed' : 'passed',
+    status: failed ? 'failed' : errored ? 'error' : 'passed',
     passed: !failed,
     cases: details.numRuns,
+    sampled: Math.min(details.numRuns, cases.sampler.length),
+    classes: classCounts(cases.classes, stats.classes),
     shrinks: details.numShrinks,
     ...(details.interrupted ? { interrupted: true } : {}),
     ...(failed ? seen.failure : {}),
+    ...(internal.first
+      ? {
+          error: redact(
+            `${operation}: ${internal.first}${internal.count > 1 ? ` (and ${internal.count - 1} more case${internal.count > 2 ? 's' : ''})` : ''}`,
+          ),
+        }
+      : {}),
   };
 }
 
+/** Where the cases of one operation report: counts, the failure, warnings, internal errors. */
+interface CaseSink {
+  stats: ApiInputStats;
+  seen: { failure?: CaseFailure };
+  warnings: Map<string, CaseWarning>;
+  internal: InternalError;
+}
+
 /**
- * The property per case of `operation`: send the body, read the workspace again, tally, judge.
- * A case that breaks a documented rule is recorded in `seen` and fails; shrinking only moves to
- * failing cases, so the last one recorded is the minimal counterexample. Assumed rules broken go
- * to `warnings`, keeping each one's shortest body. Once the target stops answering, every later
- * case holds without being sent, so the case that stopped it stays the counterexample.
+ * The property per case of `operation`: send the body (or the query), read the workspace again,
+ * tally, judge. A case that breaks a documented rule is recorded in `seen` and fails; shrinking
+ * only moves to failing cases, so the last one recorded is the minimal counterexample. Assumed
+ * rules broken go to `warnings`, keeping each one's shortest body. Once the target stops
+ * answering, every later case holds without being sent, so the case that stopped it stays the
+ * counterexample. A list changes nothing: nothing is read around its cases.
  */
 async function caseCheck(
   run: Run,
   operation: ApiInputOperation,
   target: string | undefined,
-  stats: ApiInputStats,
-  seen: { failure?: CaseFailure },
-  warnings: Map<string, CaseWarning>,
+  classes: ClassContext,
+  { stats, seen, warnings, internal }: CaseSink,
 ): Promise<(c: BodyCase) => Promise<boolean>> {
   const spec = inputOperation(operation);
   const path = target
     ? `/v1/tickets/${encodeURIComponent(target)}${operation === 'addMessage' ? '/messages' : ''}`
     : spec.spec.template;
-  const observe = () =>
-    target === undefined ? run.workspace.count() : run.workspace.ticket(target);
+  const observe = async () =>
+    spec.method === 'GET'
+      ? undefined
+      : target === undefined
+        ? run.workspace.count()
+        : run.workspace.ticket(target);
   // What the world looked like after the last case: the next case's "before".
   let known: unknown = await observe();
   /** The body length of each warning's case so far. */
   const shortest = new Map<string, number>();
-  return async (c) => {
-    if (run.dead) return true;
+  const judged = async (c: BodyCase): Promise<boolean> => {
     const before = known;
-    const { body, contentType } = encodeBodyCase(c, spec.mediaType);
-    const ex = await run.http.send(spec.method, path, {
+    const { body, contentType } = c.query
+      ? { body: '', contentType: null }
+      : encodeBodyCase(c, spec.mediaType);
+    const ex = await run.http.send(spec.method, c.query?.raw ? `${path}?${c.query.raw}` : path, {
       headers: { ...run.auth, ...(contentType === null ? {} : { 'content-type': contentType }) },
-      raw: body,
+      ...(c.query ? {} : { raw: body }),
       operation: spec.spec,
     });
     const sent = sentValue(c);
     const schemaValid = isSchemaValid(spec, c, sent);
+    const input = { kind: c.kind, note: c.note, schemaValid };
     tallyCase(stats, c, ex, schemaValid);
+    // Cases run, not shrinks: once a case failed, what follows is fast-check shrinking it.
+    if (!seen.failure)
+      for (const name of caseClasses(c, sent, body, classes))
+        stats.classes[name] = (stats.classes[name] ?? 0) + 1;
     const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
       kind: c.kind,
       note: c.note,
@@ -286,7 +364,7 @@ async function caseCheck(
       if (e instanceof RateBudgetExhausted) throw e;
       // The target stopped answering after this input: the input is the counterexample.
       run.dead = `the target stopped answering after a ${operation} case (${(e as Error).message})`;
-      const p = judgeCase(operation, ex, sent, before, before)[0] ?? {
+      const p = judgeCase(operation, ex, sent, before, before, input)[0] ?? {
         broken: API_INPUT_RULES.answered,
         reason: `answered ${ex.status}, then stopped answering`,
       };
@@ -298,7 +376,7 @@ async function caseCheck(
       };
       return false;
     }
-    const found = judgeCase(operation, ex, sent, before, known);
+    const found = judgeCase(operation, ex, sent, before, known, input);
     for (const w of found.filter((p) => p.broken.provenance !== 'documented')) {
       const had = warnings.get(w.broken.check);
       if (had) had.cases++;
@@ -320,4 +398,40 @@ async function caseCheck(
     };
     return false;
   };
+  const guarded = guardCase(judged, internal);
+  return async (c) => (run.dead ? true : guarded(c));
 }
+
+/**
+ * A case's property that never stops the fuzz on the harness's own error: the error is counted
+ * and the first one kept, naming the case (its kind, what it is, its size) — a bug to report, not
+ * a verdict on the target — and the case holds. The key's spent budget still stops the property.
+ */
+export function guardCase(
+  judged: (c: BodyCase) => Promise<boolean>,
+  internal: InternalError,
+): (c: BodyCase) => Promise<boolean> {
+  return async (c) => {
+    try {
+      return await judged(c);
+    } catch (e) {
+      if (e instanceof RateBudgetExhausted) throw e;
+      internal.count++;
+      internal.first ??= `internal error on a ${c.kind} case (${shownText(c.note, 200)}), ${sentSize(c)}: ${shownText(errorText(e), 500)}`;
+      return true;
+    }
+  };
+}
+
+const errorText = (e: unknown) =>
+  e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
+
+/** The size of what a case sent (its body may be a mebibyte: never shown whole). */
+const sentSize = (c: BodyCase) => {
+  try {
+    const body = c.raw ?? (c.json === undefined ? '' : JSON.stringify(c.json));
+    return `a body of ${Buffer.byteLength(body, 'utf8')} bytes`;
+  } catch {
+    return 'a body JSON cannot write';
+  }
+};

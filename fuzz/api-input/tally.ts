@@ -1,10 +1,12 @@
 /**
- * What the API input fuzz counts per operation: cases per body kind, answers per status, and
+ * What the API input fuzz counts per operation: cases per body kind and per input class, answers per status, and
  * schema-valid and schema-invalid bodies accepted and rejected. Whether a body is schema-valid is
  * decided by the spec's own validator, not by the generator; a service stricter or more lenient
  * than the schema is counted here, not failed.
  */
 import type { BodyCase } from '../arbitraries/api-body-arb.ts';
+import { classesOf, type ClassContext } from '../arbitraries/input-classes.ts';
+import { queryProblem } from '../arbitraries/query-case-arb.ts';
 import { validate } from '../../core/schemas/registry.ts';
 import type { Answer } from '../shared/http.ts';
 import { acceptsMediaType, type InputOperation } from './operations.ts';
@@ -12,6 +14,8 @@ import { acceptsMediaType, type InputOperation } from './operations.ts';
 export interface ApiInputStats {
   /** Cases per body kind (valid, drop-required, …). */
   kinds: Record<string, number>;
+  /** Cases per input class they carried (fuzz/arbitraries/input-classes.ts): a case may carry several. */
+  classes: Record<string, number>;
   /** Answers per HTTP status ("none" for no answer). */
   statuses: Record<string, number>;
   /** Schema-valid bodies (per the spec's validator) accepted / rejected. */
@@ -25,6 +29,7 @@ export interface ApiInputStats {
 export function emptyStats(): ApiInputStats {
   return {
     kinds: {},
+    classes: {},
     statuses: {},
     schemaValid: { accepted: 0, rejected: 0 },
     schemaInvalid: { accepted: 0, rejected: 0 },
@@ -34,6 +39,7 @@ export function emptyStats(): ApiInputStats {
 
 /** The JSON value a case sends (raw text parsed), or `undefined` when it is not JSON. */
 export function sentValue(c: BodyCase): unknown {
+  if (c.query) return c.query.values;
   if (c.raw === undefined) return c.json;
   try {
     // RFC 8259 lets a parser ignore a leading byte-order mark; a service that does is right.
@@ -45,10 +51,27 @@ export function sentValue(c: BodyCase): unknown {
 
 /** True when the spec allows the case: a listed media type, and `sent` valid against the schema. */
 export function isSchemaValid(spec: InputOperation, c: BodyCase, sent: unknown): boolean {
+  if (c.query) return spec.params !== undefined && !queryProblem(spec.params, c.query.values);
   return (
     (c.contentType === undefined || acceptsMediaType(spec, c.contentType)) &&
     sent !== undefined &&
     validate(spec.schema, sent).length === 0
+  );
+}
+
+/**
+ * The input classes `c` carried, read from what it sent: `sent` (sentValue), `body` the text of
+ * its body.
+ */
+export function caseClasses(
+  c: BodyCase,
+  sent: unknown,
+  body: string,
+  ctx: ClassContext,
+): Set<string> {
+  return classesOf(
+    c.query ? { query: c.query.values } : { value: sent, bytes: Buffer.byteLength(body, 'utf8') },
+    ctx,
   );
 }
 

@@ -24,6 +24,7 @@ function received(r: DeliveryCheckResult): string {
 function documentedCheck(r: DeliveryCheckResult): string {
   const first = r.failures[0]?.check;
   if (first) return first;
+  if (r.counterexample?.check) return r.counterexample.check;
   return r.counterexample?.reason.startsWith('deliveries missing')
     ? 'webhook.event-delivered'
     : 'webhook.signature-valid';
@@ -47,7 +48,10 @@ export function deliveryFailures(r: DeliveryCheckResult): Failure[] {
       provenance: 'documented',
       rule: ruleOf(check),
       received: received(r),
-      expected: 'every delivery verifies over its exact bytes and carries the documented payload',
+      expected:
+        check === 'exchange.no-5xx'
+          ? 'a 2xx for schema-valid ticket content, never a 5xx'
+          : 'every delivery verifies over its exact bytes and carries the documented payload',
       ...(repro ? { repro } : {}),
     });
   }

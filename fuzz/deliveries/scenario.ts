@@ -52,12 +52,13 @@ export function deliveryScenario(ctx: ScenarioContext): (c: TicketContent) => Pr
   return async (content) => {
     const failed = await runScenario(ctx, content);
     if (!failed) return true;
-    const { reason, transcript, repro } = failed;
+    const { reason, transcript, repro, check } = failed;
     ctx.onFailure({
       reason,
       input: redactValue(content, ctx.secrets),
       transcript,
       ...(repro ? { repro } : {}),
+      ...(check ? { check } : {}),
     });
     return false;
   };
@@ -92,6 +93,8 @@ async function ticketSteps(ctx: ScenarioContext, content: TicketContent): Promis
   const refused = (reason: string, ex: Answer) => ({
     reason,
     transcript: renderExchange(ex, [], ctx.secrets),
+    // A 5xx to the scenario's own request is the API's fault, not a delivery's.
+    ...(ex.status !== undefined && ex.status >= 500 ? { check: 'exchange.no-5xx' } : {}),
   });
   const id = (create.json as { id?: unknown } | undefined)?.id;
   if (create.status !== 201 && create.status !== 200)

@@ -98,6 +98,11 @@ export interface Counterexample {
   transcript: string;
   /** Shell lines replaying the wrong delivery, signed with the endpoint's secret variable. */
   repro?: string;
+  /**
+   * The registered check the scenario broke before any delivery, when it is not a delivery's:
+   * `exchange.no-5xx` for an API request of the scenario answered with a 5xx.
+   */
+  check?: string;
 }
 
 export interface DeliveryCheckResult {

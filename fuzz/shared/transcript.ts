@@ -3,7 +3,8 @@
  * bodies as text or hex, and every registered secret (plus `extraSecrets`) and signature-shaped
  * value redacted. API exchanges, captured deliveries and raw receiver exchanges all go through it.
  */
-import { redact } from '../../core/redact.ts';
+import { redact, safeCut } from '../../core/redact.ts';
+import { shownText } from '../../core/shown.ts';
 import { formOfHeader, signatureValue } from '../../core/signature/index.ts';
 import type { CapturedDelivery } from '../../core/webhooks/capture-receiver.ts';
 import type { Exchange } from '../../core/http/exchange.ts';
@@ -12,31 +13,53 @@ import { sentHeaders, type WireOutcome, type WireRequest } from './wire.ts';
 
 const MAX_BODY_CHARS = 1500;
 const MAX_HEX_BYTES = 256;
+/** Bytes decoded to show MAX_BODY_CHARS characters: a body of any size costs only these. */
+const DECODED_BYTES = MAX_BODY_CHARS * 4 + 4;
 
-function isPrintableUtf8(body: Uint8Array): string | undefined {
+/**
+ * The shown part of the body as text when it is clean UTF-8 (decided on the bytes shown: a
+ * 10 MiB answer is not decoded whole to show 1500 characters of it), else undefined.
+ */
+function printableUtf8(body: Uint8Array): string | undefined {
+  const head = body.subarray(0, DECODED_BYTES);
   try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    // `stream`: a character cut at the end of the shown bytes is not an error.
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(head, {
+      stream: head.length < body.length,
+    });
     return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufeff]/.test(text) ? undefined : text;
   } catch {
     return undefined;
   }
 }
 
-/** The body as text when it is clean UTF-8, else as hex; long bodies are cut with their size noted. */
-export function renderBody(body: Uint8Array): string[] {
+/** The first MAX_BODY_CHARS characters of `text`, never through a secret, and the bytes cut. */
+function cutText(text: string, total: number, extra: readonly string[]) {
+  if (text.length <= MAX_BODY_CHARS && text.length === total) return { shown: text, cut: false };
+  const shown = text.slice(0, safeCut(text, MAX_BODY_CHARS, extra));
+  return { shown, cut: Buffer.byteLength(shown, 'utf8') < total };
+}
+
+/**
+ * The body as text when it is clean UTF-8, else as hex; long bodies are cut with their size
+ * noted (`… (N bytes, first M shown)`), never through a registered secret or one of `extra`.
+ */
+export function renderBody(body: Uint8Array, extra: readonly string[] = []): string[] {
   if (body.length === 0) return [];
-  const text = isPrintableUtf8(body);
+  const text = printableUtf8(body);
+  const size = (shown: string) =>
+    `… (${body.length} bytes, first ${Buffer.byteLength(shown, 'utf8')} shown)`;
   // CRs and edge whitespace would be invisible as plain lines; a JSON string shows every byte.
   if (text !== undefined && (text.includes('\r') || /^\s|\s$/.test(text))) {
-    const shown = text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text;
-    return [`[${body.length} bytes of text, shown as a JSON string]`, JSON.stringify(shown)];
+    const { shown, cut } = cutText(text, body.length, extra);
+    return [
+      `[${body.length} bytes of text, shown as a JSON string]`,
+      JSON.stringify(cut ? `${shown}…` : shown),
+    ];
   }
   if (text !== undefined) {
-    const cut =
-      text.length > MAX_BODY_CHARS
-        ? `${text.slice(0, MAX_BODY_CHARS)}… (${body.length} bytes)`
-        : text;
-    return cut.split('\n');
+    const { shown, cut } = cutText(text, body.length, extra);
+    return (cut ? `${shown}${size(shown)}` : shown).split('\n');
   }
   const hex = Buffer.from(body.subarray(0, MAX_HEX_BYTES))
     .toString('hex')
@@ -52,11 +75,12 @@ function message(
   start: string,
   headers: Iterable<readonly [string, string]>,
   body: Uint8Array,
+  extra: readonly string[] = [],
 ): string[] {
   const lines = [`${dir} ${start}`];
-  for (const [n, v] of headers) lines.push(`${dir} ${n}: ${v}`);
+  for (const [n, v] of headers) lines.push(`${dir} ${n}: ${shownText(v, MAX_BODY_CHARS, extra)}`);
   lines.push(dir);
-  for (const l of renderBody(body)) lines.push(`${dir} ${l}`);
+  for (const l of renderBody(body, extra)) lines.push(`${dir} ${l}`);
   return lines;
 }
 
@@ -85,6 +109,7 @@ export function renderExchange(
       `${req.method} ${url.pathname}${url.search} HTTP/1.1`,
       Object.entries(req.headers),
       bodyBytes(req.body),
+      extraSecrets,
     ),
   ];
   const res = ex.response;
@@ -96,7 +121,15 @@ export function renderExchange(
       const v = res.headers[n];
       return v === undefined ? [] : [[n, v] as const];
     });
-    lines.push(...message('<', `HTTP/1.1 ${res.status}`, shown, Buffer.from(res.bodyText, 'utf8')));
+    lines.push(
+      ...message(
+        '<',
+        `HTTP/1.1 ${res.status}`,
+        shown,
+        Buffer.from(res.bodyText, 'utf8'),
+        extraSecrets,
+      ),
+    );
   }
   return redact(lines.join('\n'), extraSecrets);
 }
@@ -109,7 +142,13 @@ export function renderDelivery(
 ): string {
   const lines = [
     ...notes(noteLines),
-    ...message('>', `${d.method} ${d.path} HTTP/1.1`, Object.entries(d.headers), d.raw),
+    ...message(
+      '>',
+      `${d.method} ${d.path} HTTP/1.1`,
+      Object.entries(d.headers),
+      d.raw,
+      extraSecrets,
+    ),
     `< HTTP/1.1 ${d.answered}`,
   ];
   return redact(lines.join('\n'), extraSecrets);
@@ -170,13 +209,22 @@ export function renderTranscript(
       `${req.method} ${url.pathname}${url.search} HTTP/1.1`,
       signing ? maskSignatures(sentHeaders(url, req), req.body, signing) : sentHeaders(url, req),
       req.body,
+      extraSecrets,
     ),
   );
   if ('error' in outcome) {
     lines.push(`< (no response: ${outcome.error})`);
   } else {
     const res = outcome.response;
-    lines.push(...message('<', `HTTP/1.1 ${res.status} ${res.statusText}`, res.headers, res.body));
+    lines.push(
+      ...message(
+        '<',
+        `HTTP/1.1 ${res.status} ${res.statusText}`,
+        res.headers,
+        res.body,
+        extraSecrets,
+      ),
+    );
   }
   const text = redact(lines.join('\n'), extraSecrets);
   // A receiver may echo the signature it expected: no digest of the body under the secret stays.

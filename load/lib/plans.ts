@@ -3,6 +3,7 @@
  * Enterprise is "custom": its numbers come from configuration, else from what the deployment
  * announces (`X-RateLimit-Limit` for the rate, `Remaining + 1` of a fresh key for the burst).
  */
+import { DOCUMENTED_PLANS } from '../../core/checks/load-verdicts.ts';
 
 export type PlanName = 'team' | 'growth' | 'enterprise';
 
@@ -23,11 +24,7 @@ export interface PlanLimits {
 
 /** Documented numbers; enterprise is custom and has none. */
 export const PLAN_TABLE: Readonly<Record<PlanName, { ratePerMin: number; burst: number } | null>> =
-  {
-    team: { ratePerMin: 120, burst: 200 },
-    growth: { ratePerMin: 600, burst: 1000 },
-    enterprise: null,
-  };
+  DOCUMENTED_PLANS;
 
 export interface PlanOverrides {
   ratePerMin?: number | undefined;

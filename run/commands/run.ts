@@ -2,6 +2,7 @@
  * `harness run` — what `npm start` does: the contract suite, the probes, the plan-limit load
  * checks and the fuzzing against one target, then the reports and the verdict table.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runAll } from '../run-all.ts';
 import { type Area, parseAreas } from '../area-selection.ts';
 import {
@@ -12,6 +13,8 @@ import {
 } from '../../core/cli/command-spec.ts';
 import { applyEnvFile, ENV_FILE_OPTION } from '../../core/cli/env-file.ts';
 import { positiveNumber } from '../../core/cli/positive-number.ts';
+import { closeAllGroups } from '../../core/process/process-group.ts';
+import { CHILD_GRACE_MS, watchInterrupts } from '../interrupt.ts';
 
 export const spec = {
   name: 'run',
@@ -56,7 +59,7 @@ export const spec = {
     'max-seconds': {
       type: 'string',
       arg: 'N',
-      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS): the area running then stops, the others are marked error, every report is still written',
+      help: 'time limit of the whole run (or HARNESS_RUN_MAX_SECONDS; default: the areas’ own limits + 1 min, printed at the start): the area running then stops, the others are marked error, every report is still written. SIGINT/SIGTERM stop the run the same way, verdict ERROR "interrupted"',
     },
     tags: {
       type: 'boolean',
@@ -128,20 +131,32 @@ export async function run(argv: string[]): Promise<number> {
     values['max-seconds'] === undefined
       ? undefined
       : positiveNumber('max-seconds', values['max-seconds'], 0);
-  const { exitCode, outOfTime } = await runAll({
-    outDir: values.out,
-    ...(values.url ? { baseUrl: values.url } : {}),
-    skip,
-    ...(areas ? { areas } : {}),
-    faults,
-    strict: values.strict ?? false,
-    detect: values.detect ?? false,
-    tags: values.tags ?? false,
-    maxSeconds,
-    grep: values.grep,
-  });
-  // An area cut short by the time limit may still hold sockets and timers: the reports are
-  // written, so end here rather than wait for it.
-  if (outOfTime) process.exit(exitCode);
-  return exitCode;
+  // This process owns the run: an interrupt or the time limit ends its children (one path).
+  const interrupts = watchInterrupts((l) => process.stderr.write(`${l}\n`));
+  try {
+    const { exitCode, outOfTime, interrupted } = await runAll({
+      outDir: values.out,
+      ...(values.url ? { baseUrl: values.url } : {}),
+      skip,
+      ...(areas ? { areas } : {}),
+      faults,
+      strict: values.strict ?? false,
+      detect: values.detect ?? false,
+      tags: values.tags ?? false,
+      maxSeconds,
+      grep: values.grep,
+      signal: interrupts.signal,
+      onStop: () => void closeAllGroups(CHILD_GRACE_MS),
+    });
+    // An area cut short may still hold sockets, timers and children: the reports are written, so
+    // end its children (already stopping) and this process here rather than wait for them.
+    if (outOfTime || interrupted) {
+      // Bounded: a process SIGKILL cannot end (stuck in the kernel) must not hold the exit.
+      await Promise.race([closeAllGroups(CHILD_GRACE_MS), sleep(CHILD_GRACE_MS + 3_000)]);
+      process.exit(exitCode);
+    }
+    return exitCode;
+  } finally {
+    interrupts.dispose();
+  }
 }

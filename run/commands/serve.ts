@@ -69,6 +69,21 @@ export const spec = {
       type: 'boolean',
       help: 'first print one JSON line {"baseUrl","envFile","credentialsFile"} once listening (for programs that start serve)',
     },
+    lax: {
+      type: 'boolean',
+      help: 'the lax profile: validates only what the service docs state — no body-size limit, no field lengths, wrong-typed update fields ignored (still correct: the gate passes, with assumption warnings)',
+    },
+    'seed-tickets': {
+      type: 'string',
+      arg: 'N',
+      help: 'a long-lived deployment: N old tickets per workspace, every status, odd content (emoji, RTL, NUL and control characters, pasted logs, a few 300 KB one-word subjects and 2000-tag lists)',
+    },
+    seed: {
+      type: 'string',
+      arg: 'N',
+      default: '1',
+      help: 'seed of the --seed-tickets content (the same seed, the same tickets)',
+    },
     'api-plan': {
       type: 'string',
       arg: 'team|growth',
@@ -82,6 +97,7 @@ export const spec = {
     'npm run serve -- --fault burst-201 --port 0',
     'npm run serve -- --no-admin --webhook-endpoints examples/webhook-endpoints.yaml',
     'npm run serve -- --list-faults',
+    'npm run serve -- --lax --seed-tickets 3000   # lax, long-lived staging (Team key)',
     'npm run serve -- --api-plan growth   # the gate’s keys on Growth (600/min, burst 1000)',
   ],
   exit0: 'stopped with Ctrl-C (or --list-faults printed)',
@@ -120,6 +136,8 @@ export async function run(argv: string[]): Promise<number> {
         `--webhook-retry-delays must be comma-separated positive ms, got '${values['webhook-retry-delays']}'`,
       );
   }
+  const seedTickets = countOption('--seed-tickets', parsed.values['seed-tickets'] ?? '0');
+  const seed = countOption('--seed', parsed.values.seed ?? '1');
   const apiPlan = parsed.values['api-plan'] ?? 'team';
   if (apiPlan !== 'team' && apiPlan !== 'growth')
     throw new Error(`--api-plan must be team or growth, got '${apiPlan}'`);
@@ -136,6 +154,9 @@ export async function run(argv: string[]): Promise<number> {
     timeScale,
     admin,
     webhookRetryDelaysMs: retryDelays,
+    lax: values.lax === true,
+    seedTickets,
+    seedTicketsSeed: seed,
   });
   const envLines: string[] = [];
   if (endpointsFile) {
@@ -168,14 +189,29 @@ export async function run(argv: string[]): Promise<number> {
   if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
   if (!admin) console.log('Dashboard mode: no /admin surface.');
   if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
+  if (values.lax) console.log('Lax profile: validates only what the service docs state.');
+  if (svc.seeded)
+    console.log(
+      `Long-lived: ${svc.seeded.total} old tickets (${seedTickets} per workspace, ${svc.seeded.huge} with a 300 KB subject each; seed ${seed}) written in ${svc.seeded.ms} ms.`,
+    );
   console.log('Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // `on`, not `once`: Ctrl-C on `npm run serve` delivers SIGINT twice (the terminal's, and
+    // npm's forwarded copy, since the npm scripts exec node), and the second must not kill the close.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
   await svc.close();
   return 0;
+}
+
+/** A whole number ≥ 0 given on the command line. */
+function countOption(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n))
+    throw new Error(`${name} must be a whole number ≥ 0, got '${raw}'`);
+  return n;
 }
 
 /** host:port the harness must listen on when `url` is on loopback (else the user's tunnel decides). */

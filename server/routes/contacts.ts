@@ -5,7 +5,7 @@ import { sendProblem } from '../problem.ts';
 import { contactJson } from '../represent.ts';
 import { type Contact, newId } from '../store.ts';
 import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
-import { validationFailed, validBody } from './validate.ts';
+import { validationFailed, validBody, validUpdate } from './validate.ts';
 
 /** The contact named by `:contact_id` in the caller's workspace, or undefined (a 404 was sent). */
 function contactInPath(
@@ -14,7 +14,9 @@ function contactInPath(
   reply: FastifyReply,
 ): Contact | undefined {
   const c = ctx.store.contacts.get((req.params as { contact_id: string }).contact_id);
-  if (c && c.workspaceId === req.auth!.workspace.id) return c;
+  // FAULT get-contact-cross-workspace: reads look the contact up without its workspace.
+  const leak = ctx.faults.has('get-contact-cross-workspace') && req.method === 'GET';
+  if (c && (c.workspaceId === req.auth!.workspace.id || leak)) return c;
   sendProblem(reply, 404, 'not_found', 'No contact with this id.');
   return undefined;
 }
@@ -65,8 +67,8 @@ export async function getContact(ctx: ServiceContext, req: FastifyRequest, reply
 export async function updateContact(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
   const c = contactInPath(ctx, req, reply);
   if (!c) return reply;
-  if (!validBody(ctx, reply, 'ContactUpdate', req.body)) return reply;
-  const b = req.body as { email?: string; name?: string };
+  const b = validUpdate<{ email?: string; name?: string }>(ctx, reply, 'ContactUpdate', req.body);
+  if (!b) return reply;
   if (b.email !== undefined) c.email = b.email;
   if (b.name !== undefined && !ctx.faults.has('contact-name-dropped')) c.name = b.name;
   return contactJson(c);

@@ -11,10 +11,13 @@ import { slaTarget } from '../sla.ts';
 import { type Priority, type Status, type Ticket, newId } from '../store.ts';
 import { runRules } from './actions.ts';
 import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
-import { validationFailed, validBody } from './validate.ts';
+import { validationFailed, validBody, validUpdate } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
+/** A character outside the Basic Multilingual Plane (what a 3-byte utf8 column cannot hold). */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+const ASTRAL_ALL = /[\u{10000}-\u{10FFFF}]/gu;
 type TicketPatch = { subject?: string; priority?: Priority; status?: Status; tags?: string[] };
 
 /** The ticket of the caller's workspace, or undefined (a 404 was sent). Foreign = unknown (U21). */
@@ -30,7 +33,12 @@ export function findTicket(
   const leak =
     (ctx.faults.has('cross-workspace-read') && read) ||
     (ctx.faults.has('foreign-write-accepted') && !read);
-  const visible = t && (t.workspaceId === req.auth!.workspace.id || leak);
+  // FAULT get-ticket-no-auth: the guard let a request without a key through (server/guard.ts).
+  const visible =
+    t &&
+    (req.auth
+      ? t.workspaceId === req.auth.workspace.id || leak
+      : ctx.faults.has('get-ticket-no-auth'));
   if (visible) return t;
   if (!t && ctx.faults.has('unknown-ticket-400')) {
     sendProblem(reply, 400, 'invalid_id', 'The ticket id is not valid.');
@@ -67,24 +75,31 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
   if ('errors' in q) return validationFailed(ctx, reply, q.errors);
   const ws = req.auth!.workspace.id;
   const { status, priority } = q.filters;
-  const all = [...ctx.store.tickets.values()]
-    .filter((t) => ctx.faults.has('list-leaks-workspaces') || t.workspaceId === ws)
-    // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
-    .filter(
-      (t) => !status || (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === status,
-    )
-    .filter(
-      (t) => !priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority,
-    )
-    .sort((a, b) => b.seq - a.seq);
   const after = q.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(q.cursor);
   if (after === undefined) {
     return validationFailed(ctx, reply, [
       { field: 'cursor', code: 'invalid', message: 'cursor is not one this API issued' },
     ]);
   }
+  const matches = (t: Ticket) =>
+    // FAULT filter-stale-status: every ticket is created open, so the stale index says open.
+    (!status || (ctx.faults.has('filter-stale-status') ? 'open' : t.status) === status) &&
+    (!priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority);
+  // Newest first, from the cursor on: a page costs its own size, not the workspace's (a
+  // long-lived workspace holds thousands; unless a filter matches few of them).
+  const ordered = ctx.store.ticketsInOrder(
+    ctx.faults.has('list-leaks-workspaces') ? undefined : ws,
+  );
   const overlap = ctx.faults.has('pagination-overlap');
-  const rest = all.filter((t) => (overlap ? t.seq <= after : t.seq < after));
+  // FAULT pagination-skips-one: the first ticket after a cursor is never listed.
+  let skip = q.cursor !== undefined && ctx.faults.has('pagination-skips-one') ? 1 : 0;
+  const rest: Ticket[] = [];
+  for (let i = lastIndexBefore(ordered, overlap ? after + 1 : after); i >= 0; i--) {
+    if (!matches(ordered[i]!)) continue;
+    if (skip > 0) skip--;
+    else rest.push(ordered[i]!);
+    if (rest.length > q.limit) break;
+  }
   const page = rest.slice(0, q.limit);
   const hasMore = rest.length > q.limit;
   const last = page[page.length - 1];
@@ -100,6 +115,18 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
   return { data, has_more: hasMore, next_cursor: next };
 }
 
+/** The index of the last ticket of `ordered` (ascending `seq`) whose seq is below `seq`, or -1. */
+function lastIndexBefore(ordered: readonly Ticket[], seq: number): number {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ordered[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
 export async function createTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
   const body = req.body as Record<string, any> | undefined;
   const isObject = !!body && typeof body === 'object';
@@ -110,7 +137,22 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
   if (isObject && body.subject === undefined && ctx.faults.has('subject-not-required')) {
     body.subject = '(no subject)';
   }
+  // FAULT subject-over-300-500: the subject goes into a 300-character index before validation.
+  if (
+    isObject &&
+    typeof body.subject === 'string' &&
+    body.subject.length > 300 &&
+    [...body.subject].length > 300 &&
+    ctx.faults.has('subject-over-300-500')
+  )
+    throw new Error('value too long for type character varying(300)');
   if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
+  // FAULT subject-astral-500: a 3-byte utf8 column refuses a character outside the BMP.
+  if (ASTRAL.test(body!.subject) && ctx.faults.has('subject-astral-500'))
+    throw new Error("Incorrect string value for column 'subject'");
+  // FAULT tags-over-20-500: 20 tag slots, though the schema allows 50 tags.
+  if ((body!.tags?.length ?? 0) > 20 && ctx.faults.has('tags-over-20-500'))
+    throw new Error('tag slot 21 does not exist');
   const now = ctx.clock.now();
   const priority: Priority = ctx.faults.has('priority-ignored')
     ? 'normal'
@@ -119,7 +161,10 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
     id: newId('tkt'),
     seq: ctx.store.nextSeq(),
     workspaceId: req.auth!.workspace.id,
-    subject: body!.subject,
+    // FAULT subject-astral-replaced: a lenient 3-byte utf8 column stores "?" for each of them.
+    subject: ctx.faults.has('subject-astral-replaced')
+      ? body!.subject.replace(ASTRAL_ALL, '?')
+      : body!.subject,
     status: 'open',
     priority,
     requester: { email: body!.requester.email, name: body!.requester.name },
@@ -129,7 +174,7 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
     firstResponseDueMs: now + slaTarget(priority, ctx.faults),
     atRiskFired: false,
   };
-  ctx.store.tickets.set(t.id, t);
+  ctx.store.addTicket(t);
   if (typeof body!.message === 'string' && body!.message.length > 0) {
     ctx.store.messages.push({
       id: newId('msg'),
@@ -161,8 +206,8 @@ export async function getTicket(ctx: ServiceContext, req: FastifyRequest, reply:
 export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
   const t = ticketInPath(ctx, req, reply);
   if (!t) return reply;
-  if (!validBody(ctx, reply, 'TicketUpdate', req.body)) return reply;
-  const patch = req.body as TicketPatch;
+  const patch = validUpdate<TicketPatch>(ctx, reply, 'TicketUpdate', req.body);
+  if (!patch) return reply;
   const previous = t.status;
   if (patch.subject !== undefined && !ctx.faults.has('patch-subject-ignored'))
     t.subject = patch.subject;

@@ -113,7 +113,9 @@ export class WebhookDispatcher {
     if (this.closing.signal.aborted) return [];
     const body = JSON.stringify(payload);
     const created: Delivery[] = [];
-    const inWorkspace = [...this.endpoints.values()].filter((e) => e.workspaceId === workspaceId);
+    const inWorkspace = [...this.endpoints.values()].filter(
+      (e) => e.workspaceId === workspaceId || this.faults.crossWorkspace,
+    );
     const chosenByAny =
       this.faults.chosenPerWorkspace && inWorkspace.some((e) => e.events.includes(event));
     for (const ep of inWorkspace) {
@@ -213,14 +215,16 @@ export class WebhookDispatcher {
       'User-Agent': USER_AGENT,
       'X-Service-Event': d.event,
       'X-Service-Delivery': d.id,
-      ...signatureHeaders(ep.form, ep.secret, d.body, faults),
     };
+    // The exact bytes sent are the ones signed, whatever their encoding.
+    const bytes = Buffer.from(d.body, faults.bodyLatin1 ? 'latin1' : 'utf8');
+    Object.assign(headers, signatureHeaders(ep.form, ep.secret, bytes, faults));
     const at = new Date(this.now()).toISOString();
     const result = await postOnce(
       this.agent,
       ep.url,
       headers,
-      Buffer.from(d.body, 'utf8'),
+      bytes,
       this.timeoutMs,
       this.closing.signal,
     );

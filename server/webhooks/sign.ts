@@ -14,13 +14,14 @@ import type { WebhookFaults } from './types.ts';
 export function signatureHeaders(
   form: DeliveryForm,
   secret: string | undefined,
-  body: string,
+  body: string | Uint8Array,
   faults: WebhookFaults = {},
 ): Record<string, string> {
   if (!secret) return {};
   // The reserialised form is what a service signing a parsed object instead of its wire bytes
   // would produce: same JSON value, different bytes.
-  const signed = faults.signatureReserialized ? JSON.stringify(JSON.parse(body), null, 1) : body;
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  const signed = faults.signatureReserialized ? JSON.stringify(JSON.parse(text), null, 1) : body;
   const key = faults.signatureWrongSecret ? `${secret}:rotated-out` : secret;
   let hex = signatureHex(key, signed);
   if (faults.signatureUppercase) hex = hex.toUpperCase();

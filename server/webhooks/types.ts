@@ -67,6 +67,16 @@ export interface WebhookFaults {
   noRetryOn503?: boolean;
   /** Sends deliveries as `text/plain` instead of `application/json`. */
   contentTypeText?: boolean;
+  /**
+   * Delivers every workspace's events to every endpoint subscribed to them, whatever the
+   * endpoint's workspace (isolation broken on the way out).
+   */
+  crossWorkspace?: boolean;
+  /**
+   * Encodes the body as Latin-1 (ISO-8859-1) instead of UTF-8, still under `application/json`,
+   * and signs the bytes it sends (so only the encoding is wrong).
+   */
+  bodyLatin1?: boolean;
 }
 
 export interface DispatcherOptions {

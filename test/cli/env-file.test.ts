@@ -1,8 +1,11 @@
 /**
  * `--env-file` is read by the harness, not by Node: a missing or malformed file is one line in
  * our words and exit 2 — through bin/harness.mjs run as an executable (npx, PATH) and as the npm
- * scripts call it (`node bin/harness.mjs -- run`). Node 20 itself would read a bare `--env-file`
- * anywhere on its command line and exit 9 with "node: FILE: not found".
+ * scripts call it (`node bin/harness.mjs -- run`). Node 20 itself looks for `--env-file` anywhere
+ * on its command line before a `--`, even after the script name: `node bin/harness.mjs run
+ * --env-file FILE` works with a file that exists (Node leaves it to us), and with a missing one
+ * Node exits 9 before any code of ours runs — what the README says, checked here so that a Node
+ * that stops doing so is noticed.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -66,5 +69,23 @@ describe('--env-file errors are the harness’s own', () => {
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^harness run: HARNESS_BASE_URL is not a URL: 'not a url'/);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  });
+
+  test('`node bin/harness.mjs run --env-file FILE` (no --): an existing file is the harness’s to read', () => {
+    const r = spawnSync(process.execPath, [bin, 'run', '--env-file', malformed], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr, `harness run: ${malformed}:2: expected KEY=VALUE\n`);
+  });
+
+  test('`node bin/harness.mjs run --env-file MISSING` (no --): Node’s own exit 9, as the README says', () => {
+    const r = spawnSync(process.execPath, [bin, 'run', '--env-file', missing], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 9, r.stderr);
+    assert.match(r.stderr, /^\S*node: \S*staging\.env: not found\n$/);
   });
 });

@@ -86,6 +86,58 @@ describe('harness compare', () => {
     assert.match(xml, /<failure type="ERR"/, xml);
   });
 
+  test('what only one run exercised is left out, and the reports say so', async () => {
+    const ran = (tests: string[], status: string) => ({
+      ...snapshot(status, 201),
+      exercised: { areas: ['contracts'], tests, ...(tests.length < 2 ? { grep: 'a' } : {}) },
+      operations: {
+        'POST /v1/tickets': {
+          statuses: {
+            [status]: {
+              ...snapshot(status, 201).operations['POST /v1/tickets'].statuses[status],
+              tests: ['b'],
+            },
+          },
+        },
+      },
+    });
+    writeFileSync(file('full.json'), JSON.stringify(ran(['a', 'b'], '201')));
+    writeFileSync(file('part.json'), JSON.stringify({ ...ran(['a'], '201'), operations: {} }));
+    const json = file('notes.json');
+    const md = file('notes.md');
+    assert.equal(
+      await run([file('full.json'), file('part.json'), '--format', 'json', '--out', json]),
+      0,
+    );
+    await run([file('full.json'), file('part.json'), '--out', md]);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    assert.deepEqual(report.findings, []);
+    assert.ok(
+      report.notes.some(
+        (n: { message: string }) =>
+          n.message ===
+          'POST /v1/tickets 201: seen in the baseline only by tests this run did not run',
+      ),
+      JSON.stringify(report.notes),
+    );
+    assert.match(
+      readFileSync(md, 'utf8'),
+      /Left out of the comparison \(\d+ note\(s\); not findings\)/,
+    );
+  });
+
+  test('a version 2 snapshot is still read; version 1 and 4 are refused with a way out', async () => {
+    writeFileSync(file('v2.json'), JSON.stringify({ ...snapshot('201', 201), version: 2 }));
+    assert.equal(await run([file('v2.json'), file('base.json'), '--out', file('v2.md')]), 0);
+    for (const version of [1, 4]) {
+      writeFileSync(file(`v${version}.json`), JSON.stringify({ ...snapshot('201', 201), version }));
+      await assert.rejects(
+        run([file(`v${version}.json`), file('base.json')]),
+        /reads versions 2 and 3/,
+      );
+    }
+  });
+
   test('misuse is a clear error', async () => {
     await assert.rejects(run([file('base.json')]), /expected two snapshots/);
     await assert.rejects(

@@ -5,16 +5,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CompareFinding } from '../../compat/compare/types.ts';
-import { compareSnapshots } from '../../compat/compare/compare-snapshots.ts';
+import { compareBehaviour, compareSnapshots } from '../../compat/compare/compare-snapshots.ts';
+import { asSnapshot } from '../../compat/compare/load-snapshot.ts';
 import { RULES } from '../../compat/compare/rules.ts';
+import { buildSnapshot } from '../../report/snapshot.ts';
 import {
   type BehaviourSnapshot,
+  type ExchangeRow,
+  type Measurement,
   type OperationObservation,
   type PlanLimitObservation,
+  type ProbeRow,
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
 } from '../../core/snapshot/types.ts';
-import { shapeOf } from '../../core/snapshot/shape.ts';
+import { mergeShapes, shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];
 
@@ -54,10 +59,21 @@ function status(body: unknown, over: Partial<Statuses[string]> = {}): Statuses[s
 
 const rules = (fs: CompareFinding[]) => fs.map((f) => `${f.level} ${f.rule}`).sort();
 
+/** A measurement: `value` ± `half`. */
+const m = (value: number, half: number, inconclusive = false): Measurement => ({
+  value,
+  low: value - half,
+  high: value + half,
+  ...(inconclusive ? { inconclusive: true as const } : {}),
+});
+
 describe('compareSnapshots: noise is not behaviour', () => {
   test('a snapshot against itself, and against a later run with other counts, is empty', () => {
     const ops = { 'GET /v1/tickets/{ticket_id}': { '200': status(ticket), '404': status({}) } };
-    const a = snap({ operations: ops, limits: [{ plan: 'team', burst: 200, ratePerMin: 120 }] });
+    const a = snap({
+      operations: ops,
+      limits: [{ plan: 'team', burst: m(200.4, 1.2), ratePerMin: m(120, 1.2) }],
+    });
     const b = snap(
       {
         operations: {
@@ -66,12 +82,16 @@ describe('compareSnapshots: noise is not behaviour', () => {
             '404': status({}, { count: 3 }),
           },
         },
-        limits: [{ plan: 'team', burst: 202, ratePerMin: 121.9 }],
+        limits: [{ plan: 'team', burst: m(201.9, 0.8), ratePerMin: m(121.1, 1.2) }],
       },
       '2026-02-02T10:00:00.000Z',
     );
     assert.deepEqual(compareSnapshots(a, a), [], 'itself');
-    assert.deepEqual(compareSnapshots(a, b), [], 'counts, empty arrays, integer/number, tolerance');
+    assert.deepEqual(
+      compareSnapshots(a, b),
+      [],
+      'counts, empty arrays, integer/number, overlapping intervals',
+    );
   });
 
   test('timestamps, generated ids and jittered timings in gap values are not changes', () => {
@@ -81,6 +101,7 @@ describe('compareSnapshots: noise is not behaviour', () => {
         U10: { 'contact-location-header': '/v1/contacts/ctc_nE_S3RZRli7A' },
         U14: { 'retry-spacing-ms': [96, 191] },
         U1: { seen: { varies: ['open', 'closed'] } },
+        U4: { link: '</v1/tickets?limit=25&cursor=eyJzIjo2fQ>; rel="next"' },
       },
     });
     const b = snap({
@@ -89,6 +110,8 @@ describe('compareSnapshots: noise is not behaviour', () => {
         U10: { 'contact-location-header': '/v1/contacts/ctc_Q9xY_k2LmPZt' },
         U14: { 'retry-spacing-ms': [82, 170] },
         U1: { seen: { varies: ['closed', 'open'] } },
+        // A deployment that kept what the last run created: the cursor stands elsewhere.
+        U4: { link: '</v1/tickets?limit=25&cursor=eyJzIjo2MH0>; rel="next"' },
       },
     });
     assert.deepEqual(compareSnapshots(a, b), []);
@@ -281,6 +304,34 @@ describe('compareSnapshots: one finding per change, at its level', () => {
     assert.deepEqual(rules(found), ['INFO response-field-not-observed']);
   });
 
+  test('a field the resource leaves out for some data, missing from a list now: data, a note', () => {
+    const named = { id: 't_1', requester: { email: 'a@x', name: 'A' } };
+    const unnamed = { id: 't_2', requester: { email: 'b@x' } };
+    const ops = (list: unknown[]) => ({
+      'POST /v1/tickets': {
+        '201': { ...status(named), shape: mergeShapes(shapeOf(named), shapeOf(unnamed)) },
+      },
+      'GET /v1/tickets': { '200': status({ data: list }) },
+    });
+    // The baseline's list happened to hold named requesters only; this run's met an unnamed one.
+    const r = compareBehaviour(
+      snap({ operations: ops([named]) }),
+      snap({ operations: ops([named, unnamed]) }),
+    );
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(
+      r.notes.filter((n) => n.kind === 'data').map((n) => n.pointer.field),
+      ['/data/*/requester/name'],
+    );
+    // Never seen missing anywhere before: a change a client can trip over.
+    const strict = { 'GET /v1/tickets': { '200': status({ data: [named] }) } };
+    const now = { 'GET /v1/tickets': { '200': status({ data: [named, unnamed] }) } };
+    assert.deepEqual(
+      rules(compareSnapshots(snap({ operations: strict }), snap({ operations: now }))),
+      ['WARN response-field-became-optional'],
+    );
+  });
+
   test('a field seen missing at times before and always sent now is no change (absence of evidence)', () => {
     const body = (s: BehaviourSnapshot['operations'][string]['statuses'][string]['shape']) =>
       snap({ operations: { [op]: { '201': { ...status(undefined), shape: s } } } });
@@ -326,22 +377,24 @@ describe('compareSnapshots: gaps and plan limits', () => {
 
   const team: PlanLimitObservation = {
     plan: 'team',
-    burst: 200,
-    ratePerMin: 120,
+    burst: m(200.5, 1),
+    ratePerMin: m(120, 1.2),
     algorithm: 'token-bucket',
     resetUnit: 'epoch-s',
     scope: 'per-key',
   };
+  const both = (base: PlanLimitObservation[], cur: PlanLimitObservation[]) =>
+    compareBehaviour(snap({ limits: base }), snap({ limits: cur }));
 
-  test('limits beyond tolerance, and each classification changed, are ERR', () => {
+  test('intervals that do not overlap, and each classification changed, are ERR', () => {
     const found = compareSnapshots(
       snap({ limits: [team] }),
       snap({
         limits: [
           {
             plan: 'team',
-            burst: 204,
-            ratePerMin: 124,
+            burst: m(204, 1),
+            ratePerMin: m(124, 1.2),
             algorithm: 'fixed-window',
             resetUnit: 'epoch-ms',
             scope: 'shared',
@@ -356,27 +409,99 @@ describe('compareSnapshots: gaps and plan limits', () => {
       'ERR limit-reset-unit-changed',
       'ERR limit-scope-changed',
     ]);
+    const burst = found.find((f) => f.rule === 'limit-burst-changed')!;
+    assert.match(burst.message, /team burst was 200\.5 \[199\.5, 201\.5\], is 204 \[203, 205\]/);
   });
 
-  test('within ±3 tokens and ±3 % nothing; unmeasured on one side is INFO, never ERR', () => {
-    const near = { ...team, burst: 197, ratePerMin: 123.5 };
-    assert.deepEqual(compareSnapshots(snap({ limits: [team] }), snap({ limits: [near] })), []);
-    const found = compareSnapshots(
-      snap({ limits: [team, { ...team, plan: 'growth' }] }),
-      snap({ limits: [{ ...team, scope: 'unknown', burst: undefined }] }),
-    );
-    assert.deepEqual(rules(found), [
-      'INFO limit-not-measured',
-      'INFO limit-not-measured',
-      'INFO limit-not-measured',
+  test('a change is judged by the measurements: overlapping intervals are the same limit', () => {
+    // The issue-24 case: 1001 against B̂ 1005.6 ± 11.1 — inside the interval, no change.
+    const growth = (burst: Measurement) => [{ plan: 'growth', burst }];
+    assert.deepEqual(both(growth(m(1001.2, 1.3)), growth(m(1005.6, 11.1))).findings, []);
+    // Far apart, but both wide: still one limit as far as the measurements can tell.
+    assert.deepEqual(both(growth(m(1000, 6)), growth(m(1011, 6))).findings, []);
+    // Tight and apart: a real change of 10 tokens.
+    assert.deepEqual(rules(both(growth(m(1000.4, 1)), growth(m(1010.4, 1))).findings), [
+      'ERR limit-burst-changed',
     ]);
-    assert.deepEqual(
-      rules(compareSnapshots(snap({ limits: [team] }), snap())),
-      ['INFO limit-not-measured'],
-      'a contracts-only run measures no limits',
+  });
+
+  test('an inconclusive measurement is never compared as a number: a note says so', () => {
+    const r = both(
+      [{ plan: 'growth', burst: m(1001, 1) }],
+      [{ plan: 'growth', burst: m(1040, 20, true) }],
     );
+    assert.deepEqual(r.findings, []);
     assert.deepEqual(
-      compareSnapshots(snap({ limits: [team] }), snap(), { limits: false }),
+      r.notes.filter((n) => n.kind === 'inconclusive').map((n) => n.pointer),
+      [{ plan: 'growth', property: 'burst' }],
+    );
+    assert.match(
+      r.notes.find((n) => n.kind === 'inconclusive')!.message,
+      /this run's 1040 \[1020, 1060\] inconclusive/,
+    );
+    // A classification with low confidence is not a value either.
+    const low = both(
+      [team],
+      [{ ...team, algorithm: 'sliding-counter', algorithmConfidence: 'low' }],
+    );
+    assert.deepEqual(low.findings, []);
+    assert.ok(
+      low.notes.some((n) => n.kind === 'inconclusive' && n.pointer.property === 'algorithm'),
+    );
+    const sure = both(
+      [team],
+      [{ ...team, algorithm: 'fixed-window', algorithmConfidence: 'high' }],
+    );
+    assert.deepEqual(rules(sure.findings), ['ERR limit-algorithm-changed']);
+    // A classifier that could not tell is not compared either.
+    const u = both([team], [{ ...team, scope: 'unknown' }]);
+    assert.deepEqual(u.findings, []);
+    assert.ok(u.notes.some((n) => n.kind === 'inconclusive' && n.pointer.property === 'scope'));
+  });
+
+  test('a version 2 value without an interval is compared with the new interval only', () => {
+    const old = (burst: number, ratePerMin: number) =>
+      asSnapshot({ ...snap(), version: 2, limits: [{ plan: 'growth', burst, ratePerMin }] });
+    const now = snap({
+      limits: [{ plan: 'growth', burst: m(1005.6, 11.1), ratePerMin: m(600, 6) }],
+    });
+    const same = compareBehaviour(old(1001, 600), now);
+    assert.deepEqual(same.findings, []);
+    assert.deepEqual(
+      same.notes.filter((n) => n.kind === 'no-interval').map((n) => n.pointer.property),
+      ['burst', 'ratePerMin'],
+    );
+    // Outside the new interval (widened by the rounding of the old value): a change.
+    assert.deepEqual(rules(compareSnapshots(old(990, 600), now)), ['ERR limit-burst-changed']);
+    // Two version 2 snapshots: the fixed tolerance they were compared with before.
+    const two = compareBehaviour(old(1001, 600), old(1003, 610));
+    assert.deepEqual(rules(two.findings), []);
+    assert.deepEqual(rules(compareSnapshots(old(1001, 600), old(1005, 600))), [
+      'ERR limit-burst-changed',
+    ]);
+  });
+
+  test('what one run did not measure is a note, never a finding', () => {
+    const r = both([team, { ...team, plan: 'growth' }], [{ ...team, burst: undefined }]);
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(
+      r.notes.filter((n) => n.kind === 'not-measured').map((n) => n.message),
+      [
+        'growth plan limits were not measured in this run',
+        'team burst was not measured in this run',
+      ],
+    );
+    const noLoad = compareBehaviour(snap({ limits: [team] }), snap());
+    assert.deepEqual(noLoad.findings, [], 'a contracts-only run measures no limits');
+    assert.match(noLoad.notes.at(-1)!.message, /plan limits were not measured in this run/);
+    assert.deepEqual(
+      compareSnapshots(
+        snap({ limits: [team] }),
+        snap({ limits: [{ ...team, burst: m(300, 1) }] }),
+        {
+          limits: false,
+        },
+      ),
       [],
       'a run that skipped the load area (limits: false) does not compare them',
     );
@@ -387,12 +512,12 @@ test('every finding is observed, uses a known rule at its level and says where',
   const a = snap({
     operations: { 'GET /x': { '200': status({ a: 1, b: 'x' }), '404': status({}) } },
     gaps: { U2: { p: 'normal' } },
-    limits: [{ plan: 'team', burst: 200, algorithm: 'token-bucket' }],
+    limits: [{ plan: 'team', burst: m(200, 1), algorithm: 'token-bucket' }],
   });
   const b = snap({
     operations: { 'GET /x': { '200': status({ b: 2 }, { headers: [] }), '500': status({}) } },
     gaps: { U2: { p: 'low' } },
-    limits: [{ plan: 'team', burst: 100, algorithm: 'fixed-window' }],
+    limits: [{ plan: 'team', burst: m(100, 1), algorithm: 'fixed-window' }],
   });
   const found = compareSnapshots(a, b);
   assert.ok(found.length >= 8, `expected many findings, got ${found.length}`);
@@ -401,4 +526,174 @@ test('every finding is observed, uses a known rule at its level and says where',
     assert.equal(f.level, RULES[f.rule as keyof typeof RULES]?.level, `level of ${f.rule}`);
     assert.ok(Object.keys(f.pointer).length > 0, `pointer of ${f.rule}`);
   }
+});
+
+describe('compareBehaviour: only what both runs exercised', () => {
+  const A = 'list tickets › a cursor walk';
+  const B = 'key rotation › the new key works';
+  const C = 'create › answers 201';
+  const row = (
+    test: string,
+    operation: string,
+    status: number,
+    headers: Record<string, string>,
+    json?: unknown,
+  ): ExchangeRow => ({
+    test,
+    method: operation.split(' ')[0]!,
+    url: 'http://127.0.0.1/x',
+    operation,
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    json,
+    requestBody: undefined,
+    shape: undefined,
+    bodyPrefix: undefined,
+    error: undefined,
+    durationMs: 1,
+  });
+  const RLH = { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '5' };
+  const page = (next: string | null) => ({ data: [], has_more: next !== null, next_cursor: next });
+  /** A full run: A walks pages (Link on all but the last), B lists once, C creates. */
+  const run = (tests: string[], over: { dropLink?: boolean; dropRl?: boolean } = {}) => {
+    const rows = [
+      row(
+        A,
+        'GET /v1/tickets',
+        200,
+        { ...RLH, ...(over.dropLink ? {} : { link: '<…>' }) },
+        page('c1'),
+      ),
+      row(A, 'GET /v1/tickets', 200, RLH, page(null)),
+      // B met a workspace with tickets in the full run; alone it meets an empty one.
+      row(
+        B,
+        'GET /v1/tickets',
+        200,
+        tests.includes(A) ? { ...RLH, link: '<…>' } : RLH,
+        page(tests.includes(A) ? 'c9' : null),
+      ),
+      row(
+        C,
+        'POST /v1/tickets',
+        201,
+        over.dropRl ? { location: '/t/1' } : { ...RLH, location: '/t/1' },
+        { id: 't_1' },
+      ),
+    ].filter((r) => tests.includes(r.test));
+    const probes: ProbeRow[] = [
+      { gap: 'U4', id: 'first-page-link-header', value: true, test: A },
+      { gap: 'U5', id: 'create-status', value: 201, test: C },
+    ].filter((p) => tests.includes(p.test));
+    return buildSnapshot('embedded', rows, probes, [], {
+      areas: ['contracts'],
+      tests,
+      ...(tests.length < 3 ? { grep: 'part' } : {}),
+    });
+  };
+  const full = run([A, B, C]);
+
+  test('a --grep run that did not run the test that saw a header finds nothing, and says so', () => {
+    const r = compareBehaviour(full, run([B]));
+    assert.deepEqual(r.findings, []);
+    const notes = r.notes.map((n) => n.message);
+    assert.ok(
+      notes.some((n) => /compared over the 1 contract test\(s\) both runs ran/.test(n)),
+      notes.join('\n'),
+    );
+    assert.ok(
+      notes.includes(
+        'POST /v1/tickets 201: seen in the baseline only by tests this run did not run',
+      ),
+      notes.join('\n'),
+    );
+    assert.ok(notes.some((n) => /U4 “first-page-link-header”: seen in the baseline only/.test(n)));
+    // Link (sent on some answers only) and next_cursor's string (a next page) depended on data.
+    assert.ok(
+      notes.some((n) => /no longer sends link \(the baseline saw it only sometimes/.test(n)),
+    );
+  });
+
+  test('a header the baseline always sent is gone on an operation a test of both runs exercised: found', () => {
+    const r = compareBehaviour(full, run([C], { dropRl: true }));
+    assert.deepEqual(
+      r.findings.map((f) => `${f.level} ${f.rule} ${f.pointer.header}`),
+      [
+        'ERR ratelimit-header-removed x-ratelimit-limit',
+        'ERR ratelimit-header-removed x-ratelimit-remaining',
+      ],
+    );
+  });
+
+  test('between runs of the same tests even a header seen only sometimes is evidence', () => {
+    const r = compareBehaviour(full, run([A, B, C], { dropLink: true }));
+    // B still sends it; A no longer does: Link is still seen, so nothing is gone …
+    assert.deepEqual(r.findings, []);
+    const gone = compareBehaviour(run([A, C]), run([A, C], { dropLink: true }));
+    assert.deepEqual(
+      gone.findings.map((f) => `${f.level} ${f.rule} ${f.pointer.header}`),
+      ['ERR response-header-removed link'],
+    );
+  });
+
+  test('what only this run’s new tests saw is not "added" either', () => {
+    const r = compareBehaviour(run([A, B]), run([A, B, C]));
+    assert.deepEqual(r.findings, []);
+    assert.ok(
+      r.notes.some(
+        (n) =>
+          n.message ===
+          'POST /v1/tickets 201: seen in this run only by tests the baseline did not run',
+      ),
+    );
+  });
+
+  test('a status seen through another test on the other side is neither added nor removed', () => {
+    // The run's one shared ticket is created by whichever test needs it first: C in the full
+    // run, B when a --grep runs B alone. Which test saw 201 differs; the deployment does not.
+    const created = (test: string) =>
+      row(test, 'POST /v1/tickets', 201, { ...RLH, location: '/t/1' }, { id: 't_1' });
+    const snap = (tests: string[], creator: string) =>
+      buildSnapshot(
+        'embedded',
+        [row(B, 'GET /v1/tickets', 200, RLH, page(null)), created(creator)],
+        [],
+        [],
+        {
+          areas: ['contracts'],
+          tests,
+          ...(tests.length < 3 ? { grep: 'part' } : {}),
+        },
+      );
+    assert.deepEqual(compareBehaviour(snap([A, B, C], C), snap([B], B)).findings, []);
+    assert.deepEqual(compareBehaviour(snap([B], B), snap([A, B, C], C)).findings, []);
+    // Gone from every test of a run that ran the test that saw it: still found.
+    const gone = buildSnapshot(
+      'embedded',
+      [row(B, 'GET /v1/tickets', 200, RLH, page(null))],
+      [],
+      [],
+      {
+        areas: ['contracts'],
+        tests: [B, C],
+        grep: 'part',
+      },
+    );
+    assert.deepEqual(rules(compareSnapshots(snap([A, B, C], C), gone)), [
+      'INFO operation-not-observed',
+    ]);
+  });
+
+  test('against a version 2 baseline (no record) a partial run reads nothing as gone', () => {
+    const { exercised: _e, probedBy: _p, ...v2 } = { ...full, version: 2 };
+    const old = asSnapshot(v2);
+    const r = compareBehaviour(old, run([B]));
+    assert.deepEqual(r.findings, []);
+    assert.equal(r.notes[0]!.kind, 'no-record');
+    // A whole run against it compares as version 2 did.
+    assert.deepEqual(rules(compareSnapshots(old, run([A, B, C], { dropRl: true }))), [
+      'ERR ratelimit-header-removed',
+      'ERR ratelimit-header-removed',
+    ]);
+  });
 });

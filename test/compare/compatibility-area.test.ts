@@ -11,6 +11,7 @@ import { compatibilityArea } from '../../compat/compare/compatibility-area.ts';
 import { Findings } from '../../compat/compare/rules.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { countByLevel } from '../../core/level.ts';
+import { verdictTable } from '../../report/console.ts';
 import { exitCodeOf } from '../../report/summary.ts';
 
 function report(): CompatibilityReport {
@@ -76,6 +77,19 @@ test('a spec finding in the failure shape: documented, or assumed where the elem
 test('not gating: changes make the area WARN, never a failure, and the run passes', () => {
   const a = compatibilityArea(report(), undefined)!;
   assert.equal(a.verdict, 'warn');
+  // The verdict row shows the highest level found, not a milder WARN beside a detail saying ERR 1.
+  assert.equal(a.level, 'ERR');
+  assert.match(verdictTable({ compatibility: a })[1]!, /^compatibility\s+ERR\s+0\s+0\s+0$/);
+  const infoOnly = { ...report(), findings: [], counts: { ERR: 0, WARN: 0, INFO: 2 } };
+  assert.match(
+    verdictTable({ compatibility: compatibilityArea(infoOnly, undefined)! })[1]!,
+    /^compatibility\s+INFO\b/,
+  );
+  const none = { ...report(), findings: [], counts: { ERR: 0, WARN: 0, INFO: 0 } };
+  assert.match(
+    verdictTable({ compatibility: compatibilityArea(none, undefined)! })[1]!,
+    /^compatibility\s+PASS\b/,
+  );
   assert.deepEqual(a.documentedFailures, []);
   assert.match(a.headline, /ERR 1 · WARN 1 · INFO 1; reported, not gating/);
   assert.equal(exitCodeOf({ compatibility: a }, false), 0);
@@ -84,6 +98,7 @@ test('not gating: changes make the area WARN, never a failure, and the run passe
 test('gating at ERR: the ERR change fails the run, observed; at INFO every change does', () => {
   const err = compatibilityArea(report(), 'ERR')!;
   assert.equal(err.verdict, 'fail');
+  assert.match(verdictTable({ compatibility: err })[1]!, /^compatibility\s+FAIL\s+1\b/);
   assert.deepEqual(
     err.documentedFailures.map((f) => [f.check, f.provenance]),
     [['compare.status-removed', 'observed']],

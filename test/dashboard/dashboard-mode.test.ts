@@ -123,6 +123,12 @@ test('dashboard mode: a correct deployment passes the contract suite and the del
       'webhook.payload-schema',
       'webhook.content-type',
       'webhook.retried-after-5xx',
+      // Every delivery of the run against what it is about (contracts/delivery-sweep.ts).
+      'webhook.workspace-isolated',
+      'webhook.event-caused',
+      'webhook.ticket-matches-api',
+      'webhook.customer-is-requester',
+      'webhook.about-run-ticket',
     ])
       assert.ok((checks.get(name)?.passed ?? 0) > 0, `${name} evaluated and passed`);
 

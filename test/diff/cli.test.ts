@@ -129,6 +129,56 @@ describe('harness diff-spec', () => {
     }
   });
 
+  test('refused, exit 2 and one line: no paths, paths of the wrong type, a directory, binary bytes', () => {
+    const bin = new URL('../../bin/harness.mjs', import.meta.url).pathname;
+    const put = (name: string, body: string | Buffer) => {
+      const f = join(tmp, name);
+      writeFileSync(f, body);
+      return f;
+    };
+    const good = fx('path-removed', 'old');
+    const dir = join(tmp, 'a-directory');
+    mkdirSync(dir, { recursive: true });
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0a, 0x2d]);
+    for (const [file, message] of [
+      [
+        put('bare.json', '{"openapi":"3.0.0"}'),
+        /is not a valid OpenAPI 3\.0\.0 document: it has no `paths` \(required in 3\.0\)/,
+      ],
+      [
+        put('hello.yaml', 'openapi: 3.0.3\npaths: hello\n'),
+        /`paths` must be a mapping, is a string/,
+      ],
+      [put('list.yaml', 'openapi: 3.1.0\npaths: [a]\n'), /`paths` must be a mapping, is a list/],
+      [
+        put('none31.yaml', "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"),
+        /has none of `paths`, `webhooks`, `components` \(3\.1 requires one\)/,
+      ],
+      [dir, /is a directory, not a spec file/],
+      [put('prog.bin', elf), /is not a text file \(binary content\)/],
+      [
+        put('latin1.yaml', Buffer.from('openapi: 3.1.0\ninfo: {title: caf\xe9}\n', 'latin1')),
+        /is not a text file/,
+      ],
+      [
+        put('broken.yaml', 'openapi: 3.1.0\npaths: {a: [\n'),
+        /^harness diff-spec: cannot parse '[^']*broken\.yaml': /,
+      ],
+    ] as const) {
+      const r = spawnSync(process.execPath, [bin, 'diff-spec', good, file], { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${file}: ${r.stderr}`);
+      assert.equal(r.stdout, '', 'no report for a refused input');
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    // 3.1 without paths but with webhooks is a document.
+    const hooks = put(
+      'hooks.yaml',
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\nwebhooks: {}\n",
+    );
+    assert.equal(spawnSync(process.execPath, [bin, 'diff-spec', hooks, hooks]).status, 0);
+  });
+
   test('reads REF:path from git', () => {
     const repo = join(tmp, 'repo');
     mkdirSync(join(repo, 'spec'), { recursive: true });

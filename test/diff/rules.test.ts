@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { withTable } from '../../scripts/diff-rules-doc.ts';
 import { diffSpecs, loadSpec, parseLevelOverrides, RULES } from '../../compat/diff/index.ts';
+import { RULE_FAMILIES, VS_OASDIFF } from '../../compat/diff/rules.ts';
 import { type Ctx, emit, Sink } from '../../compat/diff/walk-context.ts';
 
 const fixtures = new URL('../fixtures/diff/', import.meta.url).pathname;
@@ -24,6 +25,14 @@ const scratch = (levels?: Ctx['levels']): Ctx => ({
 });
 
 describe('diff-spec rule registry', () => {
+  test('every departure from oasdiff is about a rule of the registry', () => {
+    const ids = new Set(RULE_FAMILIES.map((f) => f.id));
+    assert.deepEqual(
+      Object.keys(VS_OASDIFF).filter((id) => !ids.has(id)),
+      [],
+    );
+  });
+
   test('no file of the engine but the registry names a level', () => {
     const files = readdirSync(engine, { recursive: true })
       .map(String)

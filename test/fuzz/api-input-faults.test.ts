@@ -264,3 +264,41 @@ describe('api input fuzz, one judge and a target that must always answer', () =>
     }
   });
 });
+
+describe('api input fuzz: input as people type it', () => {
+  // The sampler's case each fault fails on, as its note says it.
+  const EXPECT: Record<string, RegExp> = {
+    'subject-astral-500': /^class sampler: emoji \(plane 1\)/,
+    'subject-over-300-500': /^class sampler: subject of 1000 code points/,
+    'tags-over-20-500': /^class sampler: 50 tags/,
+    'subject-astral-replaced': /^class sampler: emoji \(plane 1\)/,
+  };
+  for (const [name, note] of Object.entries(EXPECT)) {
+    test(`${name}: caught by its check from the class sampler, even with a budget of 5 cases`, async () => {
+      const fault = FAULTS.find((f) => f.name === name)!;
+      const svc = await startService({ faults: [name], enterprise: LIMITS });
+      try {
+        const r = await runApiInputFuzz({
+          baseUrl: svc.baseUrl,
+          apiKey: svc.credentials.workspaces.enterprise.keys.full,
+          numRuns: 5,
+          maxSeconds: 120,
+          operations: ['createTicket'],
+        });
+        const report = formatApiInputFuzz(r);
+        const [create] = r.operations;
+        assert.equal(r.passed, false, report);
+        assert.equal(create?.broken?.check, fault.check, report);
+        assert.match(create?.counterexample?.note ?? '', note, report);
+        // One rule broken, one failure filed: the fault's check and nothing else.
+        assert.deepEqual(
+          apiInputFailures(r).map((f) => f.check),
+          [fault.check],
+        );
+        assert.match(report, /NOT SENT \(0 cases\): /, 'what the stop left unsent is shown');
+      } finally {
+        await svc.close();
+      }
+    });
+  }
+});

@@ -74,3 +74,32 @@ describe('delivery check catches each signature fault', () => {
     });
   }
 });
+
+test('delivery check: a body encoded as Latin-1 under application/json breaks the Content-Type rule, signed as sent', async () => {
+  const svc = await startService({
+    faults: ['webhook-body-latin1'],
+    webhookRetryDelaysMs: [20, 40],
+    enterprise: { ratePerMin: 1_000_000, burst: 1_000_000 },
+  });
+  try {
+    const r = await runDeliveryCheck({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.credentials.workspaces.enterprise.keys.full,
+      admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
+      numRuns: 5,
+      maxSeconds: 60,
+    });
+    const report = formatDeliveryCheck(r);
+    assert.equal(r.passed, false, `the check must fail:\n${report}`);
+    assert.ok(r.failures.length > 0, 'failing deliveries listed');
+    // The hostile content is never ASCII only: every failing delivery says it is not UTF-8,
+    // and nothing else — its signatures verify over the bytes it sent.
+    for (const f of r.failures)
+      assert.deepEqual(
+        f.problems.map((p) => p.replace(/: byte 0x.*/, '')),
+        ['Content-Type: Content-Type application/json with a body that is not valid UTF-8'],
+      );
+  } finally {
+    await svc.close();
+  }
+});

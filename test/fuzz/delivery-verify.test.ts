@@ -158,11 +158,17 @@ describe('verifyDelivery', () => {
     assert.match(v.findings[0]!.problem, /message/);
   });
 
-  test('a body that is not UTF-8 is a payload problem, the signature over its bytes still verifies', () => {
+  test('a body that is not UTF-8 breaks the application/json rule once (not the payload schema too), the signature over its bytes still verifies', () => {
     const raw = Buffer.from([0x7b, 0xff, 0x7d]);
     const h = hex(SECRET, raw);
     const v = verifyDelivery(delivery('both', raw, `sha256=${h}`, h), 'both', SECRET);
-    assert.deepEqual(v.problems, ['payload: the body is not valid UTF-8']);
+    assert.deepEqual(v.problems, [
+      'Content-Type: Content-Type application/json with a body that is not valid UTF-8: byte 0xFF at offset 1 ({\\xff})',
+    ]);
+    assert.deepEqual(
+      v.findings.map((f) => f.check),
+      ['webhook.content-type'],
+    );
     assert.ok(
       v.headers.every((x) => x.verified),
       'both headers verify over the bytes',

@@ -14,6 +14,7 @@ import type { Exchange } from '../../core/checks/types.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
 import { matchOperation } from '../../core/spec/operations.ts';
 import { signatureHeaders } from '../../core/signature/sign.ts';
+import { type LedgerAction, matchDeliveries } from '../../core/webhooks/delivery-ledger.ts';
 
 export interface FailureCase {
   check: CheckName;
@@ -136,6 +137,26 @@ const message = {
   created_at: '2026-11-22T09:05:00Z',
 };
 
+/** A ticket.created delivery at /hook/all matched against a run that did (or did not) create its ticket. */
+function aboutRun(created: boolean) {
+  const raw = Buffer.from(JSON.stringify(envelope('ticket.created')));
+  const d = { receivedAt: 1, method: 'POST', path: '/hook/all', headers: {}, raw, answered: 204 };
+  const actions: LedgerAction[] = created
+    ? [
+        {
+          at: 0,
+          ticketId: TICKET.id,
+          workspace: 'own',
+          kind: 'create',
+          operation: 'POST /v1/tickets',
+          view: { id: TICKET.id, subject: TICKET.subject, status: 'open', priority: 'high' },
+          requester: { email: 'ada@example.com', name: 'Ada Lovelace' },
+        },
+      ]
+    : [];
+  return matchDeliveries(actions, [{ endpoint: '/hook/all', delivery: d }]);
+}
+
 export const FAILURE_CASES: readonly FailureCase[] = [
   unitCase({
     check: 'exchange.transport-secure',
@@ -248,6 +269,23 @@ export const FAILURE_CASES: readonly FailureCase[] = [
     correct: { ex: delivery(envelope('ticket.created'), 'both'), args: { form: 'both' } },
     received: /headers: X-Service-Signature$/,
     expected: /the both form/,
+  }),
+  unitCase({
+    // A dashboard endpoint on shared staging also hears about other people's tickets: the
+    // reference deployment only ever delivers what the run caused, so no fault shows this.
+    check: 'webhook.about-run-ticket',
+    breaks:
+      'a dashboard endpoint receives ticket.created about a ticket no action of the run touched',
+    broken: {
+      ex: delivery(envelope('ticket.created'), 'both'),
+      args: { matches: aboutRun(false) },
+    },
+    correct: {
+      ex: delivery(envelope('ticket.created'), 'both'),
+      args: { matches: aboutRun(true) },
+    },
+    received: /^ticket\.created about tkt_8f2k1 at \/hook\/all: a ticket no action of this run/,
+    expected: /only about tickets the run acted on/,
   }),
   unitCase({
     check: 'webhook.sla-at-risk-once',

@@ -98,16 +98,13 @@ export async function serveReference(
   faults: string[] = [],
   args: string[] = [],
 ): Promise<{ baseUrl: string; vars: Record<string, string>; envFile: string }> {
-  const served = await spawnServe(
-    [
-      // The deployment's own fast retry schedule: the webhook retry check ends in a second.
-      '--webhook-retry-delays',
-      '100,200,400,800',
-      ...(faults.length ? ['--fault', faults.join(',')] : []),
-      ...args,
-    ],
-    { detached: true },
-  );
+  const served = await spawnServe([
+    // The deployment's own fast retry schedule: the webhook retry check ends in a second.
+    '--webhook-retry-delays',
+    '100,200,400,800',
+    ...(faults.length ? ['--fault', faults.join(',')] : []),
+    ...args,
+  ]);
   started.push(served.process);
   return { baseUrl: served.baseUrl, vars: served.vars, envFile: served.envFile };
 }

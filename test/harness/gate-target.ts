@@ -7,9 +7,10 @@
  *   silent                    accepts connections and never answers
  *   tls-proxy --upstream URL --cert-out FILE
  *                             HTTPS with a self-signed certificate (written to FILE) in front of URL
- *   proxy --upstream URL [--die-on FILE] [--silent-after N]
+ *   proxy --upstream URL [--die-on FILE] [--silent-after N] [--delay-ms N]
  *                             HTTP in front of URL; once FILE exists the next request kills it
- *                             (connection dropped, process gone); after N requests it goes silent
+ *                             (connection dropped, process gone); after N requests it goes silent;
+ *                             every request waits N ms before it is forwarded (a slow staging)
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import {
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     'cert-out': { type: 'string' },
     'die-on': { type: 'string' },
     'silent-after': { type: 'string' },
+    'delay-ms': { type: 'string' },
   },
 });
 
@@ -57,6 +59,7 @@ function forward(upstream: URL, req: IncomingMessage, res: ServerResponse): void
 function proxyHandler(): (req: IncomingMessage, res: ServerResponse) => void {
   const upstream = new URL(values.upstream ?? '');
   const silentAfter = values['silent-after'] ? Number(values['silent-after']) : Infinity;
+  const delayMs = Number(values['delay-ms'] ?? 0);
   let seen = 0;
   return (req, res) => {
     if (values['die-on'] && existsSync(values['die-on'])) {
@@ -65,7 +68,8 @@ function proxyHandler(): (req: IncomingMessage, res: ServerResponse) => void {
       process.exit(1);
     }
     if (++seen > silentAfter) return; // accepted, never answered
-    forward(upstream, req, res);
+    if (delayMs > 0) setTimeout(() => forward(upstream, req, res), delayMs);
+    else forward(upstream, req, res);
   };
 }
 

@@ -51,7 +51,7 @@ test('the API input fuzz stops as inconclusive, every operation skipped, nothing
   assert.match(r.inconclusive ?? '', /^inconclusive: the API key's rate limit is spent/);
   assert.deepEqual(
     r.operations.map((o) => o.status),
-    ['skipped', 'skipped', 'skipped'],
+    ['skipped', 'skipped', 'skipped', 'skipped'],
   );
   assert.equal(r.passed, true);
   assert.deepEqual(apiInputFailures(r), []);

@@ -3,6 +3,7 @@
  * loopback receiver. Payload schemas come from the spec; the wiring faults change what they name.
  */
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { startService } from '../../server/start.ts';
 import { validate } from '../../core/schemas/registry.ts';
@@ -116,6 +117,54 @@ describe('events of the reference deployment', () => {
     assert.equal(events.has('ticket.replied'), false, 'ticket.replied must not fire');
     assert.ok(events.has('customer.replied') && events.has('agent.replied'), 'the others do');
     assert.equal(events.size, ALL.length - 1, `other events still fire: ${[...events].join(', ')}`);
+  });
+
+  test('fault payload-customer-agent names the agent as every customer, nothing else', async () => {
+    const { deliveries } = await scenario(['payload-customer-agent']);
+    assert.ok(deliveries.length > 5, 'events still delivered');
+    for (const { json } of deliveries) {
+      assert.deepEqual(json.customer, { name: 'Support Agent', email: 'agent@desk.example' });
+      assert.deepEqual(validate(EVENT_SCHEMAS[json.event]!, json), [], 'still schema-valid');
+    }
+  });
+
+  test('fault closed-payload-status-open shows ticket.closed still open; the other events are true', async () => {
+    const { deliveries } = await scenario(['closed-payload-status-open']);
+    const closed = deliveries.filter((x) => x.json.event === 'ticket.closed');
+    assert.deepEqual(
+      closed.map((x) => x.json.ticket.status),
+      ['open'],
+    );
+    const changed = deliveries.filter((x) => x.json.event === 'ticket.status_changed');
+    assert.ok(
+      changed.some((x) => x.json.ticket.status === 'closed'),
+      'status_changed is true',
+    );
+  });
+
+  test('fault close-delivers-created delivers a second ticket.created when the ticket closes', async () => {
+    const { deliveries } = await scenario(['close-delivers-created']);
+    const created = deliveries.filter((x) => x.json.event === 'ticket.created');
+    // Two tickets were created, one was closed: three ticket.created, the last after the close.
+    assert.equal(created.length, 3);
+    const events = deliveries.map((x) => x.json.event);
+    assert.ok(events.lastIndexOf('ticket.created') > events.indexOf('ticket.closed'));
+    assert.equal(created.at(-1)!.json.ticket.status, 'closed');
+  });
+
+  test('fault webhook-body-latin1 sends Latin-1 bytes under application/json, signed as sent', async () => {
+    const { deliveries } = await scenario(['webhook-body-latin1']);
+    const created = deliveries.find((x) => x.json?.event === 'ticket.created')!;
+    const raw = created.d.raw;
+    assert.equal(created.d.headers['content-type'], 'application/json');
+    assert.ok(raw.includes(Buffer.from('\u00dcn\u00efcode', 'latin1')), 'Ü and ï as single bytes');
+    assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(raw), 'not UTF-8');
+    const sig = createHmac('sha256', 'whsec_test_secret').update(raw).digest('hex');
+    assert.equal(
+      created.d.headers['service-signature'],
+      sig,
+      'the bytes sent are the bytes signed',
+    );
   });
 
   test('fault sla-at-risk-never suppresses sla.at_risk only', async () => {

@@ -46,6 +46,45 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
       .priority,
   requesterEcho: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.requester,
+  // --- input as people type it ------------------------------------------------------------------
+  astralSubject: async (s) => {
+    const r = await s.call(
+      'POST',
+      '/v1/tickets',
+      s.ws.team.keys.full,
+      newTicket({ subject: 'Printer 😀 on fire 𠜎' }),
+    );
+    // Whether it is a 5xx, not the status: create-200 and validation-400 change those.
+    return [r.status >= 500, r.json?.subject ?? null];
+  },
+  longSubject: async (s) =>
+    Promise.all(
+      [280, 301, 1000].map(
+        async (n) =>
+          (
+            await s.call(
+              'POST',
+              '/v1/tickets',
+              s.ws.team.keys.full,
+              newTicket({ subject: 'a'.repeat(n) }),
+            )
+          ).status >= 500,
+      ),
+    ),
+  manyTags: async (s) =>
+    Promise.all(
+      [20, 21, 50].map(
+        async (n) =>
+          (
+            await s.call(
+              'POST',
+              '/v1/tickets',
+              s.ws.team.keys.full,
+              newTicket({ tags: Array.from({ length: n }, (_, i) => `t${i}`) }),
+            )
+          ).status >= 500,
+      ),
+    ),
   missingRequester: async (s) =>
     (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { subject: 'x' })).status,
   missingSubject: async (s) =>
@@ -73,6 +112,24 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     }
     return ids.length - new Set(ids).size;
   },
+  paginationGaps: async (s) => {
+    const key = s.ws.enterprise.keys.full;
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await s.call('POST', '/v1/tickets', key, newTicket())).json.id);
+    const ids = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
+        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+      ).json;
+      if (!j || Array.isArray(j)) return 'no-envelope';
+      for (const t of j.data) ids.add(t.id);
+      cursor = j.next_cursor;
+      if (!cursor) break;
+    }
+    return made.filter((id) => !ids.has(id)).length;
+  },
   closeStatus: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('POST', `/v1/tickets/${t.id}/close`, s.ws.team.keys.full)).json.status;
@@ -98,6 +155,25 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
   },
+  getTicketNoKey: async (s) => {
+    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    return (await s.call('GET', `/v1/tickets/${t.id}`)).status;
+  },
+  malformedAuthorization: async (s) => [
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Basic dTpw' }))
+      .status,
+    (await s.call('GET', '/v1/tickets', undefined, undefined, { authorization: 'Bearer' })).status,
+  ],
+  crossWorkspaceContact: async (s) => {
+    const c = (
+      await s.call('POST', '/v1/contacts', s.ws.team.keys.full, { email: 'c@example.com' })
+    ).json;
+    return (await s.call('GET', `/v1/contacts/${c.id}`, s.ws.other.keys.full)).status;
+  },
+  planLimitHeaders: async (s) => [
+    (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers['x-ratelimit-limit'],
+    (await s.call('GET', '/v1/tickets', s.ws.growth.keys.full)).headers['x-ratelimit-limit'],
+  ],
   crossWorkspaceWrite: async (s) => {
     const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
     const other = s.ws.other.keys.full;
@@ -297,9 +373,20 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   ],
   'requester-not-echoed': ['requesterEcho'],
   'missing-requester-500': ['missingRequester'],
+  'subject-astral-500': ['astralSubject'],
+  'subject-over-300-500': ['longSubject'],
+  'tags-over-20-500': ['manyTags'],
+  'subject-astral-replaced': ['astralSubject'],
   'create-200': ['createCode'],
-  'list-bare-array': ['listShape', 'paginationDuplicates', 'priorityFilter', 'closedFilter'],
+  'list-bare-array': [
+    'listShape',
+    'paginationDuplicates',
+    'paginationGaps',
+    'priorityFilter',
+    'closedFilter',
+  ],
   'pagination-overlap': ['paginationDuplicates'],
+  'pagination-skips-one': ['paginationGaps'],
   'close-keeps-status': ['closeStatus', 'closedFilter'],
   // Plain-text errors carry no problem fields at all.
   'errors-plain-text': [
@@ -309,18 +396,24 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
     'readOnlyWriteCode',
   ],
   'validation-400': ['missingRequester', 'missingSubject', 'wrongType'],
-  'missing-key-accepted': ['missingKey'],
+  // Without a key, the first workspace's ticket is its own: read by id too.
+  'missing-key-accepted': ['missingKey', 'getTicketNoKey'],
   // A rotated key is just an invalid key to a deployment that accepts any key.
   'invalid-key-accepted': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
   'no-www-authenticate': ['wwwAuthOnInvalid'],
   'readonly-can-write': ['readOnlyWrite', 'readOnlyWriteCode'],
   'rotated-key-works': ['rotatedOldKey'],
   'cross-workspace-read': ['crossWorkspaceGet'],
+  'get-ticket-no-auth': ['getTicketNoKey'],
+  'malformed-authorization-accepted': ['malformedAuthorization'],
+  'get-contact-cross-workspace': ['crossWorkspaceContact'],
+  // rateValues reads the headers a Team-plan key gets.
+  'team-limit-header-600': ['planLimitHeaders', 'rateValues'],
   'list-leaks-workspaces': ['crossWorkspaceList'],
   'ratelimit-headers-missing-on-4xx': ['headersOn404'],
   'ratelimit-remaining-negative': ['rateValues'],
   'ratelimit-limit-on-writes': ['rateValues'],
-  'ratelimit-static-headers': ['rateValues'],
+  'ratelimit-static-headers': ['rateValues', 'planLimitHeaders'],
   'ratelimit-remaining-frozen': ['rateValues'],
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
   'sla-not-recomputed': ['slaAfterPriorityChange'],
@@ -345,9 +438,9 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'unknown-ticket-400': ['unknownTicket', 'problemStatusField'],
   'problem-status-400': ['problemStatusField'],
   'validation-errors-missing': ['validationFields'],
-  'missing-key-403': ['missingKey'],
+  'missing-key-403': ['missingKey', 'getTicketNoKey'],
   // A rotated key is an invalid key: it gets the invalid key's 403 too.
-  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey'],
+  'invalid-key-403': ['invalidKey', 'wwwAuthOnInvalid', 'rotatedOldKey', 'malformedAuthorization'],
   'readonly-wrong-code': ['readOnlyWriteCode'],
   'readonly-cannot-read': ['readOnlyRead'],
   'rotated-new-key-inactive': ['rotatedNewKey'],

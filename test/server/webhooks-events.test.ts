@@ -81,6 +81,13 @@ describe('event subscription', () => {
       assert.deepEqual(eventsOf(other), []);
     }));
 
+  test('crossWorkspace fault: a workspace-2 endpoint gets workspace 1’s events it chose; selection still applies', () =>
+    scenario({ crossWorkspace: true }, ({ a, b, other }) => {
+      assert.deepEqual(eventsOf(a), ['ticket.created']);
+      assert.deepEqual(eventsOf(b), ['sla.at_risk', 'ticket.closed']);
+      assert.deepEqual(eventsOf(other), [...EMITTED].sort());
+    }));
+
   test('the fault can be switched at run time', async () => {
     const a = await startReceiver();
     const wh = new WebhookDispatcher({ retryDelaysMs: [] });

@@ -32,13 +32,53 @@ function isWrapper(s: Obj): boolean {
   return Object.keys(s).every((k) => WRAPPER_KEYS.has(k) || k.startsWith('x-'));
 }
 
+/**
+ * A bare `oneOf`/`anyOf` whose branches lead, through `$ref`s and further bare compositions,
+ * only back to themselves: a cycle with no schema at its end, so no concrete type at all.
+ */
+export function pureCycle(doc: unknown, s: Obj, ptr: string): boolean {
+  const seen = new Set<string>();
+  const leadsNowhere = (node: unknown, at: string): boolean => {
+    const r = resolve(doc, node, at);
+    if (seen.has(r.ptr)) return true;
+    seen.add(r.ptr);
+    if (!isObj(r.node)) return false;
+    const kw = compositionOf(r.node);
+    if (!kw || !isWrapper(r.node)) return false;
+    const branches = r.node[kw] as unknown[];
+    return branches.length > 0 && branches.every((b, i) => leadsNowhere(b, join(r.ptr, kw, i)));
+  };
+  return leadsNowhere(s, ptr);
+}
+
 /** Compares a wrapped or unwrapped pair; false (nothing done) for any other pair. */
 export function diffWrapped(st: Step): boolean {
   const oc = compositionOf(st.ov.s);
   const nc = compositionOf(st.nv.s);
-  if (!oc && nc && isWrapper(st.nv.s)) wrapped(st, nc, true);
-  else if (oc && !nc && isWrapper(st.ov.s)) wrapped(st, oc, false);
-  else return false;
+  if (!oc && nc && isWrapper(st.nv.s)) {
+    if (!lostType(st, nc, true)) wrapped(st, nc, true);
+  } else if (oc && !nc && isWrapper(st.ov.s)) {
+    if (!lostType(st, oc, false)) wrapped(st, oc, false);
+  } else return false;
+  return true;
+}
+
+/**
+ * A typed schema that became (or came from) a composition cycle with no schema at its end lost
+ * (or gained) its only concrete type: a type change, whichever way values travel — what a
+ * client may send or get is no longer described by any type (oasdiff: `…-type-changed`).
+ */
+function lostType(st: Step, kw: 'oneOf' | 'anyOf', wrap: boolean): boolean {
+  const { ctx, ov, nv } = st;
+  const [single, multi, doc] = wrap ? [ov, nv, ctx.newDoc] : [nv, ov, ctx.oldDoc];
+  const types = typeSet(single.s, ctx.param);
+  if (!types || !pureCycle(doc, multi.s, multi.ptr)) return false;
+  const typed = [...types].join('|');
+  const none = `none (a \`${kw}\` \`$ref\` cycle with no schema at its end)`;
+  const [from, to] = wrap ? [typed, none] : [none, typed];
+  // The whole typed schema is what was lost (or gained): its type, properties, everything.
+  const ptrs: Ptrs = wrap ? [ov.ptr, join(nv.ptr, kw)] : [join(ov.ptr, kw), nv.ptr];
+  report(st, 'type-changed', `type changed from ${from} to ${to}`, ptrs);
   return true;
 }
 

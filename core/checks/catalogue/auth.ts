@@ -1,4 +1,6 @@
 /** Authentication, scopes, rotation and isolation. */
+import { sameJson } from '../../json-equal.ts';
+import type { AppliesTo, MatrixArgs } from '../applies-to.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import type { Exchange } from '../types.ts';
@@ -6,12 +8,13 @@ import type { Exchange } from '../types.ts';
 const status = (ex: Exchange) => ex.response?.status;
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 
-const rejected = <const N extends string>(name: N, what: string) =>
+const rejected = <const N extends string>(name: N, what: string, appliesTo: AppliesTo) =>
   defineCheck({
     name,
     provenance: 'documented',
     rule: 'Every API request is authenticated with a workspace API key (Authorization: Bearer).',
     kind: 'scenario',
+    appliesTo,
     run(ex) {
       const s = status(ex);
       return s !== undefined && !ok(s)
@@ -20,32 +23,56 @@ const rejected = <const N extends string>(name: N, what: string) =>
     },
   });
 
-export const missingKeyRejected = rejected('auth.missing-key-rejected', 'a request without a key');
+export const missingKeyRejected = rejected('auth.missing-key-rejected', 'a request without a key', {
+  columns: 'every-operation',
+  send: ['no-key'],
+});
 export const invalidKeyRejected = rejected(
   'auth.invalid-key-rejected',
   'a request with an unknown key',
+  { columns: 'every-operation', send: ['unknown-key'] },
+);
+/**
+ * An Authorization that carries no workspace key as a bearer token — another scheme (`Basic
+ * user:pass`) or `Bearer` without a token — authenticates nothing: refused (documented). Not
+ * judged, on purpose: `bearer <valid key>` in lower case (RFC 7235 makes the scheme
+ * case-insensitive, the docs only show `Bearer`) and a valid key under another scheme (some
+ * services take `Basic <key>:`) — accepting either still authenticates with a workspace key.
+ */
+export const malformedAuthorizationRejected = rejected(
+  'auth.malformed-authorization-rejected',
+  'a request whose Authorization is not a bearer token (Basic …, or Bearer without a token)',
+  { columns: 'every-operation', send: ['malformed-authorization'] },
 );
 
-const is401 = <const N extends string>(name: N, gap: string) =>
+const is401 = <const N extends string>(name: N, gap: string, appliesTo: AppliesTo) =>
   defineCheck({
     name,
     provenance: 'assumed',
     rule: `${gap}: answered 401 with a problem body.`,
     kind: 'scenario',
+    appliesTo,
     run(ex) {
       const s = status(ex);
       return s === 401 ? undefined : { received: `${s ?? ex.error}`, expected: '401' };
     },
   });
 
-export const missingKey401 = is401('auth.missing-key-401', 'U17 missing key');
-export const invalidKey401 = is401('auth.invalid-key-401', 'U18 invalid key');
+export const missingKey401 = is401('auth.missing-key-401', 'U17 missing key', {
+  columns: 'every-operation',
+  send: ['no-key'],
+});
+export const invalidKey401 = is401('auth.invalid-key-401', 'U18 invalid key', {
+  columns: 'every-operation',
+  send: ['unknown-key'],
+});
 
 export const wwwAuthenticate = defineCheck({
   name: 'auth.www-authenticate',
   provenance: 'assumed',
   rule: 'U17: a 401 carries WWW-Authenticate: Bearer (RFC 6750).',
   kind: 'scenario',
+  appliesTo: { columns: 'every-operation', send: ['no-key', 'unknown-key'] },
   run(ex) {
     const h = ex.response?.headers['www-authenticate'];
     return h && /^Bearer\b/i.test(h)
@@ -62,6 +89,7 @@ export const readOnlyForbidden = defineCheck({
   provenance: 'documented',
   rule: 'A key is scoped either to read-only or to full access: a read-only key cannot write.',
   kind: 'scenario',
+  appliesTo: { columns: 'writes', send: ['read-only-key'] },
   run(ex, a: { operation: string }) {
     const s = status(ex);
     return s !== undefined && !ok(s)
@@ -78,6 +106,7 @@ export const readOnly403 = defineCheck({
   provenance: 'assumed',
   rule: 'U19: a write with a read-only key is 403 with code insufficient_scope.',
   kind: 'scenario',
+  appliesTo: { columns: 'writes', send: ['read-only-key'] },
   run(ex, a: { operation: string }) {
     const s = status(ex);
     const code = (ex.response?.json as any)?.code;
@@ -95,6 +124,7 @@ export const readOnlyCanRead = defineCheck({
   provenance: 'documented',
   rule: 'A read-only key can read.',
   kind: 'scenario',
+  appliesTo: { columns: 'reads', send: ['read-only-key'] },
   run(ex, a: { operation: string }) {
     const s = status(ex);
     return ok(s) ? undefined : { received: `${s ?? ex.error} for ${a.operation}`, expected: '2xx' };
@@ -133,7 +163,8 @@ export const otherWorkspaceGet = defineCheck({
   // (isolation.same-as-unknown), an assumption: a 403 keeps the data isolated too.
   rule: "Data is isolated per workspace: another workspace's ticket is not served to it.",
   kind: 'scenario',
-  run(ex, a: { ticket?: Record<string, unknown> }) {
+  appliesTo: { columns: 'by-id-reads', send: ['other-workspace'] },
+  run(ex, a: Pick<MatrixArgs, 'ticket'>) {
     const s = status(ex);
     const leak = leaks(ex, a?.ticket);
     if (s !== undefined && !ok(s) && !leak) return undefined;
@@ -150,10 +181,11 @@ export const sameAsUnknown = defineCheck({
   provenance: 'assumed',
   rule: "U21: another workspace's ticket is answered exactly as an unknown one (404, same problem body).",
   kind: 'scenario',
+  appliesTo: { columns: 'by-id', send: ['other-workspace'] },
   run(ex, a: { unknown: Exchange; operation: string }) {
     const s = status(ex);
     const u = status(a.unknown);
-    if (s === u && problemShape(ex) === problemShape(a.unknown)) return undefined;
+    if (s === u && sameJson(problemShape(ex), problemShape(a.unknown))) return undefined;
     return {
       received: `${a.operation}: foreign ticket → ${s ?? ex.error}, unknown ticket → ${u ?? a.unknown.error}${s === u ? ' (different bodies)' : ''}`,
       expected: 'the same status and problem body for both (404)',
@@ -166,8 +198,10 @@ export const otherWorkspaceList = defineCheck({
   provenance: 'documented',
   rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
   kind: 'scenario',
+  appliesTo: { columns: 'lists', send: ['other-workspace'] },
   run(_ex, a: { foreignIds: string[]; seen: string[] }) {
-    const leaked = a.seen.filter((id) => a.foreignIds.includes(id));
+    const foreign = new Set(a.foreignIds);
+    const leaked = a.seen.filter((id) => foreign.has(id));
     return leaked.length === 0
       ? undefined
       : {
@@ -190,12 +224,14 @@ export const rotatedNewKeyWorks = defineCheck({
   },
 });
 
-/** Problem bodies compared without the per-request fields. */
-function problemShape(e: Exchange): string {
-  const j = { ...((e.response?.json ?? {}) as Record<string, unknown>) };
+/** Problem bodies compared without the per-request fields (an answer that is no object as is). */
+function problemShape(e: Exchange): unknown {
+  const json = e.response?.json ?? {};
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  const j = { ...(json as Record<string, unknown>) };
   delete j.request_id;
   delete j.detail;
-  return JSON.stringify(j);
+  return j;
 }
 
 /** args: what was attempted. */
@@ -204,6 +240,7 @@ export const otherWorkspaceWrite = defineCheck({
   provenance: 'documented',
   rule: "Data is isolated per workspace: a write to another workspace's ticket is not accepted.",
   kind: 'scenario',
+  appliesTo: { columns: 'by-id-writes', send: ['other-workspace'] },
   run(ex, a: { operation: string }) {
     const s = status(ex);
     if (s !== undefined && !ok(s)) return undefined;
@@ -223,12 +260,12 @@ export const foreignUnchanged = defineCheck({
   run(ex, a: { before: Record<string, unknown> }) {
     const t = (ex.response?.json ?? {}) as Record<string, unknown>;
     const changed = ['subject', 'status', 'priority', 'updated_at'].filter(
-      (k) => JSON.stringify(t[k]) !== JSON.stringify(a.before[k]),
+      (k) => !sameJson(t[k], a.before?.[k]),
     );
     return changed.length === 0
       ? undefined
       : {
-          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before[k])} → ${show(t[k])}`).join(', ')}`,
+          received: `after workspace B's writes: ${changed.map((k) => `${k} ${show(a.before?.[k])} → ${show(t[k])}`).join(', ')}`,
           expected: 'the ticket unchanged',
         };
   },
@@ -237,6 +274,7 @@ export const foreignUnchanged = defineCheck({
 export const AUTH_CHECKS = [
   missingKeyRejected,
   invalidKeyRejected,
+  malformedAuthorizationRejected,
   missingKey401,
   invalidKey401,
   wwwAuthenticate,

@@ -12,6 +12,7 @@ export const rateLimitHeaders = defineCheck({
   provenance: 'documented',
   rule: 'Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (integers).',
   kind: 'exchange',
+  appliesTo: { columns: 'every-operation' },
   run(ex) {
     const h = ex.response?.headers;
     if (!h) return undefined;
@@ -68,6 +69,7 @@ export const no5xx = defineCheck({
   provenance: 'documented',
   rule: 'The API uses standard HTTP status codes: a client mistake is a 4xx, never a server error.',
   kind: 'exchange',
+  appliesTo: { columns: 'every-operation' },
   run(ex) {
     const r = ex.response;
     if (!r || r.status < 500) return undefined;
@@ -80,6 +82,7 @@ export const secureTransport = defineCheck({
   provenance: 'documented',
   rule: 'All API traffic is JSON over HTTPS.',
   kind: 'exchange',
+  appliesTo: { columns: 'every-operation' },
   run(ex) {
     const u = new URL(ex.request.url);
     if (u.protocol === 'https:' || isLoopbackHost(u.hostname)) return undefined;
@@ -92,6 +95,7 @@ export const jsonBody = defineCheck({
   provenance: 'documented',
   rule: 'All API traffic is JSON over HTTPS.',
   kind: 'exchange',
+  appliesTo: { columns: 'every-operation' },
   run(ex) {
     const r = ex.response;
     // An empty body carries no non-JSON data (204, or a HEAD); its absence where a schema

@@ -21,8 +21,9 @@
  * shows is the business of exchange.ratelimit-headers.
  */
 import { intHeader, readRateHeaders } from '../../http/rate-budget.ts';
+import { verdictRule } from '../load-verdicts.ts';
 import { defineCheck } from '../registry.ts';
-import type { Exchange } from '../types.ts';
+import type { Exchange, ExchangeContext } from '../types.ts';
 
 /** What the sequence checks are given: the answers this process received before. */
 export interface RateSequenceArgs {
@@ -127,6 +128,7 @@ export const limitStable = defineCheck({
   provenance: 'documented',
   rule: 'X-RateLimit-Limit is the requests per minute allowed — the plan rate of the key (limits apply per API key): one value for one key.',
   kind: 'sequence',
+  appliesTo: { columns: 'every-operation' },
   run(ex, args: RateSequenceArgs) {
     const x = view(ex);
     if (!x || x.limit === undefined) return undefined;
@@ -144,6 +146,7 @@ export const valuesInRange = defineCheck({
   provenance: 'documented',
   rule: 'X-RateLimit-Remaining is the requests left — a count, never below zero; X-RateLimit-Limit, the requests per minute allowed, is at least one where a request was allowed.',
   kind: 'exchange',
+  appliesTo: { columns: 'every-operation' },
   run(ex) {
     const r = ex.response;
     if (!r) return undefined;
@@ -199,7 +202,41 @@ export const remainingFalls = defineCheck({
   },
 });
 
+/** The plan the user declared the key of this answer under, if any. */
+function declaredPlan(ex: Exchange, ctx: ExchangeContext | undefined) {
+  const auth = ex.request.headers.authorization ?? ex.request.headers.Authorization;
+  return auth && ex.response ? ctx?.planOf?.(auth) : undefined;
+}
+
+/**
+ * The same rule the load area's `limit-header` verdict judges on its own plan keys, held here on
+ * every answer the contract suite gets with a key the user listed under a plan (HARNESS_TEAM_KEYS,
+ * HARNESS_GROWTH_KEYS, HARNESS_ENTERPRISE_KEYS with HARNESS_ENTERPRISE_RATE): a Team key whose
+ * answers say 600 is not on the plan it was sold as, whatever else holds.
+ */
+export const planLimit = defineCheck({
+  name: 'ratelimit.plan-limit',
+  provenance: 'documented',
+  rule: `${verdictRule('limit-header').title}: requests per minute of the key's plan (Team 120, Growth 600, Enterprise custom) — for a key the user declared under a plan.`,
+  kind: 'exchange',
+  appliesTo: { columns: 'every-operation', requires: ['declared-plan'] },
+  judges: (ex, ctx: ExchangeContext) => declaredPlan(ex, ctx) !== undefined,
+  run(ex, ctx: ExchangeContext) {
+    const plan = declaredPlan(ex, ctx);
+    if (!plan) return undefined;
+    const r = ex.response!;
+    const limit = intHeader(r.headers, 'x-ratelimit-limit');
+    // An absent or non-integer header is exchange.ratelimit-headers' verdict.
+    if (limit === undefined || limit === plan.ratePerMin) return undefined;
+    return {
+      received: `X-RateLimit-Limit ${limit} on ${r.status} from ${opOf(ex)} to a key declared ${plan.plan}`,
+      expected: `${plan.ratePerMin}, the ${plan.plan} plan's requests per minute (${plan.source})`,
+    };
+  },
+});
+
 export const RATE_LIMIT_VALUE_CHECKS = [
+  planLimit,
   limitStable,
   valuesInRange,
   grantsWithinRemaining,

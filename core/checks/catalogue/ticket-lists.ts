@@ -25,18 +25,27 @@ export const listEnvelope = defineCheck({
   },
 });
 
-/** args: ids in walk order, and the ids known to exist in the workspace (a subset must all be seen). */
+/**
+ * args: ids in walk order, the ids known to exist in the workspace (a subset that must all be
+ * seen), and whether the walk went far enough to know a missing one is a gap (`gapsKnown`,
+ * default true: a bounded walk cut at its page cap before reaching them does not).
+ */
 export const paginationWalk = defineCheck({
   name: 'tickets.pagination-walk',
   provenance: 'assumed',
   rule: 'U4: following next_cursor visits every ticket exactly once.',
   kind: 'scenario',
-  run(_ex, a: { seen: string[]; mustContain: string[]; pages: number }) {
-    const dupes = a.seen.filter((id, i) => a.seen.indexOf(id) !== i);
-    const missing = a.mustContain.filter((id) => !a.seen.includes(id));
-    if (dupes.length === 0 && missing.length === 0) return undefined;
+  run(_ex, a: { seen: string[]; mustContain: string[]; pages: number; gapsKnown?: boolean }) {
+    const once = new Set<string>();
+    let dupes = 0;
+    for (const id of a.seen) {
+      if (once.has(id)) dupes++;
+      once.add(id);
+    }
+    const missing = a.gapsKnown === false ? [] : a.mustContain.filter((id) => !once.has(id));
+    if (dupes === 0 && missing.length === 0) return undefined;
     return {
-      received: `${a.pages} pages, ${a.seen.length} items, ${dupes.length} duplicates, ${missing.length} of ${a.mustContain.length} created tickets missing`,
+      received: `${a.pages} pages, ${a.seen.length} items, ${dupes} duplicates, ${missing.length} of ${a.mustContain.length} created tickets missing`,
       expected: 'no duplicates and no gaps',
     };
   },
@@ -52,8 +61,13 @@ export const filterApplied = defineCheck({
     const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data))
       return { received: `body ${show(ex.response?.json, 80)}`, expected: 'a list envelope' };
-    const off = data.filter((t: Record<string, unknown>) =>
-      Object.entries(a.filter).some(([k, v]) => v !== undefined && t[k] !== v),
+    // An item that is no object (null, a string) matches no filter.
+    const off = data.filter((t: unknown) =>
+      Object.entries(a.filter).some(
+        ([k, v]) =>
+          v !== undefined &&
+          (t === null || typeof t !== 'object' || (t as Record<string, unknown>)[k] !== v),
+      ),
     );
     if (off.length === 0) return undefined;
     return {

@@ -1,4 +1,6 @@
 /** Checks of one ticket: its representation as created and what each operation on it does. */
+import { sameJson } from '../../json-equal.ts';
+import { hasLoneSurrogate } from '../../unicode.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import { body, statusIn } from './answer.ts';
@@ -58,11 +60,66 @@ export const requesterEchoed = defineCheck({
   kind: 'scenario',
   run(ex, a: { sent: { email: string; name?: string } }) {
     const r = body(ex).requester ?? {};
-    if (r.email === a.sent.email && (a.sent.name === undefined || r.name === a.sent.name))
+    // A name with an unpaired surrogate is not Unicode: how it reads back is not judged.
+    const name = a.sent.name;
+    if (
+      r.email === a.sent.email &&
+      (name === undefined || hasLoneSurrogate(name) || r.name === name)
+    )
       return undefined;
     return { received: `requester ${show(r)}`, expected: `requester ${show(a.sent)} as sent` };
   },
 });
+
+/** `U+1F600`: how a code point reads in a failure (the character itself may be invisible). */
+const codePoint = (c: string | undefined) =>
+  c === undefined
+    ? 'nothing'
+    : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Code points in `s`, counted without building an array (an answer may be a mebibyte). */
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Where two texts first differ, in code points: what a failure about a 10 000-character subject can show. */
+function firstDifference(got: string, sent: string): string {
+  const a = got[Symbol.iterator]();
+  const b = sent[Symbol.iterator]();
+  let i = 0;
+  for (;;) {
+    const x = a.next();
+    const y = b.next();
+    if (x.done || y.done || x.value !== y.value)
+      return `differs from the one sent at code point ${i + 1}: ${codePoint(x.value)} where ${codePoint(y.value)} was sent (${codePoints(got)} code points, ${codePoints(sent)} sent)`;
+    i++;
+  }
+}
+
+/** args: the subject sent at creation; ex is a 2xx answer showing the ticket (the creation, a GET). */
+export const subjectEchoed = defineCheck({
+  name: 'ticket.subject-echoed',
+  provenance: 'documented',
+  rule: 'The ticket’s subject is the subject line supplied at creation, character for character: emoji and every other plane, CJK, RTL, combining marks, control characters.',
+  kind: 'scenario',
+  run(ex, a: { sent: string }) {
+    // Text with an unpaired surrogate is not Unicode: a service may keep it, replace it with
+    // U+FFFD or refuse it (RFC 8259 §8.2), so what it reads back as is not judged.
+    if (hasLoneSurrogate(a.sent)) return undefined;
+    const got = body(ex).subject;
+    if (got === a.sent) return undefined;
+    return {
+      received:
+        typeof got === 'string'
+          ? `subject ${firstDifference(got, a.sent)}`
+          : `subject ${show(got)}`,
+      expected: `subject ${show(a.sent, 120)} as sent`,
+    };
+  },
+});
+
 export const closeCloses = defineCheck({
   name: 'tickets.close',
   provenance: 'documented',
@@ -94,7 +151,7 @@ export const getMatches = defineCheck({
   run(ex, a: { created: Record<string, unknown> }) {
     const t = body(ex);
     const keys = ['id', 'subject', 'priority', 'status', 'created_at'] as const;
-    const diff = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(a.created[k]));
+    const diff = keys.filter((k) => !sameJson(t[k], a.created?.[k]));
     if (ex.response?.status === 200 && diff.length === 0) return undefined;
     return {
       received: `${ex.response?.status ?? ex.error}${diff.length ? `, differs in ${diff.map((k) => `${k} ${show(t[k])}`).join(', ')}` : ''}`,
@@ -117,20 +174,15 @@ export const mergePatch = defineCheck({
     },
   ) {
     const t = body(ex);
-    const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+    // Tags are a set: compared sorted, whatever the target put there (a string, a number).
+    const asSet = (v: unknown) => (Array.isArray(v) ? [...v].sort() : v);
     const notApplied = Object.entries(a.patch)
-      .filter(
-        ([k, v]) =>
-          !same(
-            k === 'tags' ? [...((t[k] as string[]) ?? [])].sort() : t[k],
-            k === 'tags' ? [...(v as string[])].sort() : v,
-          ),
-      )
+      .filter(([k, v]) => !sameJson(k === 'tags' ? asSet(t[k]) : t[k], k === 'tags' ? asSet(v) : v))
       .map(([k]) => k);
     const untouched = ['id', 'subject', 'priority', 'status', 'requester', 'created_at'].filter(
       (k) => !(k in a.patch),
     );
-    const changed = untouched.filter((k) => !same(t[k], a.before[k]));
+    const changed = untouched.filter((k) => !sameJson(t[k], a.before?.[k]));
     if (ex.response?.status === 200 && notApplied.length === 0 && changed.length === 0)
       return undefined;
     return {
@@ -204,6 +256,7 @@ export const TICKET_CHECKS = [
   timestampsUtc,
   priorityEchoed,
   requesterEchoed,
+  subjectEchoed,
   closeCloses,
   statusIs,
   getMatches,

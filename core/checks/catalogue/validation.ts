@@ -84,7 +84,10 @@ export const errorFieldNamed = defineCheck({
   run(ex, a: { field: string }) {
     const errors = (ex.response?.json as { errors?: Array<{ field?: unknown }> } | undefined)
       ?.errors;
-    const fields = Array.isArray(errors) ? errors.map((e) => String(e?.field)) : [];
+    // A field that is no string is shown, not String()-ed (a nested array overflows the stack).
+    const fields = Array.isArray(errors)
+      ? errors.map((e) => (typeof e?.field === 'string' ? e.field : show(e?.field, 80)))
+      : [];
     if (fields.some((f) => f === a.field || f.startsWith(`${a.field}.`))) return undefined;
     return {
       received: `errors[].field ${show(fields)}`,

@@ -9,6 +9,7 @@ import {
   type SignatureForm,
   verifySignature,
 } from '../../signature/index.ts';
+import { utf8JsonBody } from '../../webhooks/json-body.ts';
 import { schemaViolation, show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
@@ -70,6 +71,7 @@ export const signatureValid = defineCheck({
   provenance: 'documented',
   rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
   kind: 'scenario',
+  appliesTo: { columns: 'every-event' },
   run(ex, a: { raw: Uint8Array; secret: string }) {
     const judged = judgeSignatureHeaders(ex.request.headers, a.raw, a.secret);
     if (!judged.some((j) => j.present))
@@ -235,18 +237,26 @@ export const slaAtRiskOnce = defineCheck({
   },
 });
 
+/** args: the exact bytes received (JSON is UTF-8, RFC 8259 §8.1: a Latin-1 body is not JSON). */
 export const contentTypeJson = defineCheck({
   name: 'webhook.content-type',
   provenance: 'documented',
-  rule: 'Webhook delivery: POST with Content-Type application/json and a JSON body.',
+  rule: 'Webhook delivery: POST with Content-Type application/json and a JSON body (JSON is UTF-8, RFC 8259).',
   kind: 'scenario',
-  run(ex) {
+  appliesTo: { columns: 'every-event' },
+  run(ex, a: { raw: Uint8Array }) {
     const ct = (ex.request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const method = ex.request.method.toUpperCase();
-    if (ct === 'application/json' && method === 'POST') return undefined;
+    if (ct !== 'application/json' || method !== 'POST')
+      return {
+        received: `${method} with Content-Type ${ct || '(absent)'}`,
+        expected: 'POST with Content-Type application/json',
+      };
+    const body = utf8JsonBody(a.raw);
+    if (body.ok) return undefined;
     return {
-      received: `${method} with Content-Type ${ct || '(absent)'}`,
-      expected: 'POST with Content-Type application/json',
+      received: `Content-Type application/json with ${body.problem}`,
+      expected: 'a JSON body encoded as UTF-8',
     };
   },
 });

@@ -1,4 +1,4 @@
-/** One generated request body case: what it is (`kind`, `note`) and what is sent. */
+/** One generated request case, a body or a query string: what it is (`kind`, `note`) and what is sent. */
 
 export type BodyCaseKind =
   | 'valid'
@@ -15,7 +15,8 @@ export type BodyCaseKind =
   | 'non-object'
   | 'malformed-json'
   | 'media-type'
-  | 'over-body-limit';
+  | 'over-body-limit'
+  | 'query';
 
 /** One request body. `raw` (sent as is) wins over `json` (serialised). */
 export interface BodyCase {
@@ -30,6 +31,11 @@ export interface BodyCase {
   at?: ReadonlyArray<string | number>;
   /** extra-fields: the unknown keys added at `at`. */
   keys?: string[];
+  /**
+   * query: the query string sent (`raw`, percent-encoded) and the values it means (`values`);
+   * such a case has no body.
+   */
+  query?: { raw: string; values: Record<string, string> };
   /** deep-junk: how deep and in what shape the junk at `at` nests. */
   deep?: { depth: number; shape: 'array' | 'object' | 'mixed' };
 }

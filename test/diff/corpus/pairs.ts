@@ -71,9 +71,15 @@ const EXTRA: [string, string][] = [
 
 /**
  * Pairs from the corpus' data folder outside `checker/` (paths relative to `checkerDir()`):
- * oasdiff's recursive-schema cases, whose reverse once recursed without end (issue 16).
+ * oasdiff's recursive-schema cases, whose reverse once recursed without end (issue 16), and in
+ * which circular3's response schema is a `oneOf` `$ref` cycle with no schema at its end — the
+ * object type lost (issue 24).
  */
-const OUTSIDE: [string, string][] = [['../circular1.yaml', '../circular3.yaml']];
+export const OUTSIDE: [string, string][] = [
+  ['../circular1.yaml', '../circular3.yaml'],
+  ['../circular2.yaml', '../circular3.yaml'],
+  ['../circular1.yaml', '../circular2.yaml'],
+];
 
 export interface Direction {
   /** Stable id: `base-file → revision-file` (file names without `.yaml`). */

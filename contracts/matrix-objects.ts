@@ -1,0 +1,220 @@
+/**
+ * The real objects of workspace A the rule × operation matrix addresses, found from the spec
+ * alone: a path parameter `{x_id}` of `/v1/xs/{x_id}…` is an object of the collection `/v1/xs`,
+ * created once per worker with a sample body when the spec has a creation (POST on the
+ * collection) and the run may write, else the first one A's list shows. One ticket, one contact
+ * and one macro of A serve every cell that needs one (a gate run's request budget is small), and
+ * the clean-up closes or deletes what was created (fixtures.ts). Request bodies are the spec's
+ * samples (core/spec/sample-body.ts) with the run's tag, unique e-mail addresses and those ids.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ApiClient } from '../core/http/api-client.ts';
+import { validate } from '../core/schemas/registry.ts';
+import type { OpenApiDoc } from '../core/spec/load-spec.ts';
+import type { OperationSpec } from '../core/spec/operations.ts';
+import { sampleBody } from '../core/spec/sample-body.ts';
+import type { Tag } from './helpers.ts';
+
+/** An object of workspace A: its id and representation. */
+export interface AObject {
+  id: string;
+  json: Record<string, unknown>;
+  /** The list template it is a row of (`/v1/tickets`). */
+  collection: string;
+}
+
+/** A request the matrix can send for an operation, or why it cannot. */
+export type Built = { path: string; body?: unknown; objects: AObject[] } | { unreachable: string };
+
+const dataOf = (json: unknown): Array<Record<string, unknown>> => {
+  const d = (json as { data?: unknown } | undefined)?.data;
+  return Array.isArray(d) ? (d as Array<Record<string, unknown>>) : [];
+};
+
+/** An id-shaped value no deployment issued, in the style of `like` (its prefix). */
+export function unknownLike(like: string): string {
+  const prefix = /^([a-z]+)_/i.exec(like)?.[1] ?? 'obj';
+  return `${prefix}_harness_unknown_${randomBytes(5).toString('hex')}`;
+}
+
+/** Where the objects found are kept for the worker that replaces this one (after a failure). */
+export interface ObjectStore {
+  load(): Record<string, AObject>;
+  save(objects: Record<string, AObject>): void;
+}
+
+export class MatrixObjects {
+  private readonly objects = new Map<string, Promise<AObject | string>>();
+  private readonly pages = new Map<string, Promise<string[]>>();
+  private readonly found: Record<string, AObject>;
+
+  constructor(
+    private readonly doc: OpenApiDoc,
+    private readonly ops: readonly OperationSpec[],
+    private readonly o: { readOnly: boolean; tag: Tag; store?: ObjectStore },
+  ) {
+    // Objects an earlier worker of this run found: one ticket per run, not one per worker.
+    this.found = o.store?.load() ?? {};
+    for (const [param, obj] of Object.entries(this.found))
+      this.objects.set(param, Promise.resolve(obj));
+  }
+
+  /** The collection an id parameter names objects of: the template up to `/{param}`. */
+  private collectionOf(param: string): string | undefined {
+    for (const op of this.ops) {
+      const at = op.template.indexOf(`/{${param}}`);
+      if (at > 0) return op.template.slice(0, at);
+    }
+    return undefined;
+  }
+
+  private listOp(collection: string) {
+    return this.ops.find((o) => o.method === 'GET' && o.template === collection && o.list);
+  }
+
+  /** A body from the spec's sample of `schema`, with the run's tag and A's real ids. */
+  async body(api: ApiClient, schema: string): Promise<{ body: unknown } | { unreachable: string }> {
+    const props = Object.keys(this.doc.components?.schemas?.[schema]?.properties ?? {});
+    const ids: Record<string, string> = {};
+    for (const p of props.filter((p) => this.collectionOf(p) !== undefined)) {
+      const obj = await this.object(api, p);
+      if (typeof obj === 'string') return { unreachable: obj };
+      ids[p] = obj.id;
+    }
+    const body = sampleBody(this.doc, schema, (name, s) => {
+      if (ids[name] !== undefined) return ids[name];
+      if (s.type === 'string' && (name === 'subject' || name === 'name'))
+        return this.o.tag.subject(`rule matrix ${name}`);
+      if (s.type === 'array' && name === 'tags') return this.o.tag.tags;
+      // A unique address: a deployment may refuse a second contact with the same one.
+      if (s.format === 'email') return `rule-matrix-${randomBytes(4).toString('hex')}@example.com`;
+      return undefined;
+    });
+    // The run's tags on whatever the matrix may create (shared staging: found and cleaned up).
+    const tagsSchema = this.doc.components?.schemas?.[schema]?.properties?.tags;
+    if (tagsSchema?.type === 'array' && body && typeof body === 'object')
+      (body as Record<string, unknown>).tags = this.o.tag.tags;
+    let issues: ReturnType<typeof validate>;
+    try {
+      issues = validate(schema, body);
+    } catch {
+      issues = [];
+    }
+    return issues.length === 0
+      ? { body }
+      : {
+          unreachable: `no valid ${schema} could be derived from the spec (${issues[0]!.pointer || '/'} ${issues[0]!.message})`,
+        };
+  }
+
+  /** Workspace A's object named by the path parameter `param` (cached per worker). */
+  object(api: ApiClient, param: string): Promise<AObject | string> {
+    let hit = this.objects.get(param);
+    if (!hit) {
+      // A test that ended while finding it (its key's budget spent: skipped) leaves no answer.
+      hit = this.find(api, param).then(
+        (obj) => {
+          if (typeof obj !== 'string') {
+            this.found[param] = obj;
+            this.o.store?.save(this.found);
+          }
+          return obj;
+        },
+        (e: unknown) => {
+          this.objects.delete(param);
+          throw e;
+        },
+      );
+      this.objects.set(param, hit);
+    }
+    return hit;
+  }
+
+  private async find(api: ApiClient, param: string): Promise<AObject | string> {
+    const collection = this.collectionOf(param);
+    if (!collection) return `the spec names no collection for {${param}}`;
+    const create = this.ops.find(
+      (o) =>
+        o.method === 'POST' &&
+        o.template === collection &&
+        o.pathParams.length === 0 &&
+        o.requestSchema,
+    );
+    if (create && !this.o.readOnly) {
+      const built = await this.body(api, create.requestSchema!);
+      if ('unreachable' in built) return built.unreachable;
+      const ex = await api.send('POST', collection, { body: built.body });
+      const json = ex.json as Record<string, unknown> | undefined;
+      if (typeof json?.id === 'string') return { id: json.id, json, collection };
+      return `creating a ${collection} object of workspace A for the matrix answered ${ex.status ?? ex.error}`;
+    }
+    const list = this.listOp(collection);
+    if (!list)
+      return `no way to obtain a {${param}} of workspace A: the spec has ${this.o.readOnly ? 'no list' : 'neither a creation nor a list'} on ${collection}${this.o.readOnly && create ? ' (read-only run: nothing is created)' : ''}`;
+    const ex = await api.send('GET', collection, { query: { limit: 1 } });
+    const first = dataOf(ex.json)[0];
+    if (typeof first?.id === 'string') return { id: first.id, json: first, collection };
+    return `workspace A has no ${collection} object to address (GET ${collection} answered ${ex.status ?? ex.error}${ex.status === 200 ? ', empty' : ''})`;
+  }
+
+  /**
+   * The ids of workspace A's objects a list must never show another workspace: the matrix's own
+   * objects of that collection, else the first page A itself is shown.
+   */
+  ownIds(api: ApiClient, list: OperationSpec, fixtures: readonly AObject[]): Promise<string[]> {
+    const mine = fixtures.filter((f) => f.collection === list.template).map((f) => f.id);
+    if (mine.length > 0) return Promise.resolve(mine);
+    let hit = this.pages.get(list.template);
+    if (!hit) {
+      hit = api
+        .send('GET', list.template)
+        .then((ex) =>
+          dataOf(ex.json)
+            .map((r) => r.id)
+            .filter((id): id is string => typeof id === 'string'),
+        )
+        .catch((e: unknown) => {
+          this.pages.delete(list.template);
+          throw e;
+        });
+      this.pages.set(list.template, hit);
+    }
+    return hit;
+  }
+
+  /** Every object the matrix already resolved (for the lists' own ids). */
+  async resolved(): Promise<AObject[]> {
+    const all = await Promise.allSettled(this.objects.values());
+    return all.flatMap((r) =>
+      r.status === 'fulfilled' && typeof r.value !== 'string' ? [r.value] : [],
+    );
+  }
+
+  /**
+   * The request of `op` on workspace A's objects: its path with A's ids (or `unknownId` in place of
+   * the last one) and, for an operation with a body, a valid sample body.
+   */
+  async request(api: ApiClient, op: OperationSpec): Promise<Built> {
+    const objects: AObject[] = [];
+    let path = op.template;
+    for (const p of op.pathParams) {
+      const obj = await this.object(api, p);
+      if (typeof obj === 'string') return { unreachable: obj };
+      objects.push(obj);
+      path = path.replace(`{${p}}`, encodeURIComponent(obj.id));
+    }
+    if (!op.requestSchema) return { path, objects };
+    const built = await this.body(api, op.requestSchema);
+    return 'unreachable' in built ? built : { path, body: built.body, objects };
+  }
+}
+
+/** `path` with its last path id (of `op`) replaced by `id`. */
+export function withLastId(op: OperationSpec, objects: readonly AObject[], id: string): string {
+  let path = op.template;
+  op.pathParams.forEach((p, i) => {
+    const value = i === op.pathParams.length - 1 ? id : objects[i]!.id;
+    path = path.replace(`{${p}}`, encodeURIComponent(value));
+  });
+  return path;
+}

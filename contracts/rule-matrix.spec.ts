@@ -1,0 +1,301 @@
+/**
+ * The rule × operation matrix: every rule of the catalogue that declares where it applies
+ * (core/checks/applies-to.ts) judged on every operation of the spec it applies to — the
+ * operations read from spec/openapi.yaml, never listed here. One test per request kind of the
+ * matrix (no key, an unknown key, a malformed Authorization, the read-only key, the other
+ * workspace's key on workspace A's real object and on an unknown id, on a list and each filter)
+ * sends it to every operation whose rules ask for it and applies those rules; the rules that judge
+ * every answer (rate-limit headers, the key's plan, no 5xx …) judge these answers too, like every
+ * other answer of the suite. A cell this target cannot reach is recorded with its reason
+ * (`notReached`); report/rule-matrix.ts builds the table.
+ *
+ * Cost: unauthenticated requests spend no key's budget; the read-only key gets one request per
+ * operation, the other workspace's key two per operation with a path id and one per list and
+ * filter; workspace A's key only what the shared objects need (one ticket, one contact, the macro
+ * and rule lists), found in the first test and kept in the run's raw directory, so one set of
+ * objects serves the whole run even when a failed test makes Playwright replace the worker.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ALL_CHECKS } from '../core/checks/all.ts';
+import {
+  MATRIX_SENDS,
+  type MatrixArgs,
+  type MatrixSend,
+  everyAnswerRules,
+  matrixColumns,
+  matrixPlan,
+  matrixRules,
+} from '../core/checks/applies-to.ts';
+import type { Exchange } from '../core/checks/types.ts';
+import type { ApiClient } from '../core/http/api-client.ts';
+import { BOGUS_KEY_PREFIX } from '../core/redact.ts';
+import { loadSpec } from '../core/spec/load-spec.ts';
+import { type OperationSpec, operations } from '../core/spec/operations.ts';
+import { missingCredential } from '../core/target/resolve-target.ts';
+import { runFile, type Target, test } from './fixtures.ts';
+import { observeCrossCutting } from './helpers.ts';
+import {
+  type AObject,
+  MatrixObjects,
+  type ObjectStore,
+  unknownLike,
+  withLastId,
+} from './matrix-objects.ts';
+
+const DOC = loadSpec();
+const OPS = operations();
+const RULES = matrixRules(ALL_CHECKS);
+
+/** Reads first, then writes, deletions last: nothing a test needs is gone before it runs. */
+const rank = (op: OperationSpec) => (op.method === 'GET' ? 0 : op.method === 'DELETE' ? 2 : 1);
+
+/** Workspace A's objects, found once per worker (module state: one worker, one target). */
+let shared: MatrixObjects | undefined;
+
+interface Sent {
+  ex: Exchange;
+  args: MatrixArgs;
+}
+
+interface SendContext {
+  api: ApiClient;
+  op: OperationSpec;
+  target: Target;
+  path: string;
+  body?: unknown;
+  objects: AObject[];
+  all: MatrixObjects;
+}
+
+const label = (op: OperationSpec) => `${op.method} ${op.template}`;
+
+/** Why a matrix request cannot be sent to this target, or undefined. */
+function cannotSend(send: MatrixSend, op: OperationSpec, target: Target): string | undefined {
+  // A deployment that wrongly accepted it would write: never in a read-only run.
+  if (op.scope === 'write' && target.cfg.readOnly)
+    return 'not sent: a write, and the run is read-only (HARNESS_READ_ONLY=1)';
+  if (send === 'read-only-key')
+    return missingCredential(target.resolved, target.cfg, ['readOnlyKey']);
+  if (send === 'other-workspace')
+    return missingCredential(target.resolved, target.cfg, ['otherWorkspaceKey']);
+  return undefined;
+}
+
+/** The ids of the rows of a list answer. */
+function rowIds(ex: Exchange): string[] {
+  const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
+  return Array.isArray(data)
+    ? data
+        .map((r) => (r as { id?: unknown })?.id)
+        .filter((id): id is string => typeof id === 'string')
+    : [];
+}
+
+/** Each request kind of the matrix, sent once per operation (core/checks/applies-to.ts). */
+const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
+  'no-key': async ({ api, op, path, body }) => [
+    { ex: await api.send(op.method, path, { key: null, body }), args: { operation: label(op) } },
+  ],
+  'unknown-key': async ({ api, op, path, body }) => {
+    // Invented to be refused, never a secret: reports and repros show it as sent.
+    const key = `${BOGUS_KEY_PREFIX}${randomBytes(12).toString('hex')}`;
+    return [{ ex: await api.send(op.method, path, { key, body }), args: { operation: label(op) } }];
+  },
+  'malformed-authorization': async ({ api, op, path, body }) => {
+    const forms = [`Basic ${Buffer.from('harness:not-a-key').toString('base64')}`, 'Bearer'];
+    const out: Sent[] = [];
+    for (const authorization of forms) {
+      const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
+      out.push({ ex, args: { operation: label(op) } });
+    }
+    return out;
+  },
+  'read-only-key': async ({ api, op, path, body, target }) => [
+    {
+      ex: await api.send(op.method, path, { key: target.keys.readOnly, body }),
+      args: { operation: label(op) },
+    },
+  ],
+  'other-workspace': async ({ api, op, path, body, target, objects, all }) => {
+    const b = api.withKey(target.keys.otherWorkspace);
+    const out: Sent[] = [];
+    const named = objects[objects.length - 1];
+    if (named) {
+      const foreign = await b.send(op.method, path, { body });
+      const unknown = await b.send(op.method, withLastId(op, objects, unknownLike(named.id)), {
+        body,
+      });
+      out.push({ ex: foreign, args: { operation: label(op), ticket: named.json, unknown } });
+    }
+    if (op.list) {
+      const fixtures = [...objects, ...(await all.resolved())];
+      const foreignIds = await all.ownIds(api, op, fixtures);
+      const mine = fixtures.find((f) => f.collection === op.template);
+      // A filter on the value workspace A's own object has: a leak would show there first.
+      const queries: Array<Record<string, string>> = [
+        {},
+        ...op.filters.map((f) => {
+          const v = mine?.json[f.name];
+          return { [f.name]: typeof v === 'string' && f.values.includes(v) ? v : f.values[0]! };
+        }),
+      ];
+      for (const query of queries) {
+        const ex = await b.send(op.method, path, { query, body });
+        const what = Object.keys(query).length
+          ? `${label(op)}?${new URLSearchParams(query)}`
+          : label(op);
+        out.push({ ex, args: { operation: what, foreignIds, seen: rowIds(ex) } });
+      }
+    }
+    return out;
+  },
+};
+
+/** Why the plan rule has nothing to hold on this target, or undefined. */
+function noDeclaredPlan(target: Target): string | undefined {
+  const { full, readOnly, otherWorkspace } = target.keys;
+  const declared = [full, readOnly, otherWorkspace].some(
+    (k) => k !== undefined && target.planOf(`Bearer ${k}`) !== undefined,
+  );
+  return declared
+    ? undefined
+    : 'no key of this run is declared under a plan (list HARNESS_API_KEY in HARNESS_TEAM_KEYS or HARNESS_GROWTH_KEYS; Enterprise: HARNESS_ENTERPRISE_KEYS with HARNESS_ENTERPRISE_RATE)';
+}
+
+/** One test of the matrix: a request kind over every operation (deletions apart, last). */
+interface Group {
+  title: string;
+  sends: readonly MatrixSend[];
+  ops: OperationSpec[];
+}
+
+/**
+ * A test per request kind, each over every operation (reads first, then writes): a deployment
+ * broken on one kind fails one test, and a test that fails costs Playwright one worker. The
+ * deletions come last, all kinds at once: one a faulty deployment accepted must not take away
+ * the object the other cells read.
+ */
+function groups(): Group[] {
+  const ordered = [...OPS].sort((a, b) => rank(a) - rank(b));
+  const kept = ordered.filter((op) => op.method !== 'DELETE');
+  const deletions = ordered.filter((op) => op.method === 'DELETE');
+  const sends = Object.keys(MATRIX_SENDS) as MatrixSend[];
+  return [
+    ...sends.map((send) => ({
+      title: `${MATRIX_SENDS[send].title}: every operation its rules apply to`,
+      sends: [send],
+      ops: kept,
+    })),
+    ...(deletions.length
+      ? [{ title: 'every request kind on the deletions (last)', sends, ops: deletions }]
+      : []),
+  ];
+}
+
+/**
+ * The objects' file of this run, project and deployment: the next worker of the project reads
+ * it (an embedded deployment is a new one in each worker, at another address: nothing to share).
+ */
+function objectStore(project: string, baseUrl: string): ObjectStore {
+  const id = createHash('sha256').update(`${project}\u0000${baseUrl}`).digest('hex').slice(0, 16);
+  const file = runFile(`shared-objects-${id}.json`);
+  return {
+    load: () => {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as Record<string, AObject>;
+      } catch {
+        return {};
+      }
+    },
+    save: (objects) => writeFileSync(file, `${JSON.stringify(objects)}\n`, { mode: 0o600 }),
+  };
+}
+
+test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
+
+test.describe('rule × operation matrix', () => {
+  // In order, in one worker: workspace A's objects are found once for the whole matrix.
+  test.describe.configure({ mode: 'default' });
+  for (const group of groups()) {
+    const plans = group.ops.map((op) => ({
+      op,
+      sends: matrixPlan(op, RULES).filter((p) => group.sends.includes(p.send)),
+      every: everyAnswerRules(matrixColumns([op], [])[0]!, RULES),
+    }));
+    // Tagged with the rules it sends for, and the every-answer rules with a requirement the
+    // matrix reports (the key's declared plan). The other every-answer rules judge each answer
+    // of every test already: the detection matrix need not run these tests for their faults.
+    const names = [
+      ...new Set(
+        plans.flatMap((p) => [
+          ...p.sends.flatMap((s) => s.checks),
+          ...p.every.filter((r) => r.appliesTo.requires?.length).map((r) => r.name),
+        ]),
+      ),
+    ];
+    if (!plans.some((p) => p.sends.length > 0)) continue;
+    test(
+      group.title,
+      {
+        tag: names.map((n) => `@${n}`),
+      },
+      async ({ api, verdict, target, tag, exchanges, notReached }, testInfo) => {
+        // Room for every request of the group on a slow deployment (rate waits extend it too).
+        testInfo.setTimeout(Math.max(testInfo.timeout, 30_000 + 3_000 * plans.length * 4));
+        shared ??= new MatrixObjects(DOC, OPS, {
+          readOnly: target.cfg.readOnly,
+          tag,
+          store: objectStore(testInfo.project.name, target.baseUrl),
+        });
+        const planless = noDeclaredPlan(target);
+        const skipped: string[] = [];
+        for (const { op, sends, every } of plans) {
+          const reasons: string[] = [];
+          const miss = (checks: readonly string[], reason: string) => {
+            for (const c of checks) notReached(c, op.operationId, reason);
+            reasons.push(reason);
+          };
+          for (const { send, checks } of sends) {
+            const why = cannotSend(send, op, target);
+            if (why) {
+              miss(checks, why);
+              continue;
+            }
+            const built = await shared.request(api, op);
+            if ('unreachable' in built) {
+              miss(checks, `not reachable on this target: ${built.unreachable}`);
+              continue;
+            }
+            const sent = await SENDERS[send]({ api, op, target, all: shared, ...built });
+            for (const { ex, args } of sent)
+              for (const c of checks) verdict.checkNamed(c, ex, args);
+          }
+          const planRules = every.filter((r) => r.appliesTo.requires?.includes('declared-plan'));
+          if (planless)
+            miss(
+              planRules.map((r) => r.name),
+              planless,
+            );
+          const answered = exchanges.some(
+            (e) => e.operation?.operationId === op.operationId && e.response,
+          );
+          // Nothing of this group reached the operation: its every-answer cells say why (another
+          // test that does reach it makes them checked).
+          if (!answered && reasons[0]) {
+            miss(
+              every.map((r) => r.name),
+              reasons[0],
+            );
+            skipped.push(reasons[0]);
+          }
+        }
+        const ran = exchanges.some((e) => e.response);
+        if (!ran) {
+          const why = skipped[0] ?? 'no request of the matrix was answered';
+          test.skip(true, why.startsWith('not ') ? why : `not run: ${why}`);
+        }
+      },
+    );
+  }
+});

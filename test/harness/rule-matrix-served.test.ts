@@ -1,0 +1,153 @@
+/**
+ * The rule × operation matrix against a deployment this test did not start in its own process:
+ * `harness serve` (a separate process, its keys read back from the credentials file it writes and
+ * handed over as HARNESS_* variables only — HARNESS_API_KEY listed in HARNESS_TEAM_KEYS, as the
+ * file gives it). A correct deployment passes with every documented cell checked; each fault the
+ * matrix was built to catch fails exactly its named check, and no other documented rule. A
+ * counting proxy in front of it says what the matrix costs each key.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+  request,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runAll } from '../../run/run-all.ts';
+import { type ServedDeployment, spawnServe } from '../../run/serve-process.ts';
+
+const GREP = 'rule × operation matrix';
+
+type Who = 'full' | 'readOnly' | 'other' | 'no valid key';
+
+/** A proxy that counts the requests it forwards by the key they carry. */
+async function countingProxy(upstream: string, vars: Record<string, string>) {
+  const counts: Record<Who, number> = { full: 0, readOnly: 0, other: 0, 'no valid key': 0 };
+  const who = (auth: string | undefined): Who =>
+    auth === `Bearer ${vars.HARNESS_API_KEY}`
+      ? 'full'
+      : auth === `Bearer ${vars.HARNESS_READONLY_KEY}`
+        ? 'readOnly'
+        : auth === `Bearer ${vars.HARNESS_OTHER_WORKSPACE_KEY}`
+          ? 'other'
+          : 'no valid key';
+  const up = new URL(upstream);
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/v1')) counts[who(req.headers.authorization)]++;
+    const fwd = request(
+      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers },
+      (ans) => {
+        res.writeHead(ans.statusCode ?? 502, ans.headers);
+        ans.pipe(res);
+      },
+    );
+    fwd.on('error', () => res.destroy());
+    req.pipe(fwd);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** The matrix alone (contracts only) against a served deployment, given by HARNESS_* variables. */
+async function runMatrix(vars: Record<string, string>, baseUrl = vars.HARNESS_BASE_URL!) {
+  return runAll({
+    outDir: join(mkdtempSync(join(tmpdir(), 'harness-matrix-')), 'latest'),
+    skip: ['load', 'fuzz'],
+    grep: GREP,
+    verbose: false,
+    log: () => {},
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...vars,
+      HARNESS_BASE_URL: baseUrl,
+      HARNESS_BASELINE: 'off',
+    },
+  });
+}
+
+describe('the rule × operation matrix against a separately served deployment', {
+  timeout: 600_000,
+}, () => {
+  let served: ServedDeployment;
+  before(async () => {
+    served = await spawnServe([]);
+  });
+  after(async () => {
+    await served?.stop();
+  });
+
+  test('a correct deployment: a clean pass, every documented rule checked on every operation it applies to', async (t) => {
+    const proxy = await countingProxy(served.baseUrl, served.vars);
+    try {
+      const { summary, exitCode } = await runMatrix(served.vars, proxy.url);
+      const contracts = summary.areas.contracts!;
+      assert.deepEqual(contracts.documentedFailures, [], contracts.headline);
+      assert.deepEqual(contracts.assumptionMismatches, [], contracts.headline);
+      assert.equal(exitCode, 0, contracts.headline);
+      const m = summary.matrix!;
+      assert.ok(m, 'summary.json has the matrix');
+      assert.equal(m.counts.failed, 0);
+      for (const row of m.rows.filter((r) => r.provenance === 'documented')) {
+        for (const col of m.columns.filter((c) => c.kind === 'operation')) {
+          const cell = row.cells[col.id]!;
+          assert.ok(
+            cell.state !== 'not-reached',
+            `${row.check} × ${col.id}: not reached (${'why' in cell ? cell.why : ''})`,
+          );
+        }
+      }
+      const plan = m.rows.find((r) => r.check === 'ratelimit.plan-limit')!;
+      assert.ok(
+        Object.values(plan.cells).some((c) => c.state === 'checked' && c.passed > 0),
+        'the Team key of the credentials file was held to 120',
+      );
+      t.diagnostic(
+        `requests by key (matrix, preflight and clean-up): ${JSON.stringify(proxy.counts)}`,
+      );
+      // Workspace A's key pays only for the shared objects, the preflight and the clean-up.
+      assert.ok(proxy.counts.full <= 8, `HARNESS_API_KEY: ${proxy.counts.full} requests`);
+      assert.ok(proxy.counts.readOnly <= 20, `read-only key: ${proxy.counts.readOnly}`);
+      assert.ok(proxy.counts.other <= 30, `other workspace: ${proxy.counts.other}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  for (const [fault, check] of [
+    ['get-ticket-no-auth', 'auth.missing-key-rejected'],
+    ['malformed-authorization-accepted', 'auth.malformed-authorization-rejected'],
+    ['get-contact-cross-workspace', 'isolation.get-other-workspace'],
+    ['team-limit-header-600', 'ratelimit.plan-limit'],
+  ] as const) {
+    test(`${fault}: the matrix fails ${check}, and no other documented rule`, async () => {
+      const faulty = await spawnServe(['--fault', fault]);
+      try {
+        const { summary, exitCode } = await runMatrix(faulty.vars);
+        const failed = [
+          ...new Set(summary.areas.contracts!.documentedFailures.map((f) => f.check)),
+        ];
+        assert.deepEqual(failed, [check], summary.areas.contracts!.headline);
+        assert.equal(exitCode, 1);
+        const row = summary.matrix!.rows.find((r) => r.check === check)!;
+        assert.ok(
+          Object.values(row.cells).some((c) => c.state === 'checked' && c.failed > 0),
+          'the failing cell shows in the matrix',
+        );
+      } finally {
+        await faulty.stop();
+      }
+    });
+  }
+});

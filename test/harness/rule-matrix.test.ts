@@ -1,0 +1,325 @@
+/**
+ * The rule × operation matrix is read from the spec and the catalogue, never listed: an operation
+ * added to a copy of the spec grows the columns, the cells and the requests the suite sends for
+ * it; a rule added to the catalogue grows the rows and joins the request it names. The cells of a
+ * run come from the check results (each carries its column) and the reasons the suite recorded.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ALL_CHECKS } from '../../core/checks/all.ts';
+import {
+  type MatrixRule,
+  everyAnswerRules,
+  matrixColumns,
+  matrixPlan,
+  matrixRules,
+} from '../../core/checks/applies-to.ts';
+import { checks } from '../../core/checks/index.ts';
+import type { Exchange } from '../../core/checks/types.ts';
+import { Verdict, type CheckResult } from '../../core/checks/verdict.ts';
+import { validate } from '../../core/schemas/registry.ts';
+import { loadSpec } from '../../core/spec/load-spec.ts';
+import { operations, webhookEvents } from '../../core/spec/operations.ts';
+import { sampleBody } from '../../core/spec/sample-body.ts';
+import { buildRuleMatrix } from '../../report/rule-matrix.ts';
+import { MatrixObjects } from '../../contracts/matrix-objects.ts';
+import type { ApiClient } from '../../core/http/api-client.ts';
+
+const RULES = matrixRules(ALL_CHECKS);
+const DOC = loadSpec();
+
+/** A copy of the spec with a tags resource: a list, a creation, a read and a deletion by id. */
+function withTags(): any {
+  const doc = structuredClone(DOC);
+  const ok = (schema: string) => ({
+    description: 'ok',
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+  });
+  doc.components.schemas.Tag = {
+    type: 'object',
+    required: ['id', 'label'],
+    properties: { id: { type: 'string' }, label: { type: 'string', minLength: 1 } },
+  };
+  doc.components.schemas.TagCreate = {
+    type: 'object',
+    required: ['label'],
+    properties: { label: { type: 'string', minLength: 1, maxLength: 40 } },
+  };
+  doc.components.schemas.TagList = {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Tag' } } },
+  };
+  doc.paths['/v1/tags'] = {
+    get: { operationId: 'listTags', 'x-scope': 'read', responses: { '200': ok('TagList') } },
+    post: {
+      operationId: 'createTag',
+      'x-scope': 'write',
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/TagCreate' } } },
+      },
+      responses: { '201': ok('Tag') },
+    },
+  };
+  doc.paths['/v1/tags/{tag_id}'] = {
+    parameters: [{ name: 'tag_id', in: 'path', required: true, schema: { type: 'string' } }],
+    get: { operationId: 'getTag', 'x-scope': 'read', responses: { '200': ok('Tag') } },
+    delete: {
+      operationId: 'deleteTag',
+      'x-scope': 'write',
+      responses: { '204': { description: 'gone' } },
+    },
+  };
+  return doc;
+}
+
+const cellsOf = (m: ReturnType<typeof buildRuleMatrix>) =>
+  m.rows.reduce((n, r) => n + Object.values(r.cells).filter((c) => c.state !== 'n/a').length, 0);
+
+describe('the matrix is read from the spec', () => {
+  test('every operation and webhook event of the spec is a column; every documented auth rule applies to every operation', () => {
+    const ops = operations();
+    const cols = matrixColumns(ops, webhookEvents());
+    assert.equal(cols.filter((c) => c.kind === 'operation').length, ops.length);
+    assert.ok(cols.some((c) => c.id === 'webhook:ticket.created'));
+    const m = buildRuleMatrix(cols, RULES, []);
+    for (const name of [
+      'auth.missing-key-rejected',
+      'auth.invalid-key-rejected',
+      'auth.malformed-authorization-rejected',
+      'exchange.ratelimit-headers',
+      'ratelimit.plan-limit',
+    ]) {
+      const row = m.rows.find((r) => r.check === name)!;
+      assert.ok(row, name);
+      for (const op of ops)
+        assert.notEqual(row.cells[op.operationId]!.state, 'n/a', `${name} × ${op.operationId}`);
+      assert.equal(row.cells['webhook:ticket.created']!.state, 'n/a');
+    }
+    const scope = m.rows.find((r) => r.check === 'auth.readonly-forbidden')!;
+    const writes = ops.filter((o) => o.scope === 'write').map((o) => o.operationId);
+    assert.deepEqual(
+      Object.entries(scope.cells)
+        .filter(([, c]) => c.state !== 'n/a')
+        .map(([id]) => id)
+        .sort(),
+      [...writes].sort(),
+      'scope applies to exactly the x-scope: write operations',
+    );
+    const lists = m.rows.find((r) => r.check === 'isolation.list')!;
+    assert.deepEqual(
+      Object.entries(lists.cells)
+        .filter(([, c]) => c.state !== 'n/a')
+        .map(([id]) => id)
+        .sort(),
+      ['listContacts', 'listMacros', 'listRules', 'listTickets'],
+    );
+    const ticketFilters = ops.find((o) => o.operationId === 'listTickets')!.filters;
+    assert.deepEqual(
+      ticketFilters.map((f) => f.name),
+      ['status', 'priority'],
+    );
+  });
+
+  test('an operation added to a copy of the spec grows the columns, the cells and what the suite sends', () => {
+    const before = buildRuleMatrix(matrixColumns(operations(), webhookEvents()), RULES, []);
+    const copy = withTags();
+    const ops = operations(copy);
+    const after = buildRuleMatrix(matrixColumns(ops, webhookEvents(copy)), RULES, []);
+    assert.equal(after.columns.length, before.columns.length + 4);
+    assert.equal(after.rows.length, before.rows.length, 'the rules are the catalogue’s');
+    const every = RULES.filter((r) => r.appliesTo.columns === 'every-operation').length;
+    const writes = RULES.filter((r) => r.appliesTo.columns === 'writes').length;
+    assert.ok(
+      cellsOf(after) >= cellsOf(before) + 4 * every + 2 * writes,
+      `cells ${cellsOf(before)} → ${cellsOf(after)}`,
+    );
+    const getTag = ops.find((o) => o.operationId === 'getTag')!;
+    assert.deepEqual(getTag.pathParams, ['tag_id']);
+    const sends = matrixPlan(getTag, RULES);
+    assert.deepEqual(
+      sends.map((s) => s.send),
+      ['no-key', 'unknown-key', 'malformed-authorization', 'read-only-key', 'other-workspace'],
+    );
+    assert.ok(
+      sends
+        .find((s) => s.send === 'other-workspace')!
+        .checks.includes('isolation.get-other-workspace'),
+    );
+    const deleteTag = ops.find((o) => o.operationId === 'deleteTag')!;
+    assert.ok(
+      matrixPlan(deleteTag, RULES)
+        .find((s) => s.send === 'read-only-key')!
+        .checks.includes('auth.readonly-forbidden'),
+    );
+    const listTags = ops.find((o) => o.operationId === 'listTags')!;
+    assert.equal(listTags.list, true);
+    assert.ok(
+      matrixPlan(listTags, RULES)
+        .find((s) => s.send === 'other-workspace')!
+        .checks.includes('isolation.list'),
+    );
+    const col = matrixColumns([getTag], [])[0]!;
+    assert.ok(everyAnswerRules(col, RULES).some((r) => r.name === 'exchange.ratelimit-headers'));
+  });
+
+  test("the new operation's id is workspace A's object, created through the spec's own creation with a sample body", async () => {
+    const copy = withTags();
+    const sent: Array<{ method: string; path: string; body?: unknown }> = [];
+    const api = {
+      send: async (method: string, path: string, o: { body?: unknown } = {}) => {
+        sent.push({ method, path, body: o.body });
+        return { json: { id: 'tag_1', label: 'x' }, status: 201 };
+      },
+    } as unknown as ApiClient;
+    const objects = new MatrixObjects(copy, operations(copy), {
+      readOnly: false,
+      tag: { subject: (s) => `[harness t] ${s}`, tags: ['harness'] },
+    });
+    const getTag = operations(copy).find((o) => o.operationId === 'getTag')!;
+    const built = await objects.request(api, getTag);
+    assert.ok(!('unreachable' in built), JSON.stringify(built));
+    assert.equal(built.path, '/v1/tags/tag_1');
+    assert.deepEqual(sent, [{ method: 'POST', path: '/v1/tags', body: { label: 'rule matrix' } }]);
+    // Found once: the next cell reuses it.
+    await objects.request(api, getTag);
+    assert.equal(sent.length, 1);
+
+    const ro = new MatrixObjects(copy, operations(copy), {
+      readOnly: true,
+      tag: { subject: (s) => s, tags: [] },
+    });
+    const listed: string[] = [];
+    const empty = {
+      send: async (method: string, path: string) => {
+        listed.push(`${method} ${path}`);
+        return { json: { data: [] }, status: 200 };
+      },
+    } as unknown as ApiClient;
+    const none = await ro.request(empty, getTag);
+    assert.ok('unreachable' in none);
+    assert.match(none.unreachable, /no \/v1\/tags object/);
+    assert.deepEqual(listed, ['GET /v1/tags'], 'a read-only run creates nothing: it lists');
+  });
+
+  test('a rule added to the catalogue is a new row and joins the request it names', () => {
+    const extra: MatrixRule = {
+      name: 'demo.lists-refuse-no-key',
+      provenance: 'documented',
+      rule: 'demo',
+      appliesTo: { columns: 'lists', send: ['no-key'] },
+    };
+    const rules = matrixRules([...ALL_CHECKS, extra]);
+    const m = buildRuleMatrix(matrixColumns(operations(), []), rules, []);
+    assert.equal(m.rows.length, RULES.length + 1);
+    const listTickets = operations().find((o) => o.operationId === 'listTickets')!;
+    const getTicket = operations().find((o) => o.operationId === 'getTicket')!;
+    assert.ok(
+      matrixPlan(listTickets, rules)
+        .find((s) => s.send === 'no-key')!
+        .checks.includes(extra.name),
+    );
+    assert.ok(
+      !matrixPlan(getTicket, rules)
+        .find((s) => s.send === 'no-key')!
+        .checks.includes(extra.name),
+    );
+  });
+
+  test('every write of the spec gets a valid sample body', () => {
+    for (const op of operations().filter((o) => o.requestSchema)) {
+      const body = sampleBody(DOC, op.requestSchema!, (name) =>
+        name.endsWith('_id') ? 'tkt_1' : undefined,
+      );
+      assert.deepEqual(
+        validate(op.requestSchema!, body),
+        [],
+        `${op.operationId}: ${JSON.stringify(body)}`,
+      );
+    }
+  });
+});
+
+describe('the cells of a run', () => {
+  const ex = (operationId: string): Exchange => ({
+    request: { method: 'GET', url: 'http://x/v1/tickets', headers: {} },
+    response: { status: 401, headers: {}, bodyText: '' },
+    durationMs: 1,
+    operation: operations().find((o) => o.operationId === operationId),
+  });
+
+  test('each result carries its column: the operation, or the event of a delivery', () => {
+    const v = new Verdict(checks, 't');
+    v.check('auth.missing-key-rejected', ex('listTickets'));
+    const delivery: Exchange = {
+      request: {
+        method: 'POST',
+        url: 'http://receiver/hook',
+        headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=00' },
+        body: '{"event":"ticket.closed","ticket":{"id":"t"}}',
+      },
+      response: { status: 200, headers: {}, bodyText: '' },
+      durationMs: 0,
+    };
+    v.check('webhook.content-type', delivery, {
+      raw: new TextEncoder().encode(delivery.request.body),
+    });
+    assert.deepEqual(
+      v.results.map((r) => r.column),
+      ['listTickets', 'webhook:ticket.closed'],
+    );
+  });
+
+  test('checked (with counts), not applicable (why) and not reached (the recorded reason)', () => {
+    const results: CheckResult[] = [
+      {
+        test: 't',
+        check: 'auth.missing-key-rejected',
+        provenance: 'documented',
+        passed: true,
+        column: 'getTicket',
+      },
+      {
+        test: 't',
+        check: 'auth.missing-key-rejected',
+        provenance: 'documented',
+        passed: false,
+        column: 'getTicket',
+      },
+      {
+        test: 't',
+        check: 'auth.missing-key-rejected',
+        provenance: 'documented',
+        passed: true,
+        column: 'listTickets',
+      },
+    ];
+    const m = buildRuleMatrix(matrixColumns(operations(), webhookEvents()), RULES, results, [
+      {
+        check: 'auth.readonly-forbidden',
+        column: 'createTicket',
+        reason: 'not run: needs HARNESS_READONLY_KEY',
+      },
+    ]);
+    const row = (n: string) => m.rows.find((r) => r.check === n)!;
+    assert.deepEqual(row('auth.missing-key-rejected').cells.getTicket, {
+      state: 'checked',
+      passed: 1,
+      failed: 1,
+    });
+    assert.deepEqual(row('auth.readonly-forbidden').cells.createTicket, {
+      state: 'not-reached',
+      why: 'not run: needs HARNESS_READONLY_KEY',
+    });
+    const na = row('auth.readonly-forbidden').cells.listTickets!;
+    assert.equal(na.state, 'n/a');
+    assert.match((na as { why: string }).why, /x-scope: read/);
+    assert.equal(row('auth.missing-key-rejected').cells.createRule!.state, 'not-reached');
+    assert.equal(m.counts.failed, 1);
+    assert.ok(m.counts.notReached > 0 && m.counts.notApplicable > 0);
+    // Documented rules first.
+    const firstAssumed = m.rows.findIndex((r) => r.provenance !== 'documented');
+    assert.ok(m.rows.slice(firstAssumed).every((r) => r.provenance !== 'documented'));
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Issue 23: the gate on staging in the wild — a lax deployment (validates only what the service
+ * docs state: no body-size limit, no field lengths, wrong-typed update fields ignored) that is
+ * long-lived (3 000 old tickets per workspace: every status, emoji, RTL, NUL and control
+ * characters, pasted logs, a few 300 KB one-word subjects, 2 000-tag lists), each part its own
+ * process (test/harness/staging-reruns.ts). Three `harness run --skip load` back to back all PASS
+ * (exit 0), each reading a bounded part of the workspaces, closing every ticket it created (the
+ * fuzz's over-limit body included) and saying so in summary.json.
+ *
+ * CI-sized: runs 1 and 2 with the Growth key (run 2 meets run 1's leftovers in its lists: a 1 MiB
+ * one-word subject, closed), run 3 with the Team key at real time (paced by the refill, 2/s). The
+ * full scenario — three Team runs — takes about 7 minutes: `npm run test:staging`
+ * (scripts/staging-reruns.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { stopAll } from './gate-processes.ts';
+import { problemsOf, runLine, stagingReruns } from './staging-reruns.ts';
+
+after(stopAll);
+
+test('three gate runs back to back against a lax, long-lived deployment (Growth, Growth, Team): all PASS, reads bounded, nothing left open', {
+  timeout: 12 * 60_000,
+}, async (t) => {
+  const result = await stagingReruns({
+    seedTickets: 3000,
+    runs: ['growth', 'growth', 'team'],
+    runLimitMs: 6 * 60_000,
+    onRun: (r) => {
+      for (const line of runLine(r).split('\n')) t.diagnostic(line);
+    },
+  });
+  t.diagnostic(`served as: ${result.serveCommand}`);
+  assert.equal(result.runs.length, 3);
+  assert.deepEqual(result.runs.flatMap(problemsOf), []);
+  const [, second, team] = result.runs;
+  // Run 2 listed run 1's leftovers (closed, never deleted: nothing in v1 deletes a ticket).
+  assert.ok(second!.summary!.reads!.total.bytes > 1024 * 1024, 'run 2 read past a 1 MiB subject');
+  // The Team key's budget bound run 3: it waited for the refill rather than scoring 429s.
+  assert.ok(team!.summary!.requests!.waitedS > 0, `the Team run waited: ${runLine(team!)}`);
+  assert.ok(team!.summary!.requests!.rateLimited <= 10, runLine(team!));
+});
