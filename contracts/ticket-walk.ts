@@ -40,6 +40,8 @@ export interface TicketWalk {
   stoppedBy: WalkStop;
   /** Every `created_at` seen so far was not newer than the one before it. */
   newestFirst: boolean;
+  /** The first page's exchange (with more after it, its headers say how the next is linked). */
+  first?: Exchange;
   /** The last page's exchange (its envelope is checked). */
   last?: Exchange;
   /** Pages whose `data` held more rows than the limit asked for. */
@@ -66,6 +68,7 @@ export async function walkTickets(
   while (w.pages < o.maxPages) {
     const ex = await send({ ...o.query, limit: o.limit, cursor });
     w.pages++;
+    w.first ??= ex;
     w.last = ex;
     const body = (
       Array.isArray(ex.response?.json) ? { data: ex.response.json } : ex.response?.json

@@ -1,8 +1,10 @@
 /**
  * Observed gap values (the U-table probes) compared, probe by probe under its stable id (a label
  * is for people: rewording it changes nothing): probes run on one side only, and values that
- * changed beyond run-to-run noise (volatile text, timing jitter).
+ * changed beyond run-to-run noise (volatile text, timing jitter). A value a run could not observe
+ * for its data (core/snapshot/not-observable.ts) is left out with a `data` note, on either side.
  */
+import { isNotObservable } from '../../core/snapshot/not-observable.ts';
 import { canonical } from './canonical.ts';
 import { byText, union } from './order.ts';
 import type { Findings } from './rules.ts';
@@ -22,6 +24,15 @@ export function compareGaps(out: Findings, a: Gaps, b: Gaps, labels: Labels = {}
     for (const probe of union(x, y).sort(byText)) {
       const where = { gap, probe };
       const name = `${gap} “${labels[gap]?.[probe] ?? probe}”`;
+      const unseen = [
+        ['the baseline', x[probe]],
+        ['this run', y[probe]],
+      ].filter(([, v]) => isNotObservable(v)) as Array<[string, { notObservable: string }]>;
+      if (unseen.length) {
+        const why = unseen.map(([who, v]) => `${who} could not observe it: ${v.notObservable}`);
+        out.note('data', `${name} not compared (${why.join('; ')})`, where);
+        continue;
+      }
       if (!(probe in y)) {
         out.add('gap-not-observed', `${name} was not recorded in this run`, where, {
           baseline: x[probe],

@@ -19,6 +19,7 @@ import {
   SNAPSHOT_SCHEMA,
   SNAPSHOT_VERSION,
 } from '../../core/snapshot/types.ts';
+import { notObservable } from '../../core/snapshot/not-observable.ts';
 import { mergeShapes, shapeOf } from '../../core/snapshot/shape.ts';
 
 type Statuses = OperationObservation['statuses'];
@@ -373,6 +374,33 @@ describe('compareSnapshots: gaps and plan limits', () => {
       { gap: 'U5', probe: 'create-status' },
       'U-table order: U5 before U14 and U23',
     );
+  });
+
+  test('a value a run could not observe for its data is left out with a data note, either side', () => {
+    const seen = { U4: { 'default-page-size': 25, 'max-page-size': 100 } };
+    const unseen = (why: string) => ({
+      U4: { 'default-page-size': notObservable(why), 'max-page-size': 100 },
+    });
+    for (const [a, b] of [
+      [seen, unseen('the first page held every ticket (3)')],
+      [unseen('the first page held every ticket (7)'), seen],
+      [unseen('one ticket'), unseen('two tickets')],
+      [{ U4: { 'max-page-size': 100 } }, unseen('none')],
+    ] as const) {
+      const r = compareBehaviour(snap({ gaps: a }), snap({ gaps: b }));
+      assert.deepEqual(r.findings, []);
+      const note = r.notes.find((n) => n.kind === 'data');
+      assert.match(
+        note?.message ?? '',
+        /U4 “default-page-size” not compared \(.*could not observe it/,
+      );
+    }
+    // A seen value that changed is still a change.
+    const changed = compareSnapshots(
+      snap({ gaps: seen }),
+      snap({ gaps: { U4: { 'default-page-size': 50, 'max-page-size': 100 } } }),
+    );
+    assert.deepEqual(rules(changed), ['WARN gap-value-changed']);
   });
 
   const team: PlanLimitObservation = {
