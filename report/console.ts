@@ -214,11 +214,8 @@ function verdictLine(s: Summary): string {
   const errored = Object.entries(s.areas)
     .filter(([, a]) => a.verdict === 'error')
     .map(([n]) => n);
-  const cut = s.requests?.maxRequests?.contractTestsNotRun;
   // Exit 0 as for a --grep run, but never a clean PASS: documented rules were not checked.
-  const partial = cut
-    ? ` — partial: ${cut} contract tests not run to fit --max-requests ${s.requests!.maxRequests!.limit} (listed above)`
-    : '';
+  const partial = s.partial ? ` — partial: ${s.partial} (listed above)` : '';
   if (errored.length === 0) return `${head}${partial}`;
   return `${head} — ${errored.join(', ')} could not run to the end (see above)${partial}`;
 }

@@ -62,7 +62,7 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;
 header{background:#24292f;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
 main{max-width:1200px;margin:0 auto;padding:16px 24px}section{background:#fff;border:1px solid #d0d7de;border-radius:8px;margin:16px 0;padding:12px 18px}
 h2{font-size:17px;margin:4px 0 10px}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:5px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}
-th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}.not-run{color:#57606a;font-weight:600}.error{color:#cf222e;font-weight:600}
+th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}.not-run{color:#57606a;font-weight:600}.partial{color:#9a6700;font-weight:600}.error{color:#cf222e;font-weight:600}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:8px;border-radius:6px;font-size:12px;margin:4px 0}
 .failure{border-left:4px solid #cf222e;padding:4px 10px;margin:10px 0}.failure.assumed{border-color:#bf8700}.failure.observed{border-color:#8250df}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{max-width:100%;height:auto;border:1px solid #eaeef2}
@@ -213,7 +213,7 @@ ${loadResults
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Harness report — ${esc(s.verdict.toUpperCase())}</title><style>${CSS}</style></head>
 <body><header><h1>Support Ticketing Service v1 — harness report</h1>
-<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}</div>
+<div>Verdict <b class="${s.verdict}">${esc(s.verdict.toUpperCase())}</b> · target ${esc(s.target.embedded ? 'embedded reference deployment' : s.target.baseUrl)}${s.target.faults.length ? ` · faults ${esc(s.target.faults.join(', '))}` : ''} · run ${esc(s.runId)} · ${esc(s.startedAt)} · ${(s.durationMs / 1000).toFixed(1)} s${s.strict ? ' · strict' : ''}${s.partial ? ` · <span class="partial">partial: ${esc(s.partial)}</span>` : ''}</div>
 <nav aria-label="sections">${SECTIONS.map(([id, title]) => `<a href="#${id}">${title}</a>`).join('')}</nav></header>
 <main>
 <section id="verdict"><h2>Verdict per area</h2>${unusableNote(s)}<table><tr><th>area</th><th>verdict</th><th>documented failures</th><th>assumption mismatches</th><th>not run</th><th>summary</th></tr>${areas}</table>

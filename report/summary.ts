@@ -22,8 +22,14 @@ export interface Summary {
   durationMs: number;
   target: { baseUrl: string; embedded: boolean; faults: string[] };
   strict: boolean;
-  /** pass (exit 0), fail (exit 1: a documented rule broken), error (exit 2: could not run). */
-  verdict: 'pass' | 'fail' | 'error';
+  /**
+   * pass (exit 0), fail (exit 1: a documented rule broken), error (exit 2: could not run) —
+   * and partial (exit 0): nothing failed, but contract tests were left out to fit
+   * `--max-requests`, so the documented rules they check were not checked (`partial` says which).
+   */
+  verdict: 'pass' | 'partial' | 'fail' | 'error';
+  /** Why a run that found nothing is not a clean pass (verdict `partial`). */
+  partial?: string;
   exitCode: number;
   /** The preflight found a target no check can run against: the cause and what to fix. */
   unusable?: { cause: string; fix: string };
@@ -149,6 +155,24 @@ export function exitCodeOf(areas: Record<string, AreaSummary>, strict: boolean):
     if (strict && a.assumptionMismatches.length > 0) return 1;
   }
   return Object.values(areas).some((a) => a.verdict === 'error') ? 2 : 0;
+}
+
+/**
+ * The verdict of a run that ended with `exitCode`: exit 0 is `partial`, not `pass`, when
+ * `partial` says what was left unchecked — a CI step reading summary.json must not take a run
+ * that left documented rules out for a clean pass (the exit code stays 0: the user chose the
+ * budget, and a --grep run exits 0 too).
+ */
+export function verdictOf(exitCode: number, partial?: string): Summary['verdict'] {
+  if (exitCode === 0 && partial) return 'partial';
+  return VERDICT_OF_EXIT[exitCode] ?? 'error';
+}
+
+/** Why a run left documented rules unchecked: contract tests left out to fit --max-requests. */
+export function partialReason(requests: Summary['requests']): string | undefined {
+  const cut = requests?.maxRequests;
+  if (!cut?.contractTestsNotRun) return undefined;
+  return `${cut.contractTestsNotRun} contract tests not run to fit --max-requests ${cut.limit}`;
 }
 
 export const VERDICT_OF_EXIT: Record<number, Summary['verdict']> = {

@@ -37,7 +37,8 @@ import {
   SUMMARY_SCHEMA,
   SUMMARY_VERSION,
   type Summary,
-  VERDICT_OF_EXIT,
+  partialReason,
+  verdictOf,
 } from '../report/summary.ts';
 import { writeRedacted } from '../core/output-dir.ts';
 
@@ -110,6 +111,7 @@ export function writeReports(r: ReportInput): {
   // fail, so it says error (exit 2); the failures found are still in every report.
   const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict);
   const replay = replayOf({ embedded, faults: cfg.faults });
+  const partial = r.interrupted ? undefined : partialReason(r.requests);
   const summary: Summary = redactValue({
     schema: SUMMARY_SCHEMA,
     version: SUMMARY_VERSION,
@@ -118,8 +120,9 @@ export function writeReports(r: ReportInput): {
     durationMs: Date.now() - r.started,
     target: { baseUrl: embedded ? 'embedded' : cfg.baseUrl!, embedded, faults: cfg.faults },
     strict: cfg.strict,
-    verdict: VERDICT_OF_EXIT[exitCode] ?? 'error',
+    verdict: verdictOf(exitCode, partial),
     exitCode,
+    ...(partial ? { partial } : {}),
     ...(r.unusable ? { unusable: r.unusable } : {}),
     ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     areas,

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { loadConfig } from '../../core/config.ts';
 import { fuzzPlan, fuzzSize } from '../../fuzz/fuzz-size.ts';
-import type { Summary } from '../../report/summary.ts';
+import { partialReason, type Summary, verdictOf } from '../../report/summary.ts';
 import { contractCost, listContractTests } from '../../run/cost-estimate.ts';
 import { fitToMaxRequests, fuzzCost } from '../../run/max-requests.ts';
 import { runHarness, serveReference, stopAll } from './gate-processes.ts';
@@ -87,6 +87,19 @@ test("every contract test can be named in Playwright's test list (no title holds
   assert.deepEqual(bad, []);
 });
 
+test('a run that left contract tests out is partial, never a clean pass; a failure or an error still says so', () => {
+  const cut = { total: 1, maxRequests: { limit: 50, contractTestsNotRun: 3, fuzz: 'x' } };
+  const why = partialReason(cut as Summary['requests']);
+  assert.equal(why, '3 contract tests not run to fit --max-requests 50');
+  assert.equal(verdictOf(0, why), 'partial');
+  assert.equal(verdictOf(1, why), 'fail');
+  assert.equal(verdictOf(2, why), 'error');
+  // Everything fitted: no reason, a clean pass.
+  const whole = { total: 1, maxRequests: { limit: 500, contractTestsNotRun: 0, fuzz: 'x' } };
+  assert.equal(partialReason(whole as Summary['requests']), undefined);
+  assert.equal(verdictOf(0, undefined), 'pass');
+});
+
 test('HARNESS_MAX_REQUESTS: a whole number ≥ 1, else a clear error', () => {
   assert.equal(loadConfig({ HARNESS_MAX_REQUESTS: '150' }).maxRequests, 150);
   assert.equal(loadConfig({}).maxRequests, undefined);
@@ -124,12 +137,15 @@ test('against a separately served deployment: a run held to 120 requests sends a
   const junit = r.read('junit.xml');
   assert.equal(junit.split('does not fit --max-requests 120').length - 1, leftOut.length);
   assert.match(r.stdout, /--- not run \(\d+\) ---/);
-  // The verdict is not a clean PASS: the line says the gate was partial.
+  // The verdict is not a clean PASS, in summary.json, on the page and on the console: partial,
+  // with what was left unchecked (exit 0: the user chose the budget).
+  const why = `${cut.contractTestsNotRun} contract tests not run to fit --max-requests 120`;
+  assert.equal(s.verdict, 'partial');
+  assert.equal(s.partial, why);
+  assert.match(r.read('index.html'), new RegExp(`<b class="partial">PARTIAL</b>.*partial: ${why}`));
   assert.match(
     r.stdout,
-    new RegExp(
-      `verdict: PASS \\(exit 0\\) in [\\d.]+ s — partial: ${cut.contractTestsNotRun} contract tests not run to fit --max-requests 120`,
-    ),
+    new RegExp(`verdict: PARTIAL \\(exit 0\\) in [\\d.]+ s — partial: ${why}`),
   );
   assert.equal(s.areas.fuzz!.verdict, 'not-run');
 });
