@@ -9,7 +9,8 @@ export interface ServiceContext {
   store: Store;
   clock: ServiceClock;
   faults: FaultSet;
-  limiter: Limiter;
+  /** `jumped`: told of the admin clock's jumps (rate-limit/clock-jumps.ts); a test's own may lack it. */
+  limiter: Limiter & { jumped?(ms: number): void };
   /** Per-address limiter config for requests without a valid key. */
   anonymousLimit: { ratePerMin: number; burst: number };
   dispatcher: WebhookDispatcher;

@@ -1,9 +1,10 @@
 /** The documented plan table (service-api.md, Limits) and the limiter faults that bend it. */
 import type { FaultSet } from './faults.ts';
+import { JumpFreeLimiter } from './rate-limit/clock-jumps.ts';
 import { FixedWindowLimiter } from './rate-limit/fixed-window.ts';
 import { SlidingLogLimiter } from './rate-limit/sliding-log.ts';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.ts';
-import type { LimitConfig, Limiter } from './rate-limit/types.ts';
+import type { LimitConfig } from './rate-limit/types.ts';
 import type { Plan, Workspace } from './store.ts';
 
 export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, LimitConfig> = {
@@ -14,10 +15,11 @@ export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, LimitConfig> = {
 /** The seeded Enterprise workspace's custom numbers ("custom" in the docs). */
 export const ENTERPRISE_DEFAULT: LimitConfig = { ratePerMin: 300, burst: 450 };
 
-export function limiterFor(faults: FaultSet): Limiter {
-  if (faults.has('fixed-window')) return new FixedWindowLimiter();
-  if (faults.has('sliding-window')) return new SlidingLogLimiter();
-  return new TokenBucketLimiter();
+/** The limiter of a deployment with `faults`, blind to the admin clock's jumps (clock-jumps.ts). */
+export function limiterFor(faults: FaultSet): JumpFreeLimiter {
+  if (faults.has('fixed-window')) return new JumpFreeLimiter(new FixedWindowLimiter());
+  if (faults.has('sliding-window')) return new JumpFreeLimiter(new SlidingLogLimiter());
+  return new JumpFreeLimiter(new TokenBucketLimiter());
 }
 
 /**

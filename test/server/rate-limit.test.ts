@@ -83,6 +83,30 @@ describe('through the service: headers, 429 and each limiter fault', () => {
     }
   });
 
+  test("the admin clock's jump is SLA time, not refill time: a drained key stays drained, Reset in step with Date", async () => {
+    for (const fault of [[], ['fixed-window'], ['sliding-window']] as const) {
+      const svc = makeService({ faults: [...fault] });
+      try {
+        const key = svc.ws.team.keys.full;
+        assert.equal((await burst(svc, key, 205)).accepted, 200, `${fault}`);
+        const jump = await svc.admin('POST', '/admin/clock/advance', { seconds: 3600 });
+        assert.equal(jump.status, 200);
+        // An hour of service time later, nothing has refilled: staging's buckets refill in real time.
+        const after = await svc.call('GET', '/v1/tickets', key);
+        assert.equal(after.status, 429, `${fault}: refilled by the jump`);
+        // Reset is on the service clock, as Date is: about 100 s after the jumped Date, not before it.
+        const date = Date.parse(String(after.headers.date)) / 1000;
+        const reset = Number(after.headers['x-ratelimit-reset']);
+        assert.ok(reset > date && reset <= date + 101, `${fault}: Reset ${reset}, Date ${date}`);
+        // Real time still refills (the fake clock's source): 100 s is a whole bucket, or a window.
+        svc.clock.advance(100_000);
+        assert.ok((await burst(svc, key, 5)).accepted > 0, `${fault}: 100 s of real time`);
+      } finally {
+        await svc.close();
+      }
+    }
+  });
+
   test('Growth and Enterprise numbers', async () => {
     const svc = makeService({ enterprise: { ratePerMin: 300, burst: 450 } });
     try {
