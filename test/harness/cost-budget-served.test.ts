@@ -14,10 +14,11 @@
  * - the second run starts on what the first left and takes no longer than its request count
  *   requires at the refill rate (its printed wait), give or take 20 %;
  * - each says, at its end, the time it waited for the rate limit in wall-clock time (never more
- *   than the run took) against the refill its requests with the key needed — and waited no more
- *   than that refill (20 % and half a minute of slack: an upper bound only). (Not less: the suite's SLA
- *   tests advance this deployment's clock through its admin surface, which refills the bucket
- *   early — real staging has no such clock, so there the wait is the refill's.)
+ *   than the run took) against the refill its requests with the key needed; the wait it printed
+ *   first is within 20 % of both the time it waited and the time it took (ten seconds of slack
+ *   below, for the work that overlaps the refill; half a minute above, for start-up on a busy
+ *   machine). The suite's SLA tests jump this deployment's clock, but its limiter refills in real
+ *   time only, as staging's does (server/rate-limit/clock-jumps.ts).
  *
  * About seven minutes: the refill is the point.
  */
@@ -92,15 +93,13 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
           `run ${n} ${area}: ${e.byArea[area]} estimated, ${r.byArea[area]} sent`,
         );
       // The budget binds (a Team key's burst is less than a gate run), and the time it makes the
-      // run take is the time it took: no longer than its request count requires at the refill.
+      // run take is the time it took: within 20 % of its request count at the refill rate.
       const b = e.budget!;
       assert.ok(b.refilled > 0, `run ${n}: the budget binds`);
-      // Never longer than the refill needs. (Not "no shorter": the suite's SLA tests advance this
-      // deployment's clock through its admin surface, which refills the bucket early by a varying
-      // amount — 82 to 133 s for the same 154 s estimate. Real staging has no such clock.)
-      // 1.2 × and half a minute on top: the start-up and a busy machine's sending, an upper bound only.
+      // Never shorter (the bucket gives no more), never longer than the start-up and a busy
+      // machine's sending allow on top.
       assert.ok(
-        wallS <= 1.2 * b.waitS + 30,
+        wallS >= 0.8 * b.waitS && wallS <= 1.2 * b.waitS + 30,
         `run ${n}: ${wallS} s taken, the refill needs ${b.waitS} s`,
       );
       // The time waited is wall clock (the union of the processes' waits, never more than the
@@ -111,6 +110,12 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
       assert.ok(
         r.waitedS <= 1.2 * refill.neededS + 30,
         `run ${n}: waited ${r.waitedS} s, the refill needed ${refill.neededS} s`,
+      );
+      // The wait printed before the run is the wait it had (the work between waits overlaps the
+      // refill: ten seconds of slack below).
+      assert.ok(
+        r.waitedS >= 0.8 * b.waitS - 10 && r.waitedS <= 1.2 * b.waitS + 30,
+        `run ${n}: waited ${r.waitedS} s, ${b.waitS} s printed`,
       );
       assert.match(
         run.output,
