@@ -10,6 +10,7 @@ import { matrixColumns, matrixRules } from '../../core/checks/applies-to.ts';
 import { operations, webhookEvents } from '../../core/spec/operations.ts';
 import { renderHtml } from '../../report/html.ts';
 import { buildRuleMatrix } from '../../report/rule-matrix.ts';
+import { judgement } from '../harness/judgement-fixture.ts';
 import { summaryFixture } from '../harness/summary-fixture.ts';
 
 const base = summaryFixture({
@@ -28,20 +29,8 @@ test('rows are rules, columns operations and events; cells say checked, failed, 
     cols,
     rules,
     [
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: true,
-        column: 'getTicket',
-      },
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: false,
-        column: 'getTicket',
-      },
+      judgement('auth.missing-key-rejected', 'getTicket', true),
+      judgement('auth.missing-key-rejected', 'getTicket', false),
     ],
     [
       {
