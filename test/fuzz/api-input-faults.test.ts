@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { request } from 'undici';
 import { FAULTS, ruleOf } from '../../server/faults.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
+import { forwardBuffered } from '../harness/forward-buffered.ts';
 import { apiInputFuzzOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
 describe('api input fuzz catches', () => {
@@ -60,14 +60,7 @@ describe('api input fuzz catches', () => {
     const proxy: Server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const headers = { ...req.headers };
-      delete headers.host;
-      delete headers.connection;
-      const up = await request(`${svc.baseUrl}${req.url}`, {
-        method: req.method as 'GET',
-        headers: headers as Record<string, string>,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
+      const up = await forwardBuffered(svc.baseUrl, req, chunks);
       const text = await up.body.text();
       const isTarget = Buffer.concat(chunks).includes('api input fuzz target');
       if (req.method !== 'GET' && up.statusCode < 300 && !isTarget) {
@@ -134,14 +127,7 @@ async function droppingProxy(baseUrl: string, die: boolean) {
       }
       return;
     }
-    const headers = { ...req.headers };
-    delete headers.host;
-    delete headers.connection;
-    const up = await request(`${baseUrl}${req.url}`, {
-      method: req.method as 'GET',
-      headers: headers as Record<string, string>,
-      body: chunks.length ? body : undefined,
-    });
+    const up = await forwardBuffered(baseUrl, req, chunks);
     res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
     res.end(await up.body.text());
   });
