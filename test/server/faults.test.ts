@@ -30,6 +30,25 @@ const createTicket = (s: Svc, body: unknown = newTicket(), headers?: Record<stri
 const createFails = (s: Svc, bodies: unknown[]) =>
   Promise.all(bodies.map(async (b) => (await createTicket(s, b)).status >= 500));
 
+/**
+ * The ticket ids of a cursor walk with `key`, two a page, ten pages at most, in the order seen
+ * (repeats kept); 'no-envelope' when a page is not the documented `{ data, next_cursor }`.
+ */
+async function walkIds(s: Svc, key: string): Promise<string[] | 'no-envelope'> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 10; page++) {
+    const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
+      await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+    ).json;
+    if (!j || Array.isArray(j)) return 'no-envelope';
+    ids.push(...j.data.map((t) => t.id));
+    cursor = j.next_cursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
 const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   createStatus: async (s) => (await createTicket(s)).json.status,
   createCode: async (s) => (await createTicket(s)).status,
@@ -70,17 +89,8 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   paginationDuplicates: async (s) => {
     const key = s.ws.growth.keys.full;
     for (let i = 0; i < 5; i++) await s.call('POST', '/v1/tickets', key, newTicket());
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 10; page++) {
-      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
-        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
-      ).json;
-      if (!j || Array.isArray(j)) return 'no-envelope';
-      ids.push(...j.data.map((t) => t.id));
-      cursor = j.next_cursor;
-      if (!cursor) break;
-    }
+    const ids = await walkIds(s, key);
+    if (ids === 'no-envelope') return ids;
     return ids.length - new Set(ids).size;
   },
   paginationGaps: async (s) => {
@@ -88,17 +98,9 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const made: string[] = [];
     for (let i = 0; i < 5; i++)
       made.push((await s.call('POST', '/v1/tickets', key, newTicket())).json.id);
-    const ids = new Set<string>();
-    let cursor: string | null = null;
-    for (let page = 0; page < 10; page++) {
-      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
-        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
-      ).json;
-      if (!j || Array.isArray(j)) return 'no-envelope';
-      for (const t of j.data) ids.add(t.id);
-      cursor = j.next_cursor;
-      if (!cursor) break;
-    }
+    const walked = await walkIds(s, key);
+    if (walked === 'no-envelope') return walked;
+    const ids = new Set(walked);
     return made.filter((id) => !ids.has(id)).length;
   },
   closeStatus: async (s) => {
