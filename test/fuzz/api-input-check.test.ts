@@ -4,22 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { type RunningService, startService } from '../../server/start.ts';
-import { type ApiInputFuzzResult, runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
+import type { RunningService } from '../../server/start.ts';
+import type { ApiInputFuzzResult } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
-
-const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
+import { apiInputFuzzOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
 async function fuzzDeployment(faults: string[]) {
-  const svc = await startService({ faults, enterprise: LIMITS });
+  const svc = await startFuzzTarget(faults);
   try {
-    const result = await runApiInputFuzz({
-      baseUrl: svc.baseUrl,
-      apiKey: svc.credentials.workspaces.enterprise.keys.full,
-      numRuns: 60,
-      maxSeconds: 120,
-    });
+    const result = await apiInputFuzzOn(svc, 60);
     return { svc, result };
   } finally {
     await svc.close();

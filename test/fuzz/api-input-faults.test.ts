@@ -10,27 +10,19 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { request } from 'undici';
 import { FAULTS, ruleOf } from '../../server/faults.ts';
-import { startService } from '../../server/start.ts';
-import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
-
-const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
+import { forwardBuffered } from '../harness/forward-buffered.ts';
+import { apiInputFuzzOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
 describe('api input fuzz catches', () => {
   test('missing-requester-500: a 5xx, minimal counterexample, key redacted, seed printed', async () => {
-    const svc = await startService({ faults: ['missing-requester-500'], enterprise: LIMITS });
+    const svc = await startFuzzTarget(['missing-requester-500']);
     const key = svc.credentials.workspaces.enterprise.keys.full;
     try {
-      const r = await runApiInputFuzz({
-        baseUrl: svc.baseUrl,
-        apiKey: key,
-        numRuns: 60,
-        maxSeconds: 120,
-      });
+      const r = await apiInputFuzzOn(svc, 60);
       const report = formatApiInputFuzz(r);
       assert.equal(r.passed, false, report);
       const create = r.operations.find((o) => o.operation === 'createTicket');
@@ -63,19 +55,12 @@ describe('api input fuzz catches', () => {
   });
 
   test('a rejection after the work is done: half-created ticket, changed ticket', async () => {
-    const svc = await startService({ enterprise: LIMITS });
+    const svc = await startFuzzTarget();
     // Lets every write reach the deployment, then answers a valid-looking 422.
     const proxy: Server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const headers = { ...req.headers };
-      delete headers.host;
-      delete headers.connection;
-      const up = await request(`${svc.baseUrl}${req.url}`, {
-        method: req.method as 'GET',
-        headers: headers as Record<string, string>,
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
+      const up = await forwardBuffered(svc.baseUrl, req, chunks);
       const text = await up.body.text();
       const isTarget = Buffer.concat(chunks).includes('api input fuzz target');
       if (req.method !== 'GET' && up.statusCode < 300 && !isTarget) {
@@ -96,11 +81,8 @@ describe('api input fuzz catches', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = proxy.address() as AddressInfo;
-      const r = await runApiInputFuzz({
+      const r = await apiInputFuzzOn(svc, 40, {
         baseUrl: `http://127.0.0.1:${port}`,
-        apiKey: svc.credentials.workspaces.enterprise.keys.full,
-        numRuns: 40,
-        maxSeconds: 120,
         operations: ['createTicket', 'updateTicket'],
       });
       const report = formatApiInputFuzz(r);
@@ -145,14 +127,7 @@ async function droppingProxy(baseUrl: string, die: boolean) {
       }
       return;
     }
-    const headers = { ...req.headers };
-    delete headers.host;
-    delete headers.connection;
-    const up = await request(`${baseUrl}${req.url}`, {
-      method: req.method as 'GET',
-      headers: headers as Record<string, string>,
-      body: chunks.length ? body : undefined,
-    });
+    const up = await forwardBuffered(baseUrl, req, chunks);
     res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
     res.end(await up.body.text());
   });
@@ -169,15 +144,9 @@ async function droppingProxy(baseUrl: string, die: boolean) {
 describe('api input fuzz, one judge and a target that must always answer', () => {
   test('create-200: judged by exchange.documented-status with the statuses of the spec, as the contract suite judges it', async () => {
     const fault = FAULTS.find((f) => f.name === 'create-200')!;
-    const svc = await startService({ faults: [fault.name], enterprise: LIMITS });
+    const svc = await startFuzzTarget([fault.name]);
     try {
-      const r = await runApiInputFuzz({
-        baseUrl: svc.baseUrl,
-        apiKey: svc.credentials.workspaces.enterprise.keys.full,
-        numRuns: 30,
-        maxSeconds: 120,
-        operations: ['createTicket'],
-      });
+      const r = await apiInputFuzzOn(svc, 30, { operations: ['createTicket'] });
       const report = formatApiInputFuzz(r);
       const [create] = r.operations;
       const warning = create?.warnings.find((w) => w.broken.check === fault.check);
@@ -200,14 +169,11 @@ describe('api input fuzz, one judge and a target that must always answer', () =>
   });
 
   test('an input on which the target drops the connection is a failing case with its repro', async () => {
-    const svc = await startService({ enterprise: LIMITS });
+    const svc = await startFuzzTarget();
     const proxy = await droppingProxy(svc.baseUrl, false);
     try {
-      const r = await runApiInputFuzz({
+      const r = await apiInputFuzzOn(svc, 40, {
         baseUrl: proxy.url,
-        apiKey: svc.credentials.workspaces.enterprise.keys.full,
-        numRuns: 40,
-        maxSeconds: 120,
         operations: ['createTicket', 'addMessage'],
       });
       const report = formatApiInputFuzz(r);
@@ -230,15 +196,10 @@ describe('api input fuzz, one judge and a target that must always answer', () =>
   });
 
   test('an input after which the target stops answering is the counterexample; later operations are not run, said why', async () => {
-    const svc = await startService({ enterprise: LIMITS });
+    const svc = await startFuzzTarget();
     const proxy = await droppingProxy(svc.baseUrl, true);
     try {
-      const r = await runApiInputFuzz({
-        baseUrl: proxy.url,
-        apiKey: svc.credentials.workspaces.enterprise.keys.full,
-        numRuns: 40,
-        maxSeconds: 120,
-      });
+      const r = await apiInputFuzzOn(svc, 40, { baseUrl: proxy.url });
       const report = formatApiInputFuzz(r);
       assert.equal(r.passed, false, report);
       const [create, ...rest] = r.operations;
@@ -276,15 +237,9 @@ describe('api input fuzz: input as people type it', () => {
   for (const [name, note] of Object.entries(EXPECT)) {
     test(`${name}: caught by its check from the class sampler, even with a budget of 5 cases`, async () => {
       const fault = FAULTS.find((f) => f.name === name)!;
-      const svc = await startService({ faults: [name], enterprise: LIMITS });
+      const svc = await startFuzzTarget([name]);
       try {
-        const r = await runApiInputFuzz({
-          baseUrl: svc.baseUrl,
-          apiKey: svc.credentials.workspaces.enterprise.keys.full,
-          numRuns: 5,
-          maxSeconds: 120,
-          operations: ['createTicket'],
-        });
+        const r = await apiInputFuzzOn(svc, 5, { operations: ['createTicket'] });
         const report = formatApiInputFuzz(r);
         const [create] = r.operations;
         assert.equal(r.passed, false, report);

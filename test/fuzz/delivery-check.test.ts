@@ -5,29 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type RunningService, startService } from '../../server/start.ts';
-import { adminClient } from '../../core/target/admin-client.ts';
-import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
+import type { RunningService } from '../../server/start.ts';
 import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
 import type { DeliveryCheckResult } from '../../fuzz/deliveries/types.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
+import { deliveryCheckOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
 describe('delivery check on the correct deployment', () => {
   let svc: RunningService;
   let result: DeliveryCheckResult;
 
   before(async () => {
-    svc = await startService({
-      webhookRetryDelaysMs: [20, 40],
-      enterprise: { ratePerMin: 1_000_000, burst: 1_000_000 },
-    });
-    result = await runDeliveryCheck({
-      baseUrl: svc.baseUrl,
-      apiKey: svc.credentials.workspaces.enterprise.keys.full,
-      admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
-      numRuns: 15,
-      maxSeconds: 20,
-    });
+    svc = await startFuzzTarget([], { webhooks: true });
+    result = await deliveryCheckOn(svc, 15, 20);
   });
   after(() => svc?.close());
 

@@ -4,10 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startService } from '../../server/start.ts';
-import { adminClient } from '../../core/target/admin-client.ts';
-import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 import { formatDeliveryCheck } from '../../fuzz/deliveries/format.ts';
+import { deliveryCheckOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
 const TABLE = [
   {
@@ -36,19 +34,9 @@ const TABLE = [
 describe('delivery check catches each signature fault', () => {
   for (const row of TABLE) {
     test(row.fault, async () => {
-      const svc = await startService({
-        faults: [row.fault],
-        webhookRetryDelaysMs: [20, 40],
-        enterprise: { ratePerMin: 1_000_000, burst: 1_000_000 },
-      });
+      const svc = await startFuzzTarget([row.fault], { webhooks: true });
       try {
-        const r = await runDeliveryCheck({
-          baseUrl: svc.baseUrl,
-          apiKey: svc.credentials.workspaces.enterprise.keys.full,
-          admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
-          numRuns: 15,
-          maxSeconds: 60,
-        });
+        const r = await deliveryCheckOn(svc, 15, 60);
         const report = formatDeliveryCheck(r);
         assert.equal(r.passed, false, `the check must fail:\n${report}`);
         const ce = r.counterexample;
@@ -76,19 +64,9 @@ describe('delivery check catches each signature fault', () => {
 });
 
 test('delivery check: a body encoded as Latin-1 under application/json breaks the Content-Type rule, signed as sent', async () => {
-  const svc = await startService({
-    faults: ['webhook-body-latin1'],
-    webhookRetryDelaysMs: [20, 40],
-    enterprise: { ratePerMin: 1_000_000, burst: 1_000_000 },
-  });
+  const svc = await startFuzzTarget(['webhook-body-latin1'], { webhooks: true });
   try {
-    const r = await runDeliveryCheck({
-      baseUrl: svc.baseUrl,
-      apiKey: svc.credentials.workspaces.enterprise.keys.full,
-      admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
-      numRuns: 5,
-      maxSeconds: 60,
-    });
+    const r = await deliveryCheckOn(svc, 5, 60);
     const report = formatDeliveryCheck(r);
     assert.equal(r.passed, false, `the check must fail:\n${report}`);
     assert.ok(r.failures.length > 0, 'failing deliveries listed');

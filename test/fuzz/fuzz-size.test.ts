@@ -5,15 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminClient } from '../../core/target/admin-client.ts';
-import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
-import { runDeliveryCheck } from '../../fuzz/deliveries/delivery-check.ts';
 import { FULL_FUZZ, fuzzPlan, fuzzSize, GATE_FUZZ } from '../../fuzz/fuzz-size.ts';
 import { FAULTS } from '../../server/faults.ts';
-import { startService } from '../../server/start.ts';
+import { apiInputFuzzOn, deliveryCheckOn, startFuzzTarget } from '../harness/fuzz-target.ts';
 
-const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
 const GATE = fuzzSize({}, 'team');
 
 test('a Team key gets the gate-sized fuzz; --fuzz-cases wins; otherwise the full one', () => {
@@ -30,15 +26,10 @@ test('a Team key gets the gate-sized fuzz; --fuzz-cases wins; otherwise the full
 });
 
 test('the planned API input requests are what the fuzz sends (a correct deployment)', async () => {
-  const svc = await startService({ enterprise: LIMITS });
+  const svc = await startFuzzTarget();
   try {
     for (const size of [GATE, fuzzSize({ fuzzCases: 35 })]) {
-      const r = await runApiInputFuzz({
-        baseUrl: svc.baseUrl,
-        apiKey: svc.credentials.workspaces.enterprise.keys.full,
-        numRuns: size.inputCases,
-        maxSeconds: 120,
-      });
+      const r = await apiInputFuzzOn(svc, size.inputCases);
       assert.equal(r.passed, true, formatApiInputFuzz(r));
       assert.equal(
         r.requests,
@@ -62,15 +53,9 @@ describe('the gate-sized fuzz still catches every fuzz fault of the catalogue', 
   ]) {
     test(name, async () => {
       const fault = FAULTS.find((f) => f.name === name)!;
-      const svc = await startService({ faults: [name], enterprise: LIMITS });
+      const svc = await startFuzzTarget([name]);
       try {
-        const r = await runApiInputFuzz({
-          baseUrl: svc.baseUrl,
-          apiKey: svc.credentials.workspaces.enterprise.keys.full,
-          numRuns: GATE.inputCases,
-          maxSeconds: 120,
-          operations: ['createTicket'],
-        });
+        const r = await apiInputFuzzOn(svc, GATE.inputCases, { operations: ['createTicket'] });
         const [create] = r.operations;
         assert.equal(r.passed, false, formatApiInputFuzz(r));
         assert.equal(create?.broken?.check, fault.check);
@@ -88,19 +73,9 @@ describe('the gate-sized fuzz still catches every fuzz fault of the catalogue', 
     'webhook-body-latin1',
   ]) {
     test(name, async () => {
-      const svc = await startService({
-        faults: [name],
-        webhookRetryDelaysMs: [20, 40],
-        enterprise: LIMITS,
-      });
+      const svc = await startFuzzTarget([name], { webhooks: true });
       try {
-        const r = await runDeliveryCheck({
-          baseUrl: svc.baseUrl,
-          apiKey: svc.credentials.workspaces.enterprise.keys.full,
-          admin: adminClient(svc.baseUrl, svc.credentials.adminToken),
-          numRuns: GATE.deliveryRuns,
-          maxSeconds: 60,
-        });
+        const r = await deliveryCheckOn(svc, GATE.deliveryRuns, 60);
         assert.equal(r.passed, false, `${name} caught`);
         assert.ok(r.failures.length > 0);
       } finally {

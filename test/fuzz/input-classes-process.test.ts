@@ -8,17 +8,15 @@
  * in summary.json.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { ApiInputFuzzResult } from '../../fuzz/api-input/api-input.ts';
 import { type ServedDeployment, spawnServe } from '../../run/serve-process.ts';
 import { FAULTS } from '../../server/faults.ts';
+import { runCaptured } from '../harness/run-captured.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'input-classes-'));
 const served: ServedDeployment[] = [];
 after(async () => {
@@ -28,28 +26,12 @@ after(async () => {
 
 /** `harness ARGS` as its own process with only `vars` (and PATH, HOME, a fixed seed) set. */
 function harness(args: string[], vars: Record<string, string>, timeoutMs: number) {
-  return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'run/main.ts', ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, FC_SEED: '20261125', ...vars },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`harness ${args[0]} timed out:\n${out.slice(-4000)}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
+  return runCaptured(
+    ['--import', 'tsx', 'run/main.ts', ...args],
+    { PATH: process.env.PATH, HOME: process.env.HOME, FC_SEED: '20261125', ...vars },
+    timeoutMs,
+    `harness ${args[0]}`,
+  );
 }
 
 /** The deployment, with `faults`, on the Growth plan (the gate's keys), as its own process. */

@@ -26,7 +26,7 @@ import { formatClasses } from '../../fuzz/api-input/format.ts';
 import { API_INPUT_OPERATIONS, inputOperation } from '../../fuzz/api-input/operations.ts';
 import { caseClasses, isSchemaValid, sentValue } from '../../fuzz/api-input/tally.ts';
 import { renderHtml } from '../../report/html.ts';
-import { SUMMARY_SCHEMA, SUMMARY_VERSION, type Summary } from '../../report/summary.ts';
+import { summaryFixture } from '../harness/summary-fixture.ts';
 
 const MiB = 1024 * 1024;
 
@@ -216,16 +216,7 @@ describe('a class no case carried is visible', () => {
         'limit-min': 1,
       }),
     };
-    const summary: Summary = {
-      schema: SUMMARY_SCHEMA,
-      version: SUMMARY_VERSION,
-      runId: 'r1',
-      startedAt: '2026-11-25T00:00:00Z',
-      durationMs: 1000,
-      target: { baseUrl: 'http://127.0.0.1:1', embedded: false, faults: [] },
-      strict: false,
-      verdict: 'pass',
-      exitCode: 0,
+    const summary = summaryFixture({
       areas: {
         fuzz: {
           verdict: 'pass',
@@ -236,9 +227,7 @@ describe('a class no case carried is visible', () => {
           details: { input: { seed: 42, operations: [op('passed', 'plane-2'), list] } },
         },
       },
-      checks: [],
-      tests: { passed: 0, failed: 0, skipped: 0, total: 0 },
-    };
+    });
     const html = renderHtml(summary);
     assert.match(html, /<h3>API input fuzz: input classes<\/h3>/);
     assert.match(html, /<th>createTicket<\/th><th>listTickets<\/th>/);

@@ -17,37 +17,11 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { deepJsonText } from '../../fuzz/arbitraries/body-cases/deep-junk.ts';
 import type { ApiInputFuzzResult } from '../../fuzz/api-input/api-input.ts';
+import { runCaptured } from '../harness/run-captured.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const KEY = `lax_${'k'.repeat(24)}`;
 const MiB = 1024 * 1024;
-
-/** Runs `argv` as a process; its exit code and output. */
-function run(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: number) {
-  return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, argv, {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr!.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`timed out after ${timeoutMs} ms:\n${out.slice(-4000)}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
 
 describe('api input fuzz against a lax, long-lived deployment in its own process', () => {
   let server: ChildProcess;
@@ -87,7 +61,7 @@ describe('api input fuzz against a lax, long-lived deployment in its own process
       `{"subject":"deep","requester":{"email":"b@example.com","notes":${deepJsonText(10_000, 'array')}}}`,
     );
     const json = join(mkdtempSync(join(tmpdir(), 'lax-fuzz-')), 'result.json');
-    ({ code, out } = await run(
+    ({ code, out } = await runCaptured(
       [
         'bin/harness.mjs',
         'fuzz',

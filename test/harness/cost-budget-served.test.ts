@@ -23,33 +23,13 @@
  * About seven minutes: the refill is the point.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Summary } from '../../report/summary.ts';
 import { spawnServe } from '../../run/serve-process.ts';
-
-const root = new URL('../..', import.meta.url).pathname;
-
-function gateRun(envFile: string, out: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, 'bin/harness.mjs'), 'run', '--skip', 'load', '--env-file', envFile, '--out', out],
-      { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
+import { gateRunFromEnvFile } from './gate-run-env-file.ts';
 
 const within = (estimate: number, actual: number, share = 0.2) =>
   Math.abs(estimate - actual) <= share * actual;
@@ -62,7 +42,7 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
     const dir = mkdtempSync(join(tmpdir(), 'harness-cost-'));
     for (const n of [1, 2]) {
       const out = join(dir, `run-${n}`);
-      const run = await gateRun(deployment.envFile, out);
+      const run = await gateRunFromEnvFile(deployment.envFile, out);
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
       const r = summary.requests!;
       const e = r.estimate!;

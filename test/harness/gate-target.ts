@@ -13,17 +13,12 @@
  *                             every request waits N ms before it is forwarded (a slow staging)
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import {
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  createServer,
-  request,
-} from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { pipeTo } from './pipe-to.ts';
 
 const [kind, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
@@ -37,23 +32,9 @@ const { values } = parseArgs({
   },
 });
 
-/** Forwards one request to the upstream, streaming both ways. */
+/** Forwards one request to the upstream, streaming both ways, as addressed to the upstream. */
 function forward(upstream: URL, req: IncomingMessage, res: ServerResponse): void {
-  const up = request(
-    {
-      host: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
-      path: req.url,
-      headers: { ...req.headers, host: upstream.host },
-    },
-    (ans) => {
-      res.writeHead(ans.statusCode ?? 502, ans.headers);
-      ans.pipe(res);
-    },
-  );
-  up.on('error', () => res.destroy());
-  req.pipe(up);
+  pipeTo(upstream, req, res, { ...req.headers, host: upstream.host });
 }
 
 function proxyHandler(): (req: IncomingMessage, res: ServerResponse) => void {

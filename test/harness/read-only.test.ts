@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { request as httpRequest, createServer } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
 import { parseEnvFile } from '../../core/config.ts';
 import { runAll } from '../../run/run-all.ts';
+import { pipeTo } from './pipe-to.ts';
 
 test('a read-only run sends only GET requests and lists what it did not run', {
   timeout: 300_000,
@@ -24,21 +25,7 @@ test('a read-only run sends only GET requests and lists what it did not run', {
   const seen: string[] = [];
   const proxy = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    const out = httpRequest(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
+    pipeTo(upstream, req, res);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;

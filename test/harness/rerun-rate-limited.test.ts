@@ -17,34 +17,13 @@
  * asserts the pacing itself: it waited, hardly any 429 came back, none was scored, none given up.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Summary } from '../../report/summary.ts';
 import { spawnServe } from '../../run/serve-process.ts';
-
-const root = new URL('../..', import.meta.url).pathname;
-
-/** One gate run as a user runs it: its own process, configured by the env file alone. */
-function gateRun(envFile: string, out: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, 'bin/harness.mjs'), 'run', '--skip', 'load', '--env-file', envFile, '--out', out],
-      { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
+import { gateRunFromEnvFile } from './gate-run-env-file.ts';
 
 test('three gate runs back to back against one Team-plan deployment: the same PASS, no 429 scored', {
   timeout: 8 * 60_000,
@@ -58,7 +37,7 @@ test('three gate runs back to back against one Team-plan deployment: the same PA
     const waited: number[] = [];
     for (const n of [1, 2, 3]) {
       const out = join(dir, `run-${n}`);
-      const run = await gateRun(deployment.envFile, out);
+      const run = await gateRunFromEnvFile(deployment.envFile, out);
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
       const areas = Object.entries(summary.areas).filter(([a]) => a !== 'compatibility');
       const failures = areas.flatMap(([a, s]) =>

@@ -8,19 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import {
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  createServer,
-  request,
-} from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runAll } from '../../run/run-all.ts';
 import { type ServedDeployment, spawnServe } from '../../run/serve-process.ts';
+import { pipeTo } from './pipe-to.ts';
 
 const GREP = 'rule × operation matrix';
 
@@ -40,15 +35,7 @@ async function countingProxy(upstream: string, vars: Record<string, string>) {
   const up = new URL(upstream);
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/v1')) counts[who(req.headers.authorization)]++;
-    const fwd = request(
-      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers },
-      (ans) => {
-        res.writeHead(ans.statusCode ?? 502, ans.headers);
-        ans.pipe(res);
-      },
-    );
-    fwd.on('error', () => res.destroy());
-    req.pipe(fwd);
+    pipeTo(up, req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;

@@ -16,7 +16,7 @@ import {
 } from '../../core/checks/applies-to.ts';
 import { checks } from '../../core/checks/index.ts';
 import type { Exchange } from '../../core/checks/types.ts';
-import { Verdict, type CheckResult } from '../../core/checks/verdict.ts';
+import { Verdict } from '../../core/checks/verdict.ts';
 import { validate } from '../../core/schemas/registry.ts';
 import { loadSpec } from '../../core/spec/load-spec.ts';
 import { operations, webhookEvents } from '../../core/spec/operations.ts';
@@ -24,6 +24,7 @@ import { sampleBody } from '../../core/spec/sample-body.ts';
 import { buildRuleMatrix } from '../../report/rule-matrix.ts';
 import { MatrixObjects } from '../../contracts/matrix-objects.ts';
 import type { ApiClient } from '../../core/http/api-client.ts';
+import { judgement } from './judgement-fixture.ts';
 
 const RULES = matrixRules(ALL_CHECKS);
 const DOC = loadSpec();
@@ -272,28 +273,10 @@ describe('the cells of a run', () => {
   });
 
   test('checked (with counts), not applicable (why) and not reached (the recorded reason)', () => {
-    const results: CheckResult[] = [
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: true,
-        column: 'getTicket',
-      },
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: false,
-        column: 'getTicket',
-      },
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: true,
-        column: 'listTickets',
-      },
+    const results = [
+      judgement('auth.missing-key-rejected', 'getTicket', true),
+      judgement('auth.missing-key-rejected', 'getTicket', false),
+      judgement('auth.missing-key-rejected', 'listTickets', true),
     ];
     const m = buildRuleMatrix(matrixColumns(operations(), webhookEvents()), RULES, results, [
       {

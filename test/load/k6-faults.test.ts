@@ -10,8 +10,9 @@ import { before, describe, test } from 'node:test';
 import type { LoadResult } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
 import { K6, NO_K6 } from './k6-binary.ts';
-import { busyReason, explain, measure, measureWithOneRetry, skipWhenBusy } from './measure.ts';
-import { LIMITER_FAULTS, missedFault, tooCoarse } from './limiter-faults.ts';
+import { explain, measure, skipWhenBusy } from './measure.ts';
+import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
+import { measureLimiterFaults } from './measure-limiter-faults.ts';
 
 if (!K6) console.log(`# ${NO_K6}`);
 
@@ -27,24 +28,11 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
   const results = new Map<string, LoadResult>();
   const busy = new Map<string, string | undefined>();
   before(async () => {
-    const names = Object.keys(LIMITER_FAULTS);
-    for (let i = 0; i < names.length; i += 3) {
-      const batch = names.slice(i, i + 3);
-      await Promise.all(
-        batch.map(async (fault) => {
-          const { results: r, busy: b } = await measureWithOneRetry(
-            fault,
-            async (slower) =>
-              [await measure('k6', 'team', 10 / slower, { faults: [fault] })] as const,
-            ([x]) => missedFault(fault, x),
-            busyReason,
-            ([x]) => tooCoarse(fault, x),
-          );
-          results.set(fault, r[0]);
-          busy.set(fault, b);
-        }),
-      );
-    }
+    await measureLimiterFaults(
+      (fault, slower) => measure('k6', 'team', 10 / slower, { faults: [fault] }),
+      results,
+      busy,
+    );
   });
   for (const [fault, expect] of Object.entries(LIMITER_FAULTS)) {
     test(`${fault} → ${expect.verdicts.join(' or ')}${expect.classification ? ' / classification' : ''}`, (t) => {

@@ -113,20 +113,35 @@ function machineReadable(read: MetricReader, wallS: number) {
   };
 }
 
+/**
+ * The shared judgement of what a k6 run on the simulated store read: two keys of an unreachable
+ * loopback target, started at `t0`; only what a summary carries (its metrics, dropped iterations,
+ * wall time) varies.
+ */
+function judgeK6(
+  schedule: ReturnType<typeof simulatedStore>['schedule'],
+  read: MetricReader,
+  dropped: number,
+  wallSeconds: number,
+  t0: number,
+) {
+  return judgeRun({
+    engine: 'k6',
+    schedule,
+    aggregates: readAggregates(read),
+    baseUrl: 'http://127.0.0.1:1',
+    keys: 2,
+    startedAt: new Date(t0).toISOString(),
+    wallSeconds,
+    dropped,
+  });
+}
+
 describe('handleSummary input → the shared result', () => {
   const { schedule, mem } = simulatedStore();
   const wallS = 97.5;
   const judge = (read: MetricReader, dropped: number, wallSeconds: number, t0: number) =>
-    judgeRun({
-      engine: 'k6',
-      schedule,
-      aggregates: readAggregates(read),
-      baseUrl: 'http://127.0.0.1:1',
-      keys: 2,
-      startedAt: new Date(t0).toISOString(),
-      wallSeconds,
-      dropped,
-    });
+    judgeK6(schedule, read, dropped, wallSeconds, t0);
   const expected = judge(mem.read, 2, wallS, 1_700_000_000_000);
 
   test('the classic summary object judges exactly like the in-memory store', () => {
@@ -180,17 +195,7 @@ describe('handleSummary input → the shared result', () => {
 
 describe('segment summaries of several load generators → one judged result', () => {
   const { schedule, mem, segments } = simulatedStore();
-  const judge = (read: MetricReader) =>
-    judgeRun({
-      engine: 'k6',
-      schedule,
-      aggregates: readAggregates(read),
-      baseUrl: 'http://127.0.0.1:1',
-      keys: 2,
-      startedAt: new Date(0).toISOString(),
-      wallSeconds: 97.5,
-      dropped: 0,
-    });
+  const judge = (read: MetricReader) => judgeK6(schedule, read, 0, 97.5, 0);
   const whole = judge(mem.read);
 
   test('two segment summaries merge into the judgement of the whole run', () => {

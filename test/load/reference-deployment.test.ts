@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LoadResult, PlanName } from '../../load/lib/index.ts';
 import { FAULTS as CATALOGUE } from '../../server/faults.ts';
-import { LIMITER_FAULTS, missedFault, tooCoarse } from './limiter-faults.ts';
+import { LIMITER_FAULTS, missedFault } from './limiter-faults.ts';
+import { measureLimiterFaults } from './measure-limiter-faults.ts';
 import {
-  busyReason,
   explain,
   failedIds,
   measure,
@@ -80,24 +80,8 @@ describe('each limiter fault is caught (Team, clock 10×)', () => {
   const results = new Map<string, LoadResult>();
   const busy = new Map<string, string | undefined>();
   before(async () => {
-    const names = Object.keys(LIMITER_FAULTS);
     // Client and servers share this event loop: three at a time keeps the timing honest.
-    for (let i = 0; i < names.length; i += 3) {
-      const batch = names.slice(i, i + 3);
-      await Promise.all(
-        batch.map(async (f) => {
-          const { results: r, busy: b } = await measureWithOneRetry(
-            f,
-            async (slower) => [await node('team', 10 / slower, [f])] as const,
-            ([x]) => missedFault(f, x),
-            busyReason,
-            ([x]) => tooCoarse(f, x),
-          );
-          results.set(f, r[0]);
-          busy.set(f, b);
-        }),
-      );
-    }
+    await measureLimiterFaults((f, slower) => node('team', 10 / slower, [f]), results, busy);
   });
   after(() => results.clear());
   for (const [fault, expect] of Object.entries(LIMITER_FAULTS)) {

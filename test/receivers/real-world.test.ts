@@ -7,7 +7,6 @@
  * cause named as re-serialisation (not as the body class that happened to catch it).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,59 +19,37 @@ import {
   OCTOKIT,
   type RealWorldReceiver,
 } from './real-world-receivers.ts';
+import { fuzzReceiverCli } from '../harness/fuzz-receiver-cli.ts';
 import { spawnReceiver } from './spawn-receiver.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const secret = 'whsec_real-world-7c1d93ab';
-
-/** `harness fuzz receiver …` as a separate process, the secret in HOOK_SECRET. */
-function fuzzCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'run/main.ts'), 'fuzz', 'receiver', ...args],
-      {
-        cwd: root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, HOOK_SECRET: secret },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
 
 async function fuzzReceiverProcess(r: RealWorldReceiver, extra: string[] = []) {
   const receiver = await spawnReceiver(r.source(), secret);
   const json = join(mkdtempSync(join(tmpdir(), 'receiver-fuzz-')), 'result.json');
   try {
-    const run = await fuzzCli([
-      '--url',
-      receiver.url,
-      '--secret-env',
-      'HOOK_SECRET',
-      '--form',
-      r.form,
-      '--cases',
-      '15',
-      '--rate',
-      '2000',
-      '--max-seconds',
-      '90',
-      '--seed',
-      '18',
-      '--json',
-      json,
-      ...extra,
-    ]);
+    const run = await fuzzReceiverCli(
+      [
+        '--url',
+        receiver.url,
+        '--secret-env',
+        'HOOK_SECRET',
+        '--form',
+        r.form,
+        '--cases',
+        '15',
+        '--rate',
+        '2000',
+        '--max-seconds',
+        '90',
+        '--seed',
+        '18',
+        '--json',
+        json,
+        ...extra,
+      ],
+      secret,
+    );
     const result = JSON.parse(readFileSync(json, 'utf8')) as ReceiverFuzzResult;
     return { ...run, result, url: receiver.url, crashed: receiver.stderr() };
   } finally {

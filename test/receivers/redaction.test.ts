@@ -7,7 +7,6 @@
  * HMAC-SHA256 or HMAC-SHA1 under the secret of any body the receiver was sent.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,9 +16,9 @@ import { receiverFailures } from '../../fuzz/receiver/failures.ts';
 import type { ReceiverFuzzResult } from '../../fuzz/receiver/run-receiver-fuzz.ts';
 import { loadConfig } from '../../core/config.ts';
 import { writeReports } from '../../run/write-reports.ts';
+import { fuzzReceiverCli } from '../harness/fuzz-receiver-cli.ts';
 import { spawnReceiver } from './spawn-receiver.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const secret = 'whsec_careless-redaction-41f0';
 
 /** Records every body it gets (hex, one a line) and leaks what it expected on every refusal. */
@@ -50,30 +49,6 @@ const server = createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('listening on ' + server.address().port));
 `;
 
-function fuzzCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'run/main.ts'), 'fuzz', 'receiver', ...args],
-      {
-        cwd: root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, HOOK_SECRET: secret },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-
 /** Every HMAC-SHA256 and HMAC-SHA1 hex digest under the secret of the bodies in `file`. */
 function digestsOf(file: string): Set<string> {
   const out = new Set<string>();
@@ -102,22 +77,25 @@ test('no output of a fuzz run holds a value computed with the secret', {
   const bodies = join(dir, 'bodies.hex');
   const json = join(dir, 'result.json');
   const receiver = await spawnReceiver(careless(bodies), secret);
-  let run: Awaited<ReturnType<typeof fuzzCli>>;
+  let run: Awaited<ReturnType<typeof fuzzReceiverCli>>;
   try {
-    run = await fuzzCli([
-      '--url',
-      receiver.url,
-      '--secret-env',
-      'HOOK_SECRET',
-      '--cases',
-      '20',
-      '--rate',
-      '2000',
-      '--seed',
-      '3',
-      '--json',
-      json,
-    ]);
+    run = await fuzzReceiverCli(
+      [
+        '--url',
+        receiver.url,
+        '--secret-env',
+        'HOOK_SECRET',
+        '--cases',
+        '20',
+        '--rate',
+        '2000',
+        '--seed',
+        '3',
+        '--json',
+        json,
+      ],
+      secret,
+    );
   } finally {
     await receiver.stop();
   }

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { request } from 'undici';
 import { credentialsEnv } from '../../server/credentials-file.ts';
 import { startService } from '../../server/start.ts';
 import { parseEnvFile } from '../../core/config.ts';
 import { runAll } from '../../run/run-all.ts';
+import { forwardBuffered } from '../harness/forward-buffered.ts';
 
 const out = () => join(mkdtempSync(join(tmpdir(), 'harness-filed-')), 'latest');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -60,14 +60,7 @@ test('a precondition the target did not meet is an assumption mismatch', {
       );
       return;
     }
-    const headers = { ...req.headers };
-    delete headers.host;
-    delete headers.connection;
-    const up = await request(`${svc.baseUrl}${req.url}`, {
-      method: req.method as 'GET',
-      headers: headers as Record<string, string>,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
+    const up = await forwardBuffered(svc.baseUrl, req, chunks);
     res.writeHead(up.statusCode, up.headers as Record<string, string>);
     res.end(Buffer.from(await up.body.arrayBuffer()));
   });

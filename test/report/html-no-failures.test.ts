@@ -6,26 +6,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderHtml } from '../../report/html.ts';
-import { SUMMARY_SCHEMA, SUMMARY_VERSION, type Summary } from '../../report/summary.ts';
+import type { Summary } from '../../report/summary.ts';
+import { summaryFixture } from '../harness/summary-fixture.ts';
 
-const summary = (judged: boolean): Summary => ({
-  schema: SUMMARY_SCHEMA,
-  version: SUMMARY_VERSION,
-  runId: 'r1',
-  startedAt: '2026-11-25T00:00:00Z',
-  durationMs: 1000,
-  target: { baseUrl: 'http://127.0.0.1:1', embedded: false, faults: [] },
-  strict: false,
-  verdict: judged ? 'pass' : 'error',
-  exitCode: judged ? 0 : 2,
-  areas: {},
-  checks: judged
-    ? [{ name: 'ticket.sla-present', provenance: 'documented', passed: 3, failed: 0 }]
-    : [],
-  tests: judged
-    ? { passed: 3, failed: 0, skipped: 0, total: 3 }
-    : { passed: 0, failed: 0, skipped: 0, total: 0 },
-});
+const summary = (judged: boolean): Summary =>
+  summaryFixture({
+    verdict: judged ? 'pass' : 'error',
+    exitCode: judged ? 0 : 2,
+    checks: judged
+      ? [{ name: 'ticket.sla-present', provenance: 'documented', passed: 3, failed: 0 }]
+      : [],
+    tests: judged
+      ? { passed: 3, failed: 0, skipped: 0, total: 3 }
+      : { passed: 0, failed: 0, skipped: 0, total: 0 },
+  });
 
 const failuresSection = (html: string) =>
   /<section id="failures">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';

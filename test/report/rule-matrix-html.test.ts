@@ -10,22 +10,14 @@ import { matrixColumns, matrixRules } from '../../core/checks/applies-to.ts';
 import { operations, webhookEvents } from '../../core/spec/operations.ts';
 import { renderHtml } from '../../report/html.ts';
 import { buildRuleMatrix } from '../../report/rule-matrix.ts';
-import { SUMMARY_SCHEMA, SUMMARY_VERSION, type Summary } from '../../report/summary.ts';
+import { judgement } from '../harness/judgement-fixture.ts';
+import { summaryFixture } from '../harness/summary-fixture.ts';
 
-const base: Summary = {
-  schema: SUMMARY_SCHEMA,
-  version: SUMMARY_VERSION,
-  runId: 'r1',
-  startedAt: '2026-11-25T00:00:00Z',
-  durationMs: 1000,
-  target: { baseUrl: 'http://127.0.0.1:1', embedded: false, faults: [] },
-  strict: false,
+const base = summaryFixture({
   verdict: 'fail',
   exitCode: 1,
-  areas: {},
-  checks: [],
   tests: { passed: 1, failed: 1, skipped: 0, total: 2 },
-};
+});
 
 const section = (html: string) =>
   /<section id="matrix">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
@@ -37,20 +29,8 @@ test('rows are rules, columns operations and events; cells say checked, failed, 
     cols,
     rules,
     [
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: true,
-        column: 'getTicket',
-      },
-      {
-        test: 't',
-        check: 'auth.missing-key-rejected',
-        provenance: 'documented',
-        passed: false,
-        column: 'getTicket',
-      },
+      judgement('auth.missing-key-rejected', 'getTicket', true),
+      judgement('auth.missing-key-rejected', 'getTicket', false),
     ],
     [
       {

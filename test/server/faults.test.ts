@@ -19,79 +19,69 @@ const hours = (t: { created_at: string; sla?: { first_response_due: string } }) 
       3.6e6
     : null;
 
+/** POST /v1/tickets with the Team workspace's full key: the request most probes start from. */
+const createTicket = (s: Svc, body: unknown = newTicket(), headers?: Record<string, string>) =>
+  s.call('POST', '/v1/tickets', s.ws.team.keys.full, body, headers);
+
+/**
+ * For each body, whether creating it answered a 5xx — not the status: create-200 and
+ * validation-400 change those.
+ */
+const createFails = (s: Svc, bodies: unknown[]) =>
+  Promise.all(bodies.map(async (b) => (await createTicket(s, b)).status >= 500));
+
+/**
+ * The ticket ids of a cursor walk with `key`, two a page, ten pages at most, in the order seen
+ * (repeats kept); 'no-envelope' when a page is not the documented `{ data, next_cursor }`.
+ */
+async function walkIds(s: Svc, key: string): Promise<string[] | 'no-envelope'> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 10; page++) {
+    const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
+      await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
+    ).json;
+    if (!j || Array.isArray(j)) return 'no-envelope';
+    ids.push(...j.data.map((t) => t.id));
+    cursor = j.next_cursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
 const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
-  createStatus: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.status,
-  createCode: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).status,
-  createdAtUtc: async (s) =>
-    /Z$/.test(
-      (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.created_at,
-    ),
-  slaPresent: async (s) =>
-    'sla' in (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json,
+  createStatus: async (s) => (await createTicket(s)).json.status,
+  createCode: async (s) => (await createTicket(s)).status,
+  createdAtUtc: async (s) => /Z$/.test((await createTicket(s)).json.created_at),
+  slaPresent: async (s) => 'sla' in (await createTicket(s)).json,
   slaHours: async (s) => {
     const out = [];
     for (const priority of ['low', 'normal', 'high']) {
-      out.push(
-        hours(
-          (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ priority }))).json,
-        ),
-      );
+      out.push(hours((await createTicket(s, newTicket({ priority }))).json));
     }
     return out;
   },
-  priorityEcho: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ priority: 'low' }))).json
-      .priority,
-  requesterEcho: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json.requester,
+  priorityEcho: async (s) => (await createTicket(s, newTicket({ priority: 'low' }))).json.priority,
+  requesterEcho: async (s) => (await createTicket(s)).json.requester,
   // --- input as people type it ------------------------------------------------------------------
   astralSubject: async (s) => {
-    const r = await s.call(
-      'POST',
-      '/v1/tickets',
-      s.ws.team.keys.full,
-      newTicket({ subject: 'Printer 😀 on fire 𠜎' }),
-    );
+    const r = await createTicket(s, newTicket({ subject: 'Printer 😀 on fire 𠜎' }));
     // Whether it is a 5xx, not the status: create-200 and validation-400 change those.
     return [r.status >= 500, r.json?.subject ?? null];
   },
   longSubject: async (s) =>
-    Promise.all(
-      [280, 301, 1000].map(
-        async (n) =>
-          (
-            await s.call(
-              'POST',
-              '/v1/tickets',
-              s.ws.team.keys.full,
-              newTicket({ subject: 'a'.repeat(n) }),
-            )
-          ).status >= 500,
-      ),
+    createFails(
+      s,
+      [280, 301, 1000].map((n) => newTicket({ subject: 'a'.repeat(n) })),
     ),
   manyTags: async (s) =>
-    Promise.all(
-      [20, 21, 50].map(
-        async (n) =>
-          (
-            await s.call(
-              'POST',
-              '/v1/tickets',
-              s.ws.team.keys.full,
-              newTicket({ tags: Array.from({ length: n }, (_, i) => `t${i}`) }),
-            )
-          ).status >= 500,
-      ),
+    createFails(
+      s,
+      [20, 21, 50].map((n) => newTicket({ tags: Array.from({ length: n }, (_, i) => `t${i}`) })),
     ),
-  missingRequester: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { subject: 'x' })).status,
-  missingSubject: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, { requester: { email: 'a@b.io' } }))
-      .status,
-  wrongType: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket({ subject: 7 }))).status,
+  missingRequester: async (s) => (await createTicket(s, { subject: 'x' })).status,
+  missingSubject: async (s) => (await createTicket(s, { requester: { email: 'a@b.io' } })).status,
+  wrongType: async (s) => (await createTicket(s, newTicket({ subject: 7 }))).status,
   listShape: async (s) => {
     const j = (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).json;
     return Array.isArray(j) ? 'array' : Object.keys(j).sort();
@@ -99,17 +89,8 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   paginationDuplicates: async (s) => {
     const key = s.ws.growth.keys.full;
     for (let i = 0; i < 5; i++) await s.call('POST', '/v1/tickets', key, newTicket());
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 10; page++) {
-      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
-        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
-      ).json;
-      if (!j || Array.isArray(j)) return 'no-envelope';
-      ids.push(...j.data.map((t) => t.id));
-      cursor = j.next_cursor;
-      if (!cursor) break;
-    }
+    const ids = await walkIds(s, key);
+    if (ids === 'no-envelope') return ids;
     return ids.length - new Set(ids).size;
   },
   paginationGaps: async (s) => {
@@ -117,21 +98,13 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const made: string[] = [];
     for (let i = 0; i < 5; i++)
       made.push((await s.call('POST', '/v1/tickets', key, newTicket())).json.id);
-    const ids = new Set<string>();
-    let cursor: string | null = null;
-    for (let page = 0; page < 10; page++) {
-      const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
-        await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
-      ).json;
-      if (!j || Array.isArray(j)) return 'no-envelope';
-      for (const t of j.data) ids.add(t.id);
-      cursor = j.next_cursor;
-      if (!cursor) break;
-    }
+    const walked = await walkIds(s, key);
+    if (walked === 'no-envelope') return walked;
+    const ids = new Set(walked);
     return made.filter((id) => !ids.has(id)).length;
   },
   closeStatus: async (s) => {
-    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const t = (await createTicket(s)).json;
     return (await s.call('POST', `/v1/tickets/${t.id}/close`, s.ws.team.keys.full)).json.status;
   },
   notFoundType: async (s) =>
@@ -152,11 +125,11 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     return (await s.call('GET', '/v1/tickets', old)).status;
   },
   crossWorkspaceGet: async (s) => {
-    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const t = (await createTicket(s)).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`, s.ws.other.keys.full)).status;
   },
   getTicketNoKey: async (s) => {
-    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const t = (await createTicket(s)).json;
     return (await s.call('GET', `/v1/tickets/${t.id}`)).status;
   },
   malformedAuthorization: async (s) => [
@@ -175,7 +148,7 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     (await s.call('GET', '/v1/tickets', s.ws.growth.keys.full)).headers['x-ratelimit-limit'],
   ],
   crossWorkspaceWrite: async (s) => {
-    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const t = (await createTicket(s)).json;
     const other = s.ws.other.keys.full;
     return [
       (await s.call('PATCH', `/v1/tickets/${t.id}`, other, { subject: 'x' })).status,
@@ -185,7 +158,7 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     ];
   },
   crossWorkspaceList: async (s) => {
-    const t = (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, newTicket())).json;
+    const t = (await createTicket(s)).json;
     const j = (await s.call('GET', '/v1/tickets?limit=100', s.ws.other.keys.full)).json;
     const data = Array.isArray(j) ? j : j.data;
     return data.some((x: { id: string }) => x.id === t.id);
@@ -247,7 +220,7 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   },
   formBody: async (s) =>
     (
-      await s.call('POST', '/v1/tickets', s.ws.team.keys.full, 'subject=x', {
+      await createTicket(s, 'subject=x', {
         'content-type': 'application/x-www-form-urlencoded',
       })
     ).status,
@@ -307,17 +280,10 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     return [r.total === sum(r.by_status), r.total === sum(r.by_priority)];
   },
   // --- validation (U16, U20, U21, U26) ----------------------------------------------------------
-  malformedJson: async (s) =>
-    (await s.call('POST', '/v1/tickets', s.ws.team.keys.full, '{"subject": "half",')).status,
+  malformedJson: async (s) => (await createTicket(s, '{"subject": "half",')).status,
   tooLarge: async (s) =>
-    (
-      await s.call(
-        'POST',
-        '/v1/tickets',
-        s.ws.team.keys.full,
-        JSON.stringify(newTicket({ subject: 'a'.repeat(1024 * 1024 + 10) })),
-      )
-    ).status,
+    (await createTicket(s, JSON.stringify(newTicket({ subject: 'a'.repeat(1024 * 1024 + 10) }))))
+      .status,
   unknownTicket: async (s) =>
     (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).status,
   problemStatusField: async (s) =>
@@ -325,7 +291,7 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   validationFields: async (s) =>
     (
       (
-        await s.call('POST', '/v1/tickets', s.ws.team.keys.full, {
+        await createTicket(s, {
           requester: { email: 'a@b.io' },
         })
       ).json?.errors ?? []
