@@ -24,7 +24,7 @@ import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
-import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
+import { type CreatedObject, createdBy, ticketStateBy } from '../core/http/created-ledger.ts';
 import {
   configureRateBudgets,
   processRateStats,
@@ -130,6 +130,8 @@ export interface Target {
   lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: CreatedObject[];
+  /** Tickets whose last write the deployment answered as closed: the clean-up leaves them be. */
+  closedByTests: Set<string>;
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
   /** The plan the user declared a key under (HARNESS_TEAM_KEYS, …): ratelimit.plan-limit. */
@@ -277,6 +279,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     endpoint,
     lookupKey: (key) => adminSurface().lookupKey(key),
     created: [],
+    closedByTests: new Set(),
     planOf: declaredPlans(cfg, resolved),
   };
   return target;
@@ -294,6 +297,12 @@ const CLEAN_UP_MS = 90_000;
  */
 async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
   if (t.embedded) return discarded(t.created).map((r) => ({ ...r, area: 'contracts' }));
+  // What a test closed last is closed already: no second close (a request on a shared key).
+  const closedAlready = (c: CreatedObject) => c.kind === 'ticket' && t.closedByTests.has(c.id);
+  const closed: CreatedRecord[] = t.created
+    .filter(closedAlready)
+    .map((c) => ({ ...c, state: 'cleaned', area: 'contracts' }));
+  const open = t.created.filter((c) => !closedAlready(c));
   const clean = (objects: CreatedObject[], key: string) =>
     cleanUp(objects, {
       baseUrl: t.baseUrl,
@@ -303,8 +312,8 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
       // Its closes fire events: they go to the delivery ledger like every other action.
       record: ledger(t, project),
     });
-  const own = t.created.filter((c) => c.workspace !== 'other');
-  const other = t.created.filter((c) => c.workspace === 'other');
+  const own = open.filter((c) => c.workspace !== 'other');
+  const other = open.filter((c) => c.workspace === 'other');
   const otherKey = t.keys.otherWorkspace;
   const records = [
     ...(await clean(own, fullKey(t.resolved))),
@@ -316,7 +325,7 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
           why: "the other workspace's key is gone",
         }))),
   ];
-  return records.map((r) => ({ ...r, area: 'contracts' }));
+  return [...closed, ...records.map((r) => ({ ...r, area: 'contracts' }))];
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -411,6 +420,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       toLedger(ex);
       notePulse(run().rawDir, ex);
       history.push(rateTrace(ex));
+      const state = ticketStateBy(ex);
+      if (state?.closed) target.closedByTests.add(state.id);
+      else if (state) target.closedByTests.delete(state.id);
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
       const found = createdBy(ex);
