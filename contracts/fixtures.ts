@@ -237,6 +237,21 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   const endpoint: Target['endpoint'] = (e) =>
     view(e.path, { secret: e.secret, secretEnv: e.secretEnv, events: e.events, form: e.form });
   let n = 0;
+  // The workspace of the run's key, looked up once per worker: it never changes, and each lookup
+  // is a request to the deployment (issue 25). A failed or empty lookup is asked again next time.
+  let workspace: ReturnType<AdminClient['lookupKey']> | undefined;
+  const workspaceOfKey = () => {
+    workspace ??= adminSurface()
+      .lookupKey(fullKey(resolved))
+      .then((ws) => {
+        if (!ws) workspace = undefined;
+        return ws;
+      });
+    workspace.catch(() => {
+      workspace = undefined;
+    });
+    return workspace;
+  };
   const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
     if (!resolved.admin) {
       const fits = cfg.webhookEndpoints
@@ -248,7 +263,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
         : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
     }
     const path = `/hook-${run().id}-${process.pid}-${++n}`;
-    const ws = await adminSurface().lookupKey(fullKey(resolved));
+    const ws = await workspaceOfKey();
     if (!ws)
       throw new Error(
         'could not resolve the workspace of HARNESS_API_KEY through the admin surface',

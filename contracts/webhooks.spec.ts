@@ -3,7 +3,8 @@
  * its payload is valid, its signature verifies over the exact received bytes in whichever header
  * form(s) arrive; an endpoint gets only its chosen events; a 5xx is retried with a stable delivery
  * id (U14); another workspace's tickets never reach this workspace's endpoints. Each test has its
- * own subscription (the receiver tells them apart by path) because tests run in parallel.
+ * own subscription (the receiver tells them apart by path) because tests run in parallel — but
+ * the event tests, which share one ticket's lifecycle and one endpoint per worker (issue 25).
  *
  * What each delivery is about — the action that fired it, its ticket and customer as the API
  * showed them — is judged for every delivery of the run at its end (delivery-sweep.ts): the
@@ -229,7 +230,14 @@ async function eventOnTicket(
   event: string,
   body: (sub: Subscription, id: string, tookEffect: boolean) => Promise<void>,
 ): Promise<void> {
-  lifecycle ??= runLifecycle(api, tag, target);
+  if (!lifecycle) {
+    lifecycle = runLifecycle(api, tag, target);
+    // A lifecycle that did not finish (the key's budget spent: its test is skipped) is made
+    // again by the next test, never handed over half made.
+    lifecycle.catch(() => {
+      lifecycle = undefined;
+    });
+  }
   const shared = await lifecycle;
   if (typeof shared !== 'string')
     return body(shared.sub, shared.id, shared.tookEffect[event] ?? false);
