@@ -10,7 +10,15 @@ import { fullKey } from '../core/target/resolve-target.ts';
 import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
-import { type Tag, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
+import {
+  type Tag,
+  createTicket,
+  idOf,
+  observeCrossCutting,
+  readableContact,
+  readableTicket,
+  skipIfReadOnly,
+} from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
@@ -163,11 +171,9 @@ async function readSample(
   if (op.template.includes('{ticket_id}'))
     params.ticket_id = readOnly
       ? await firstOf('/v1/tickets')
-      : idOf(await createTicket(api, tag, `read-only read ${op.operationId}`));
+      : (await readableTicket(api, tag)).id;
   if (op.template.includes('{contact_id}'))
-    params.contact_id = readOnly
-      ? await firstOf('/v1/contacts')
-      : idOf(await api.call('post', '/v1/contacts', { body: { email: 'ro-read@example.com' } }));
+    params.contact_id = readOnly ? await firstOf('/v1/contacts') : (await readableContact(api)).id;
   return op.template.replace(/\{([^}]+)\}/g, (_, k: string) =>
     encodeURIComponent(params[k] ?? 'missing'),
   );

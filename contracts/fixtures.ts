@@ -24,7 +24,7 @@ import { Verdict } from '../core/checks/verdict.ts';
 import { ApiClient } from '../core/http/api-client.ts';
 import { rateTrace } from '../core/checks/catalogue/rate-limit-values.ts';
 import { createClient } from '../core/http/client.ts';
-import { type CreatedObject, createdBy } from '../core/http/created-ledger.ts';
+import { type CreatedObject, createdBy, ticketStateBy } from '../core/http/created-ledger.ts';
 import {
   configureRateBudgets,
   processRateStats,
@@ -130,6 +130,8 @@ export interface Target {
   lookupKey: AdminClient['lookupKey'];
   /** Objects this worker created on the target (closed or deleted at the end on real targets). */
   created: CreatedObject[];
+  /** Tickets whose last write the deployment answered as closed: the clean-up leaves them be. */
+  closedByTests: Set<string>;
   /** The retry check's delivery the global setup triggered (contracts/retry-probe.ts), if any. */
   retryProbe?: RetryProbe;
   /** The plan the user declared a key under (HARNESS_TEAM_KEYS, …): ratelimit.plan-limit. */
@@ -235,6 +237,21 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   const endpoint: Target['endpoint'] = (e) =>
     view(e.path, { secret: e.secret, secretEnv: e.secretEnv, events: e.events, form: e.form });
   let n = 0;
+  // The workspace of the run's key, looked up once per worker: it never changes, and each lookup
+  // is a request to the deployment (issue 25). A failed or empty lookup is asked again next time.
+  let workspace: ReturnType<AdminClient['lookupKey']> | undefined;
+  const workspaceOfKey = () => {
+    workspace ??= adminSurface()
+      .lookupKey(fullKey(resolved))
+      .then((ws) => {
+        if (!ws) workspace = undefined;
+        return ws;
+      });
+    workspace.catch(() => {
+      workspace = undefined;
+    });
+    return workspace;
+  };
   const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
     if (!resolved.admin) {
       const fits = cfg.webhookEndpoints
@@ -246,7 +263,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
         : `not run: no configured webhook endpoint is subscribed to ${events.join(', ')} (HARNESS_WEBHOOK_ENDPOINTS)`;
     }
     const path = `/hook-${run().id}-${process.pid}-${++n}`;
-    const ws = await adminSurface().lookupKey(fullKey(resolved));
+    const ws = await workspaceOfKey();
     if (!ws)
       throw new Error(
         'could not resolve the workspace of HARNESS_API_KEY through the admin surface',
@@ -277,6 +294,7 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     endpoint,
     lookupKey: (key) => adminSurface().lookupKey(key),
     created: [],
+    closedByTests: new Set(),
     planOf: declaredPlans(cfg, resolved),
   };
   return target;
@@ -294,6 +312,12 @@ const CLEAN_UP_MS = 90_000;
  */
 async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
   if (t.embedded) return discarded(t.created).map((r) => ({ ...r, area: 'contracts' }));
+  // What a test closed last is closed already: no second close (a request on a shared key).
+  const closedAlready = (c: CreatedObject) => c.kind === 'ticket' && t.closedByTests.has(c.id);
+  const closed: CreatedRecord[] = t.created
+    .filter(closedAlready)
+    .map((c) => ({ ...c, state: 'cleaned', area: 'contracts' }));
+  const open = t.created.filter((c) => !closedAlready(c));
   const clean = (objects: CreatedObject[], key: string) =>
     cleanUp(objects, {
       baseUrl: t.baseUrl,
@@ -303,8 +327,8 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
       // Its closes fire events: they go to the delivery ledger like every other action.
       record: ledger(t, project),
     });
-  const own = t.created.filter((c) => c.workspace !== 'other');
-  const other = t.created.filter((c) => c.workspace === 'other');
+  const own = open.filter((c) => c.workspace !== 'other');
+  const other = open.filter((c) => c.workspace === 'other');
   const otherKey = t.keys.otherWorkspace;
   const records = [
     ...(await clean(own, fullKey(t.resolved))),
@@ -316,7 +340,7 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
           why: "the other workspace's key is gone",
         }))),
   ];
-  return records.map((r) => ({ ...r, area: 'contracts' }));
+  return [...closed, ...records.map((r) => ({ ...r, area: 'contracts' }))];
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -411,6 +435,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       toLedger(ex);
       notePulse(run().rawDir, ex);
       history.push(rateTrace(ex));
+      const state = ticketStateBy(ex);
+      if (state?.closed) target.closedByTests.add(state.id);
+      else if (state) target.closedByTests.delete(state.id);
       // Only the recent past matters to the sequence checks; a long run keeps memory flat.
       if (history.length > 2000) history.splice(0, 1000);
       const found = createdBy(ex);

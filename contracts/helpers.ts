@@ -44,6 +44,45 @@ export function idOf(ex: { json?: unknown }): string {
   return typeof id === 'string' ? id : MISSING_ID;
 }
 
+/** An object of workspace A as its creation answered it. */
+export interface Readable {
+  id: string;
+  json: Record<string, unknown>;
+}
+
+const readables = new Map<string, Promise<Readable>>();
+
+/**
+ * One object per worker (module state: one worker, one target) that the tests which only read it
+ * share (issue 25: one ticket serves every check that only reads it). Never written to: a test
+ * that writes, or whose refused write a faulty deployment might apply, makes its own. The first
+ * test that needs it creates it (the creation is that test's exchange); the worker's clean-up
+ * closes or deletes it. A creation that gave no id is not kept: the next test tries again.
+ */
+function readable(kind: string, create: () => Promise<{ json?: unknown }>): Promise<Readable> {
+  let hit = readables.get(kind);
+  if (!hit) {
+    hit = create().then((ex) => {
+      const r = { id: idOf(ex), json: (ex.json ?? {}) as Record<string, unknown> };
+      if (r.id === MISSING_ID) readables.delete(kind);
+      return r;
+    });
+    hit.catch(() => readables.delete(kind));
+    readables.set(kind, hit);
+  }
+  return hit;
+}
+
+/** Workspace A's ticket that read-only checks share in this worker (never written to). */
+export const readableTicket = (api: ApiClient, tag: Tag): Promise<Readable> =>
+  readable('ticket', () => createTicket(api, tag, 'read by several checks'));
+
+/** Workspace A's contact that read-only checks share in this worker (never written to). */
+export const readableContact = (api: ApiClient): Promise<Readable> =>
+  readable('contact', () =>
+    api.call('post', '/v1/contacts', { body: { email: 'read-shared@example.com' } }),
+  );
+
 /** A unique id-shaped value no deployment has issued. */
 export function unknownId(prefix = 'tkt'): string {
   return `${prefix}_harness_unknown_${Math.random().toString(36).slice(2, 10)}`;

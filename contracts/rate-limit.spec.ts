@@ -6,13 +6,16 @@
  * allows — and a write between two reads with the main key, so a Limit that differs between reads
  * and writes shows too. The quick run uses the second workspace's key where there is one (a
  * Team-plan key on the reference deployment: a slower refill shows a frozen Remaining sooner, and
- * the gate's main key keeps its budget). About 33 requests: cheap on any plan's burst.
+ * the gate's main key keeps its budget). 15 reads are enough: even a Team key's refill (2 a
+ * second) over a busy machine's second or two, by the Date headers, is far below 14 grants, so a
+ * frozen or over-granting Remaining still shows; about 18 requests in all (issue 25: a gate run
+ * fits a Team burst).
  */
 import { test } from './fixtures.ts';
 import { createTicket } from './helpers.ts';
 import { need } from './need.ts';
 
-const READS = 30;
+const READS = 15;
 
 test.describe('rate-limit header values', () => {
   test('a quick run of reads and a write: one Limit per key, Remaining never below 0 and falling with each request', {

@@ -103,13 +103,13 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
     return [{ ex: await api.send(op.method, path, { key, body }), args: { operation: label(op) } }];
   },
   'malformed-authorization': async ({ api, op, path, body }) => {
+    // One malformed form per operation, the two in turn along the spec's operations: every cell
+    // is judged, each form on half the operations (issue 25: a gate run fits a Team burst; the
+    // unknown-key test sends the Basic form to the list as well).
     const forms = [`Basic ${Buffer.from('harness:not-a-key').toString('base64')}`, 'Bearer'];
-    const out: Sent[] = [];
-    for (const authorization of forms) {
-      const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
-      out.push({ ex, args: { operation: label(op) } });
-    }
-    return out;
+    const authorization = forms[Math.max(0, OPS.indexOf(op)) % forms.length]!;
+    const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
+    return [{ ex, args: { operation: label(op) } }];
   },
   'read-only-key': async ({ api, op, path, body, target }) => [
     {

@@ -9,7 +9,14 @@ import { matchesFilter } from '../core/checks/catalogue/ticket-lists.ts';
 import { test } from './fixtures.ts';
 import { notObservable } from '../core/snapshot/not-observable.ts';
 import { need } from './need.ts';
-import { MISSING_ID, createTicket, idOf, observeCrossCutting, skipIfReadOnly } from './helpers.ts';
+import {
+  MISSING_ID,
+  createTicket,
+  idOf,
+  observeCrossCutting,
+  readableTicket,
+  skipIfReadOnly,
+} from './helpers.ts';
 import { walkTickets, walkText } from './ticket-walk.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
@@ -38,7 +45,8 @@ test.describe('list tickets', () => {
       '@exchange.documented-status',
     ],
   }, async ({ api, verdict, tag, probe }) => {
-    await createTicket(api, tag, 'list envelope');
+    // A ticket to list: the one the tests that only read share in this worker.
+    await readableTicket(api, tag);
     const first = await api.call('get', '/v1/tickets');
     verdict.check('tickets.status-code', first, { expected: [200], what: 'GET /v1/tickets' });
     verdict.check('tickets.list-envelope', first);

@@ -8,7 +8,7 @@
 import { operations } from '../core/spec/operations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
-import { createTicket, idOf, observeCrossCutting, unknownId } from './helpers.ts';
+import { observeCrossCutting, readableContact, readableTicket, unknownId } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
@@ -40,10 +40,8 @@ test.describe('transport', () => {
     const ids: Record<string, string> = target.cfg.readOnly
       ? { ticket_id: await firstOf('/v1/tickets'), contact_id: await firstOf('/v1/contacts') }
       : {
-          ticket_id: idOf(await createTicket(api, tag, 'transport read')),
-          contact_id: idOf(
-            await api.call('post', '/v1/contacts', { body: { email: 'transport@example.com' } }),
-          ),
+          ticket_id: (await readableTicket(api, tag)).id,
+          contact_id: (await readableContact(api)).id,
         };
     for (const op of operations().filter((o) => o.scope === 'read')) {
       const p = op.template.replace(/\{([^}]+)\}/g, (_, k: string) =>

@@ -11,7 +11,8 @@
  *   runs whole), a quarter as many delivery scenarios.
  *
  * The count follows what the fuzzers do on a correct deployment: the input fuzz reads the ticket
- * count (or the ticket) before and after each write case, creates one target ticket per operation
+ * before and after each write case on it, the ticket count before and once after all the
+ * creation cases (a count off there replays them, not counted), creates one target ticket per operation
  * on a ticket, and every creation it got accepted is closed after the area; a delivery scenario is
  * four requests (create, two replies, close). Shrinking (only after a failure) is not counted.
  */
@@ -90,8 +91,10 @@ export function fuzzPlan(
       const n = Math.max(size.inputCases, cases.sampler.length);
       const write = spec.method !== 'GET';
       const onTicket = spec.spec.template.includes('{');
-      // A target ticket, the first read, and per case the request and (for a write) the read after.
-      apiInput += (onTicket ? 1 : 0) + (write ? 1 : 0) + n * (write ? 2 : 1);
+      // A target ticket, the first read, and per case the request and (for a write) the read
+      // after — a creation's count is read once after all its cases (api-input.ts).
+      const reads = !write ? 0 : onTicket ? n : 1;
+      apiInput += (onTicket ? 1 : 0) + (write ? 1 : 0) + n + reads;
       created += onTicket ? 1 : 0;
       if (op === 'createTicket') {
         const random = n - cases.sampler.length;

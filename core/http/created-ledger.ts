@@ -58,3 +58,36 @@ export function createdSince(mark: number, baseUrl?: string): CreatedObject[] {
   }
   return out;
 }
+
+/**
+ * Whether a write left a ticket closed, by the deployment's own answer: the clean-up needs not
+ * close again what a test closed last (each close is a request on a shared key: issue 25). A 2xx
+ * write on a ticket answered with the ticket says its status; any other write on it (a message, a
+ * macro applied) may reopen it, so it counts as open. Reads and refused writes change nothing.
+ */
+export function ticketStateBy(ex: Exchange): { id: string; closed: boolean } | undefined {
+  const r = ex.response;
+  const method = ex.request.method.toUpperCase();
+  if (!r || r.status < 200 || r.status > 299 || method === 'GET' || method === 'HEAD')
+    return undefined;
+  const path = ex.operation?.template ?? '';
+  if (path.startsWith('/v1/macros/') && path.endsWith('/apply')) {
+    const id = bodyTicketId(ex.request.body);
+    return id ? { id, closed: false } : undefined;
+  }
+  const m = /\/v1\/tickets\/([^/?#]+)/.exec(new URL(ex.request.url, 'http://x').pathname);
+  if (!m) return undefined;
+  const id = decodeURIComponent(m[1]!);
+  const t = r.json as { id?: unknown; status?: unknown } | undefined;
+  const closed = t?.id === id && t.status === 'closed';
+  return { id, closed };
+}
+
+const bodyTicketId = (body?: string): string | undefined => {
+  try {
+    const id = (JSON.parse(body ?? '') as { ticket_id?: unknown })?.ticket_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+};
