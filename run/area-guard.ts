@@ -125,7 +125,11 @@ export async function guardArea(
     const r = await Promise.race([step(left), outOfTime, interrupted]);
     if (r === 'out-of-time' || r === 'interrupted')
       return {
-        area: errorArea(`stopped: ${stopReason(clock)} during this area`),
+        // A timer may fire a millisecond before Date.now() reaches the deadline (timers run on
+        // another clock): the limit was reached all the same.
+        area: errorArea(
+          `stopped: ${stopReason(clock) ?? `${clock.limitName} was reached`} during this area`,
+        ),
         outOfTime: true,
       };
     // An area that returned after an interrupt returned what it found; the run goes no further.

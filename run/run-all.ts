@@ -336,7 +336,13 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     areas[name] = g.area;
     run.outOfTime ||= g.outOfTime;
     // An area that broke off on a real target: say so when the target is the reason.
-    if (g.area.verdict === 'error' && !stopReason(clock) && !down && (await wentDown())) {
+    if (
+      g.area.verdict === 'error' &&
+      !g.outOfTime &&
+      !stopReason(clock) &&
+      !down &&
+      (await wentDown())
+    ) {
       areas[name] = { ...g.area, error: `${down} — ${g.area.error}` };
       areas[name].headline = areas[name].error!;
     }
