@@ -16,7 +16,8 @@
  * before and after each write case on it, the ticket count before and once after all the
  * creation cases (a count off there replays them, not counted), creates one target ticket per operation
  * on a ticket, and every creation it got accepted is closed after the area; a delivery scenario is
- * four requests (create, two replies, close). Packed (gate-sized), the reads are those the
+ * four requests (create, two replies, close), and through an admin surface a flush, beside the
+ * endpoints' set-up and removal (`admin`, not with the key). Packed (gate-sized), the reads are those the
  * deferred reads make (gateReads, as api-input.ts orders and reads), the count opened with is the
  * first "before", and the update and message cases share a ticket a creation case left. Shrinking
  * and the replays after a doubt or a failure are not counted.
@@ -32,6 +33,7 @@ import {
   inputOperation,
 } from './api-input/operations.ts';
 import { fuzzSeed } from './shared/seed.ts';
+import { DELIVERY_FORMS } from '../core/signature/index.ts';
 
 export interface FuzzSize {
   /** `fitted`: shrunk to fit `--max-requests` (run/max-requests.ts). */
@@ -73,22 +75,29 @@ export function fuzzSize(cfg: Pick<HarnessConfig, 'fuzzCases'>, plan?: PlanName)
 /** Kinds of input a correct deployment accepts (and the clean-up then closes). */
 const ACCEPTED = new Set(['valid', 'at-limit']);
 
-/** What the fuzz area will send with the key, per fuzzer. */
+/** What the fuzz area will send, per fuzzer; all of it with the key but `admin`. */
 export interface FuzzPlan {
   apiInput: number;
   delivery: number;
   cleanUp: number;
+  /**
+   * The delivery check's requests to the admin surface (its endpoints registered and removed,
+   * the workspace looked up, a flush per scenario): counted among the requests sent, not charged
+   * to the key.
+   */
+  admin: number;
   total: number;
 }
 
 /**
  * The requests of the fuzz area at `size`: `input` and `delivery` say whether those fuzzers run
- * (read-only mode, no webhook endpoints). The random cases are drawn with the run's seed, as the
+ * (read-only mode, no webhook endpoints), `admin` whether the delivery check subscribes through
+ * an admin surface (the embedded deployment, HARNESS_ADMIN_TOKEN) rather than dashboard endpoints. The random cases are drawn with the run's seed, as the
  * fuzz draws them, to count the creations that will be accepted.
  */
 export function fuzzPlan(
   size: FuzzSize,
-  o: { input: boolean; delivery: boolean; bodyLimit?: number; seed?: number },
+  o: { input: boolean; delivery: boolean; admin?: boolean; bodyLimit?: number; seed?: number },
 ): FuzzPlan {
   let apiInput = 0;
   let created = 0;
@@ -124,7 +133,9 @@ export function fuzzPlan(
 
   const delivery = scenarios * 4;
   const cleanUp = created + scenarios;
-  return { apiInput, delivery, cleanUp, total: apiInput + delivery + cleanUp };
+  // Through the admin surface (not dashboard endpoints): registerEndpoints, unregisterEndpoints.
+  const admin = scenarios > 0 && o.admin ? 1 + 2 * DELIVERY_FORMS.length + scenarios : 0;
+  return { apiInput, delivery, cleanUp, admin, total: apiInput + delivery + cleanUp + admin };
 }
 
 /**
