@@ -241,11 +241,11 @@ export function packedSampler(
       const plainPad = options.bodyLimit - 1024 - Buffer.byteLength(plainJson);
       out[0] = {
         ...first,
-        note: `${first.note}; padded with whitespace to ${options.bodyLimit - 1024} bytes, 1 KiB under the ${options.bodyLimit}-byte limit`,
+        note: `${first.parts ? first.note.replace(/\((\d+) inputs\)/, (_, n) => `(${Number(n) + 1} inputs)`) : `class sampler, packed (2 inputs): ${first.note.replace(/^class sampler: /, '')}`}; padded with whitespace to ${options.bodyLimit - 1024} bytes, 1 KiB under the ${options.bodyLimit}-byte limit`,
         json: undefined,
         raw: `${json.slice(0, -1)}${' '.repeat(pad)}}`,
         parts: [
-          ...(first.parts ?? []),
+          ...(first.parts ?? [first]),
           {
             kind: 'valid',
             note: `class sampler: a valid body of ${options.bodyLimit - 1024} bytes (whitespace), 1 KiB under the ${options.bodyLimit}-byte limit`,
