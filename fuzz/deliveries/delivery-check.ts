@@ -11,7 +11,9 @@
  * property over hostile ticket content (astral emoji, RTL, NFC/NFD, HTML with `<script>`,
  * JSON-hostile characters): each case creates a ticket, adds a customer reply and an agent reply,
  * closes it, and every delivery it triggers — to every endpoint — must verify and carry a payload
- * valid against the spec schema of its event. Finally every delivery captured during the run is
+ * valid against the spec schema of its event, and the hand-made worst case after them (alone when
+ * `numRuns` is 0: the gate-sized fuzz, fuzz/fuzz-size.ts — every signature and encoding fault of
+ * the catalogue shows on any delivery). Finally every delivery captured during the run is
  * judged again as a whole, so nothing that arrived late or belonged to a shrink step is missed.
  */
 import fc from 'fast-check';
