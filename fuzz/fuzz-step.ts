@@ -112,6 +112,7 @@ export async function runFuzzStep(
             apiKey: fullKey(t),
             numRuns: size.inputCases,
             ...(size.operations ? { operations: size.operations } : {}),
+            ...(size.packed ? { packed: true } : {}),
             maxSeconds: paced(FUZZ_STEP_SECONDS.input, inputPlan, limitPerMin),
           });
       return { delivery, input };

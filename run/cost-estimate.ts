@@ -104,6 +104,8 @@ export interface EstimateInput {
   budget?: KeyBudget;
   /** Whether the fuzz's delivery check will run (an admin surface or dashboard endpoints). */
   delivery: boolean;
+  /** Whether it subscribes through an admin surface (requests not charged to the key). */
+  deliveryAdmin?: boolean;
 }
 
 /** One contract test's measured cost (unmeasured: the mean of the measured ones). */
@@ -157,9 +159,13 @@ export function estimateCost(i: EstimateInput): CostEstimate {
     byArea.contracts = Math.round(c.sent);
   }
   if (i.areas.has('fuzz') && i.fuzz) {
-    const plan = fuzzPlan(i.fuzz, { input: !i.cfg.readOnly, delivery: i.delivery });
+    const plan = fuzzPlan(i.fuzz, {
+      input: !i.cfg.readOnly,
+      delivery: i.delivery,
+      admin: i.deliveryAdmin ?? false,
+    });
     byArea.fuzz = plan.total;
-    key += plan.total;
+    key += plan.total - plan.admin;
   }
   key = Math.round(key);
   const total = Object.values(byArea).reduce((s, n) => s + n, 0);

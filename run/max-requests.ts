@@ -2,15 +2,16 @@
  * `--max-requests N` (HARNESS_MAX_REQUESTS): the run's plan made to fit N requests, from the same
  * counts the cost line prints (run/cost-estimate.ts, fuzz/fuzz-size.ts), before anything is sent.
  *
- * The fuzz gives way first: fewer random input cases, down to the gate-sized fuzz (each
- * operation's class sampler alone), then fewer operations, then no fuzz at all. Only when the
+ * The fuzz gives way first: fewer random input cases, down to each operation's class sampler
+ * alone, then the gate-sized fuzz (the packed samplers: fuzz/fuzz-size.ts), then that on fewer
+ * operations, then no fuzz at all. Only when the
  * contract suite alone exceeds N are contract tests left out — the first that fit are kept, in the
  * order Playwright lists them, and every one left out is named: it goes to the contract area's
  * "not run" (console, summary.json, junit.xml) and the verdict line says the gate was partial.
  * A documented rule is never dropped silently.
  */
-import { API_INPUT_OPERATIONS } from '../fuzz/api-input/operations.ts';
-import { type FuzzSize, fuzzPlan } from '../fuzz/fuzz-size.ts';
+import { API_INPUT_OPERATIONS, type ApiInputOperation } from '../fuzz/api-input/operations.ts';
+import { type FuzzSize, fuzzPlan, GATE_FUZZ } from '../fuzz/fuzz-size.ts';
 import { contractCost, contractWorkers, type RequestCosts, testCost } from './cost-estimate.ts';
 
 export interface FitInput {
@@ -21,7 +22,7 @@ export interface FitInput {
   /** The fuzz size the run would use; undefined when the fuzz does not run. */
   fuzz?: FuzzSize;
   /** As fuzzPlan takes them: which fuzzers run. */
-  fuzzers: { input: boolean; delivery: boolean };
+  fuzzers: { input: boolean; delivery: boolean; admin?: boolean };
 }
 
 export interface Fit {
@@ -67,11 +68,23 @@ export function fitToMaxRequests(i: FitInput): Fit {
           leftOut: [],
         };
     }
-    // The gate-sized fuzz, on fewer operations (the last ones first).
+    // The gate-sized fuzz (the packed samplers, the hostile delivery alone), then on fewer
+    // operations (the last ones first).
+    const packed = (operations?: ApiInputOperation[]): FuzzSize => ({
+      ...at(1, operations),
+      ...GATE_FUZZ,
+    });
+    const gate = packed();
+    if (!i.fuzz.packed && fuzzCost(gate, i.fuzzers) <= room)
+      return {
+        fuzz: { ...gate, why: `${gate.why}: the packed samplers alone` },
+        tests: [...i.tests],
+        leftOut: [],
+      };
     const ops = [...(i.fuzz.operations ?? API_INPUT_OPERATIONS)];
     while (ops.length > 0) {
       ops.pop();
-      const s = at(1, [...ops]);
+      const s = packed([...ops]);
       if (ops.length > 0 && fuzzCost(s, i.fuzzers) <= room)
         return {
           fuzz: { ...s, why: `${s.why}: the samplers of ${ops.join(', ')} only` },

@@ -262,6 +262,8 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     !cfg.baseUrl ||
     Boolean(cfg.adminToken) ||
     (Boolean(cfg.webhookUrl) && cfg.webhookEndpoints.length > 0 && !cfg.readOnly);
+  // Subscribed through an admin surface: its requests count among those sent, not the key's.
+  const deliveryAdmin = !cfg.baseUrl || Boolean(cfg.adminToken);
   // The load area provokes the plans' limits with thousands of requests on purpose: it has no
   // smaller size, so a run held to a request count leaves it out (and says so).
   if (cfg.maxRequests !== undefined && !skip.has('load'))
@@ -280,7 +282,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       costs,
       tests: (listed ?? []).map((t) => t.title),
       ...(running.has('fuzz') ? { fuzz: size } : {}),
-      fuzzers: { input: !cfg.readOnly, delivery },
+      fuzzers: { input: !cfg.readOnly, delivery, admin: deliveryAdmin },
     });
     if (fit.fuzz) size = fit.fuzz;
     if (fit.fuzzLeftOut) skip.set('fuzz', fit.fuzzLeftOut);
@@ -298,6 +300,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     fuzz: size,
     ...(budget ? { budget } : {}),
     delivery,
+    deliveryAdmin,
   });
   for (const l of costLines(estimate)) log(l);
   if (cfg.maxRequests !== undefined && (!costs || (running.has('contracts') && !listed)))
@@ -393,7 +396,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       costs,
       tests: [],
       fuzz: size,
-      fuzzers: { input: !cfg.readOnly, delivery },
+      fuzzers: { input: !cfg.readOnly, delivery, admin: deliveryAdmin },
     });
     if (refit.fuzz) size = refit.fuzz;
     else

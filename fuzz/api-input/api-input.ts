@@ -31,6 +31,9 @@ import { redact, registerSecret } from '../../core/redact.ts';
 import { shownText } from '../../core/shown.ts';
 import { createHttp, type Http, RateBudgetExhausted } from '../shared/http.ts';
 import { renderExchange } from '../shared/transcript.ts';
+import { sameJson } from '../../core/json-equal.ts';
+import { expectedAccepted } from '../arbitraries/body-cases/packed-sampler.ts';
+import { gateOrder } from './gate-reads.ts';
 import { judgeCase } from './judge.ts';
 import { API_INPUT_OPERATIONS, type ApiInputOperation, inputOperation } from './operations.ts';
 import { API_INPUT_RULES, type BrokenRule, type CaseProblem, type CaseWarning } from './rules.ts';
@@ -66,6 +69,14 @@ export interface ApiInputFuzzOptions {
   bodyLimit?: number;
   /** Per-request timeout. Default 10 000 ms. */
   timeoutMs?: number;
+  /**
+   * The gate-sized fuzz (fuzz/fuzz-size.ts): each operation's packed sampler alone — every input
+   * class, several to a case (packed-sampler.ts) — with fewer reads: the update and message
+   * cases work on one ticket a creation case left, refused writes are read after once per run
+   * of them and replayed one by one only when the ticket changed, accepted ones are judged on
+   * their own answer. A failing packed case is split into its one-class cases to name the input.
+   */
+  packed?: boolean;
 }
 
 export interface ApiInputOperationResult {
@@ -139,6 +150,15 @@ interface Run {
   deadline: number;
   /** Set once the target stopped answering: why, and after which operation's case. */
   dead?: string;
+  /** The gate-sized fuzz (ApiInputFuzzOptions.packed). */
+  packed: boolean;
+  /**
+   * Packed: the ticket the update and message cases share (a creation case's, else one made for
+   * them), and its GET body as last read when nothing was written to it since.
+   */
+  shared?: { id: string; known?: unknown };
+  /** Something was written since the workspace was opened (its opening count is no "before"). */
+  written?: boolean;
 }
 
 /** A failing case: the part of an operation's result that describes it. */
@@ -169,7 +189,11 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
     countedVia = workspace.countedVia;
     const deadline = started + maxSeconds * 1000;
     const baseUrl = options.baseUrl;
-    const run: Run = { http, baseUrl, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline };
+    const packed = options.packed ?? false;
+    const run: Run = {
+      ...{ http, baseUrl, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline },
+      packed,
+    };
     for (const [i, operation] of operations.entries())
       results.push(await fuzzOperation(run, operation, operations.length - i));
   } catch (e) {
@@ -220,7 +244,7 @@ async function fuzzOperation(
   const spec = inputOperation(operation);
   const stats = emptyStats();
   const warnings = new Map<string, CaseWarning>();
-  const cases = operationCases(spec, run.bodyLimit);
+  const cases = operationCases(spec, run.bodyLimit, run.packed);
   const base = { operation, schema: spec.schema, stats, warnings: [] as CaseWarning[] };
   const skipped = (notRun: string): ApiInputOperationResult => ({
     ...base,
@@ -234,8 +258,17 @@ async function fuzzOperation(
   });
   if (run.dead) return skipped(`not run: ${run.dead}`);
   if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
-  // An operation on one ticket gets a fresh one to work on.
-  const target = spec.spec.template.includes('{') ? await run.workspace.createTarget() : undefined;
+  // An operation on one ticket gets a fresh one to work on; packed, the update and message cases
+  // share one (a creation case's when one was accepted).
+  let target: string | undefined;
+  if (spec.spec.template.includes('{')) {
+    target = run.packed ? run.shared?.id : undefined;
+    if (target === undefined) {
+      run.written = true;
+      target = await run.workspace.createTarget();
+      if (run.packed) run.shared = { id: target };
+    }
+  }
   const seen: { failure?: CaseFailure } = {};
   const internal: InternalError = { count: 0 };
   const sink = { stats, seen, warnings, internal };
@@ -244,28 +277,39 @@ async function fuzzOperation(
   const share = Math.max(1000, Math.floor(left / operationsLeft));
   // The class sampler first (fast-check runs `examples` before drawing), then random cases up to
   // the budget; the whole sampler even when the budget is smaller. Replays draw the same cases.
+  // Packed, the sampler alone; on the shared ticket in the order that needs the fewest reads.
+  const sampler =
+    run.packed && target !== undefined ? gateOrder(cases.sampler, check.fresh) : cases.sampler;
   let details = await fc.check(fc.asyncProperty(cases.random, check.property), {
     seed: run.seed,
-    numRuns: Math.max(run.numRuns, cases.sampler.length),
-    examples: cases.sampler.map((c): [BodyCase] => [c]),
+    numRuns: run.packed ? sampler.length : Math.max(run.numRuns, sampler.length),
+    examples: sampler.map((c): [BodyCase] => [c]),
     interruptAfterTimeLimit: Math.max(1, Math.min(left, share)),
     markInterruptAsFailure: false,
   });
-  // The count the creations should have left, read once: off, the cases are replayed one by one,
-  // each with its own count, so the one that left it off is the counterexample (and is shrunk).
-  if (!details.failed && !seen.failure && !run.dead && (await check.countIsOff())) {
+  // What the one read after the cases could not vouch for — the creations when the count is off,
+  // refused writes when the ticket changed — is replayed one by one, each case read before and
+  // after, so the one that did it is the counterexample (and is shrunk).
+  const doubtful = !details.failed && !seen.failure && !run.dead ? await check.settle() : [];
+  if (doubtful.length > 0) {
     const replay = await caseCheck(run, operation, target, cases.classes, sink, true);
     const replayed = await fc.check(fc.asyncProperty(cases.random, replay.property), {
       seed: run.seed,
-      numRuns: check.pending.length,
-      examples: check.pending.map((c): [BodyCase] => [c]),
+      numRuns: doubtful.length,
+      examples: doubtful.map((c): [BodyCase] => [c]),
       interruptAfterTimeLimit: Math.max(1, run.deadline - performance.now()),
       markInterruptAsFailure: false,
     });
     // Not reproduced one by one: another client of a shared workspace created or closed tickets
     // meanwhile — the count proves nothing against these cases.
     if (replayed.failed) details = { ...replayed, numRuns: details.numRuns };
+    if (run.shared) run.shared.known = undefined;
   }
+  // A packed case failed: its one-class cases one by one, so the first that fails alone names
+  // the input (the packed case stays the counterexample when none does: they broke it together).
+  const culprit = details.failed && seen.failure ? details.counterexample?.[0] : undefined;
+  if (culprit?.parts && !run.dead)
+    await splitPacked(run, operation, target, cases.classes, sink, culprit.parts);
   // The budget ran out before any case failed: the operation is not judged (the caller says why).
   if (details.failed && !seen.failure && details.errorInstance instanceof RateBudgetExhausted)
     throw details.errorInstance;
@@ -298,6 +342,30 @@ async function fuzzOperation(
   };
 }
 
+/**
+ * The one-class cases of a failed packed case, one by one, each read before and after as in the
+ * full fuzz, until one fails alone: its failure replaces the packed case's. Not counted as cases
+ * (the failure already stopped the counts), as a shrink is not.
+ */
+async function splitPacked(
+  run: Run,
+  operation: ApiInputOperation,
+  target: string | undefined,
+  classes: ClassContext,
+  sink: CaseSink,
+  parts: readonly BodyCase[],
+): Promise<void> {
+  try {
+    const split = await caseCheck(run, operation, target, classes, sink, true);
+    for (const part of parts) if (!(await split.property(part)) || run.dead) return;
+  } catch (e) {
+    // The key's budget ran out while splitting: the packed case stays the counterexample.
+    if (!(e instanceof RateBudgetExhausted)) throw e;
+  } finally {
+    if (run.shared) run.shared.known = undefined;
+  }
+}
+
 /** Where the cases of one operation report: counts, the failure, warnings, internal errors. */
 interface CaseSink {
   stats: ApiInputStats;
@@ -313,6 +381,21 @@ interface CaseSink {
  * rules broken go to `warnings`, keeping each one's shortest body. Once the target stops
  * answering, every later case holds without being sent, so the case that stopped it stays the
  * counterexample. A list changes nothing: nothing is read around its cases.
+ *
+ * `perCase`: every case read before and after (the full fuzz's update and message cases, and
+ * every replay). Otherwise the reads are deferred (`settle` says what they could not vouch for):
+ * - a creation's count is not read after each case but once after them all (issue 25: a gate run
+ *   fits a Team key's burst): each answered case is judged against the count it should leave —
+ *   one more after an accepted create, the same after a rejected one — and the one read holds
+ *   them all to it;
+ * - packed, a refused write on the shared ticket is held to the ticket as last read, once for the
+ *   whole run of refused writes (read before the next accepted one, or after the last); a write
+ *   accepted in between leaves the refused ones before it unvouched for (replayed). An accepted
+ *   update is judged on its own answer (the merge patch rule is the PATCH answer's, as the
+ *   contract suite judges it), an accepted message too (it always was): nothing is read after it,
+ *   and the ticket is read again only before the next refused write needs it.
+ * An unanswered case is read after at once either way: a target that stopped answering is told
+ * from a dropped request.
  */
 async function caseCheck(
   run: Run,
@@ -323,13 +406,12 @@ async function caseCheck(
   perCase = false,
 ): Promise<CaseCheck> {
   const spec = inputOperation(operation);
-  // A creation's count is not read after each case but once after them all (issue 25: a gate
-  // run fits a Team key's burst): each answered case is judged against the count it should
-  // leave — one more after an accepted create, the same after a rejected one — and the one read
-  // (countIsOff) holds them all to it. An unanswered case is read after at once, as every case
-  // of the other operations is: a target that stopped answering is told from a dropped request.
-  const deferred = !perCase && operation === 'createTicket' && target === undefined;
+  const counted = operation === 'createTicket' && target === undefined;
+  const deferredCount = !perCase && counted;
+  const deferredTicket = !perCase && run.packed && target !== undefined && spec.method !== 'GET';
+  /** Cases the deferred read has yet to vouch for, and those it no longer can. */
   const pending: BodyCase[] = [];
+  const doubtful: BodyCase[] = [];
   const path = target
     ? `/v1/tickets/${encodeURIComponent(target)}${operation === 'addMessage' ? '/messages' : ''}`
     : spec.spec.template;
@@ -339,15 +421,37 @@ async function caseCheck(
       : target === undefined
         ? run.workspace.count()
         : run.workspace.ticket(target);
-  // What the world looked like after the last case: the next case's "before".
-  let known: unknown = await observe();
+  // What the world looked like after the last case: the next case's "before". Packed, the count
+  // the workspace was opened with (nothing written since), and the shared ticket as last read —
+  // or not read yet (STALE: read when a refused write first needs it).
+  let known: unknown;
+  if (deferredTicket) {
+    known = run.shared?.known ?? STALE;
+    // Taken: written from here on, it is this operation's to say again (settle).
+    if (run.shared) run.shared.known = undefined;
+  } else if (deferredCount && run.packed && run.workspace.opened !== undefined && !run.written)
+    known = run.workspace.opened;
+  else known = await observe();
+  const fresh = known !== STALE;
+  /** Reads the shared ticket: off from what the pending refused writes were held to, they are doubtful. */
+  const vouch = async () => {
+    const now = await observe();
+    if (!sameJson(now, known)) doubtful.push(...pending);
+    pending.length = 0;
+    known = now;
+  };
   /** The body length of each warning's case so far. */
   const shortest = new Map<string, number>();
   const judged = async (c: BodyCase): Promise<boolean> => {
+    if (deferredTicket) {
+      if (expectedAccepted(c) && pending.length > 0) await vouch();
+      else if (!expectedAccepted(c) && known === STALE) known = await observe();
+    }
     const before = known;
     const { body, contentType } = c.query
       ? { body: '', contentType: null }
       : encodeBodyCase(c, spec.mediaType);
+    if (spec.method !== 'GET') run.written = true;
     const ex = await run.http.send(spec.method, c.query?.raw ? `${path}?${c.query.raw}` : path, {
       headers: { ...run.auth, ...(contentType === null ? {} : { 'content-type': contentType }) },
       ...(c.query ? {} : { raw: body }),
@@ -358,7 +462,7 @@ async function caseCheck(
     const input = { kind: c.kind, note: c.note, schemaValid };
     tallyCase(stats, c, ex, schemaValid);
     // Cases run, not shrinks: once a case failed, what follows is fast-check shrinking it.
-    if (!seen.failure)
+    if (!seen.failure && !perCase)
       for (const name of caseClasses(c, sent, body, classes))
         stats.classes[name] = (stats.classes[name] ?? 0) + 1;
     const counterexampleOf = (p: CaseProblem, extra: string[] = []) => ({
@@ -377,18 +481,42 @@ async function caseCheck(
       ),
     });
     const status = ex.response?.status;
-    if (deferred && status !== undefined && typeof before === 'number') {
+    const accepted = status !== undefined && status >= 200 && status < 300;
+    // Packed: the first ticket a schema-valid creation left is the one updates and messages share.
+    if (run.packed && counted && accepted && schemaValid && !run.shared) {
+      const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
+      if (typeof id === 'string' && id !== '') run.shared = { id };
+    }
+    let after: unknown;
+    if (deferredCount && status !== undefined && typeof before === 'number') {
       pending.push(c);
-      known = before + (status >= 200 && status < 300 ? 1 : 0);
+      known = before + (accepted ? 1 : 0);
+      after = known;
+    } else if (deferredTicket && status !== undefined) {
+      if (accepted) {
+        // Written: what the refused writes before it were held to can no longer be read.
+        doubtful.push(...pending);
+        pending.length = 0;
+        known = STALE;
+        after = operation === 'updateTicket' ? ex.response?.json : undefined;
+      } else if (before === STALE) {
+        doubtful.push(c);
+        after = undefined;
+      } else {
+        pending.push(c);
+        after = before;
+      }
     } else
       try {
         known = await observe();
+        after = known;
       } catch (e) {
         // Our own key's budget ran out: not the target's fault (the operation is not judged).
         if (e instanceof RateBudgetExhausted) throw e;
         // The target stopped answering after this input: the input is the counterexample.
         run.dead = `the target stopped answering after a ${operation} case (${(e as Error).message})`;
-        const p = judgeCase(operation, ex, sent, before, before, input)[0] ?? {
+        const was = before === STALE ? undefined : before;
+        const p = judgeCase(operation, ex, sent, was, was, input)[0] ?? {
           broken: API_INPUT_RULES.answered,
           reason: `answered ${ex.status}, then stopped answering`,
         };
@@ -400,7 +528,14 @@ async function caseCheck(
         };
         return false;
       }
-    const found = judgeCase(operation, ex, sent, before, known, input);
+    const found = judgeCase(
+      operation,
+      ex,
+      sent,
+      before === STALE ? undefined : before,
+      after,
+      input,
+    );
     for (const w of found.filter((p) => p.broken.provenance !== 'documented')) {
       const had = warnings.get(w.broken.check);
       if (had) had.cases++;
@@ -425,22 +560,37 @@ async function caseCheck(
   const guarded = guardCase(judged, internal);
   return {
     property: async (c) => (run.dead ? true : guarded(c)),
-    pending,
-    countIsOff: async () => {
-      if (pending.length === 0 || typeof known !== 'number') return false;
-      const now = await run.workspace.count();
-      return typeof now === 'number' && now !== known;
+    fresh,
+    settle: async () => {
+      if (deferredCount) {
+        if (pending.length === 0 || typeof known !== 'number') return [];
+        const now = await run.workspace.count();
+        return typeof now === 'number' && now !== known ? [...pending] : [];
+      }
+      if (deferredTicket) {
+        if (pending.length > 0) await vouch();
+        if (run.shared) run.shared.known = doubtful.length === 0 ? known : undefined;
+        if (run.shared && known === STALE) run.shared.known = undefined;
+        return [...doubtful];
+      }
+      return [];
     },
   };
 }
 
-/** The property of one operation's cases, and what a deferred count leaves to check after them. */
+/** The shared ticket was written since it was last read. */
+const STALE = Symbol('stale');
+
+/** The property of one operation's cases, and what its deferred reads leave to check after them. */
 interface CaseCheck {
   property: (c: BodyCase) => Promise<boolean>;
-  /** The cases whose count is not read yet (deferred: createTicket), in the order sent. */
-  pending: BodyCase[];
-  /** Reads the count once: whether it is not the one the pending cases should have left. */
-  countIsOff(): Promise<boolean>;
+  /** The state the first case is held to is known without a read (packed order: gateOrder). */
+  fresh: boolean;
+  /**
+   * The deferred read after the cases (the creation count, or the shared ticket after its last
+   * refused writes): the cases it could not vouch for, in the order sent, to replay one by one.
+   */
+  settle(): Promise<BodyCase[]>;
 }
 
 /**

@@ -16,7 +16,8 @@ import {
   type ClassContext,
   type ClassFamily,
 } from '../arbitraries/input-classes.ts';
-import { queryCaseArb, querySampler } from '../arbitraries/query-case-arb.ts';
+import { packedSampler } from '../arbitraries/body-cases/packed-sampler.ts';
+import { packedQuerySampler, queryCaseArb, querySampler } from '../arbitraries/query-case-arb.ts';
 import type { InputOperation } from './operations.ts';
 import { componentSchema, resolveSpecRef } from './spec-schemas.ts';
 
@@ -85,14 +86,28 @@ function requiredDropped(schema: JsonSchema, t: BodyTargets): BodyCase[] {
   }));
 }
 
-export function operationCases(op: InputOperation, bodyLimit: number): OperationCases {
+/**
+ * The cases of `op`; `packed` (the gate-sized fuzz): the packed sampler instead of the full one —
+ * every class still sent, several to a case (packed-sampler.ts).
+ */
+export function operationCases(
+  op: InputOperation,
+  bodyLimit: number,
+  packed = false,
+): OperationCases {
   const classes = classContextOf(op, bodyLimit);
   if (op.params)
-    return { sampler: querySampler(op.params), random: queryCaseArb(op.params), classes };
+    return {
+      sampler: packed ? packedQuerySampler(op.params) : querySampler(op.params),
+      random: queryCaseArb(op.params),
+      classes,
+    };
   const schema = componentSchema(op.schema);
   const targets = bodyTargets(schema, resolveSpecRef);
   return {
-    sampler: [...classSampler(schema, targets, { bodyLimit }), ...requiredDropped(schema, targets)],
+    sampler: packed
+      ? packedSampler(schema, targets, { bodyLimit })
+      : [...classSampler(schema, targets, { bodyLimit }), ...requiredDropped(schema, targets)],
     random: bodyCaseArb(schema, resolveSpecRef, { bodyLimit }),
     classes,
   };

@@ -19,6 +19,8 @@ export const LIST_WALK_PAGES = 10;
 export interface Workspace {
   /** How the ticket count is read. */
   countedVia: CountedVia;
+  /** The count the opening read found (the packed fuzz's first "before": not read twice). */
+  opened: number | undefined;
   /** The ticket count; undefined when it is `not-counted`. */
   count(): Promise<number | undefined>;
   /** The ticket's GET body. */
@@ -59,14 +61,17 @@ async function countViaList(get: Get): Promise<number | undefined> {
 
 export async function openWorkspace(http: Http, auth: Record<string, string>): Promise<Workspace> {
   const get: Get = (path) => http.send('GET', path, { headers: auth });
-  const countedVia: CountedVia =
-    (await countViaSummary(get)) !== undefined
-      ? 'reports-summary'
-      : (await countViaList(get)) !== undefined
-        ? 'list-walk'
-        : 'not-counted';
+  let opened = await countViaSummary(get);
+  const summary = opened !== undefined;
+  if (!summary) opened = await countViaList(get);
+  const countedVia: CountedVia = summary
+    ? 'reports-summary'
+    : opened !== undefined
+      ? 'list-walk'
+      : 'not-counted';
   return {
     countedVia,
+    opened,
     count: async () =>
       countedVia === 'reports-summary'
         ? ((await countViaSummary(get)) ?? (await countViaList(get)))

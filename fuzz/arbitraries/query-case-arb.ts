@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { BodyCase } from './body-cases/body-case.ts';
 import { TEXT_SAMPLES } from './body-cases/class-sampler.ts';
 import { hostileTextArb } from './hostile-text-arb.ts';
+import { numberClass } from './input-classes.ts';
 import type { JsonSchema } from './schema-arb.ts';
 
 /** A query parameter of the spec, its schema resolved. */
@@ -109,6 +110,52 @@ export function querySampler(params: readonly QueryParam[]): BodyCase[] {
   if (text)
     for (const { note, text: sample } of TEXT_SAMPLES)
       out.push(queryCase({ [text.name]: sample }, `class sampler: ${note} in ${text.name}`));
+  return out;
+}
+
+/**
+ * The query class sampler packed for the gate-sized fuzz (packed-sampler.ts for bodies): one edge
+ * per number class (a query holds one value per parameter), and every text sample at once in the
+ * free-text parameter of the first query whose number is valid — an invalid number would mask the
+ * text. Each packed query keeps its one-class queries (`parts`), sent one by one when it fails.
+ */
+export function packedQuerySampler(params: readonly QueryParam[]): BodyCase[] {
+  const out: BodyCase[] = [];
+  const text = params.find((p) => p.schema.type === 'string' && !p.schema.enum);
+  let textLeft = text !== undefined;
+  const withText = (values: Record<string, string>, parts: BodyCase[], what: string) => {
+    if (!text || !textLeft) return parts.length === 1 ? parts[0]! : queryCase(values, what);
+    textLeft = false;
+    const joined = TEXT_SAMPLES.map((s) => s.text).join(' ');
+    const all = [
+      ...parts,
+      ...TEXT_SAMPLES.map((s) =>
+        queryCase({ [text.name]: s.text }, `class sampler: ${s.note} in ${text.name}`),
+      ),
+    ];
+    return {
+      ...queryCase(
+        { ...values, [text.name]: joined },
+        `class sampler, packed (${all.length} inputs): ${what}; every text sample in ${text.name}`,
+      ),
+      parts: all,
+    };
+  };
+  for (const p of params) {
+    const b = integerBounds(p.schema);
+    if (!b) continue;
+    const seen = new Set<string>();
+    for (const v of integerEdges(b.min, b.max)) {
+      const cls = numberClass(v, b);
+      if (seen.has(cls)) continue;
+      seen.add(cls);
+      const what = `class sampler: ${p.name} at an edge`;
+      const valid = queryProblem(params, { [p.name]: v }) === undefined;
+      const single = queryCase({ [p.name]: v }, what);
+      out.push(valid ? withText({ [p.name]: v }, [single], `${p.name}=${v}`) : single);
+    }
+  }
+  if (text && textLeft) out.push(withText({}, [], 'no other parameter'));
   return out;
 }
 

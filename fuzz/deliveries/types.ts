@@ -23,7 +23,7 @@ export interface DeliveryCheckOptions {
   endpoints?: readonly ConfiguredEndpoint[];
   /** The key's workspace; default: looked up with `POST /admin/keys/lookup`. */
   workspaceId?: string;
-  /** Scenarios to run (fast-check `numRuns`, shrinking not counted). Default 25. */
+  /** Scenarios to run (fast-check `numRuns`, shrinking not counted; 0: the hostile example alone). Default 25. */
   numRuns?: number;
   /** Seed; default `FC_SEED` or the harness default. */
   seed?: number;

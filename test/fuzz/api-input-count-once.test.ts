@@ -4,7 +4,8 @@
  * case: test/fuzz/fuzz-size.test.ts); a count off at that read replays the cases one by one, each
  * with its own count — a half-created ticket is then the counterexample (api-input-faults.test.ts),
  * while a ticket another client of the workspace created meanwhile, which no case reproduces, fails
- * nothing.
+ * nothing. At the gate size the same holds for the shared ticket of the update and message cases:
+ * refused writes are read after once, and replayed one by one when the ticket changed.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -67,6 +68,60 @@ test('a ticket another client created during the creation cases is replayed away
       { input: true, delivery: false },
     ).apiInput;
     assert.ok(r.requests > planned + 30, `${r.requests} sent, ${planned} planned without replay`);
+  } finally {
+    proxy.closeAllConnections();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    await svc.close();
+  }
+});
+
+test('gate-sized: refused writes that changed the shared ticket are read once, replayed one by one, and the input that did it is named', async () => {
+  const svc = await startService({ enterprise: LIMITS });
+  const key = svc.credentials.workspaces.enterprise.keys.full;
+  // Lets every write reach the deployment, then answers a valid-looking 422 (the target's own
+  // creation aside): each refused write changed the ticket.
+  const proxy: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers.connection;
+    const up = await request(`${svc.baseUrl}${req.url}`, {
+      method: req.method as 'GET',
+      headers: headers as Record<string, string>,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const text = await up.body.text();
+    const target = Buffer.concat(chunks).includes('api input fuzz target');
+    if (req.method !== 'GET' && up.statusCode < 300 && !target) {
+      const problem = { type: 'about:blank', title: 'Unprocessable', status: 422 };
+      res.writeHead(422, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify(problem));
+      return;
+    }
+    res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  try {
+    const r = await runApiInputFuzz({
+      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      apiKey: key,
+      numRuns: 1,
+      maxSeconds: 120,
+      operations: ['updateTicket', 'addMessage'],
+      packed: true,
+    });
+    const report = formatApiInputFuzz(r);
+    assert.equal(r.passed, false, report);
+    for (const o of r.operations) {
+      assert.equal(o.status, 'failed', report);
+      assert.equal(o.broken?.check, 'fuzz.api-input-nothing-half-done', report);
+      assert.match(o.reason ?? '', /the ticket changed/, report);
+      // Split down to one input of the packed case: the report names it.
+      assert.match(o.counterexample?.note ?? '', /^class sampler: /, report);
+      assert.match(o.counterexample?.transcript ?? '', /^< HTTP\/1\.1 422$/m, report);
+    }
   } finally {
     proxy.closeAllConnections();
     await new Promise<void>((resolve) => proxy.close(() => resolve()));

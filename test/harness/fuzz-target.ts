@@ -31,7 +31,7 @@ export function startFuzzTarget(
 
 /**
  * The API input fuzz with `svc`'s enterprise key, `numRuns` cases an operation, 120 s at most; at
- * `baseUrl` when a proxy stands in front of the deployment.
+ * `baseUrl` when a proxy stands in front of the deployment; `packed`: the gate-sized fuzz.
  */
 export function apiInputFuzzOn(
   svc: RunningService,
@@ -39,7 +39,8 @@ export function apiInputFuzzOn(
   {
     baseUrl = svc.baseUrl,
     operations,
-  }: { baseUrl?: string; operations?: ApiInputOperation[] } = {},
+    packed,
+  }: { baseUrl?: string; operations?: ApiInputOperation[]; packed?: boolean } = {},
 ): Promise<ApiInputFuzzResult> {
   return runApiInputFuzz({
     baseUrl,
@@ -47,6 +48,7 @@ export function apiInputFuzzOn(
     numRuns,
     maxSeconds: 120,
     operations,
+    ...(packed ? { packed } : {}),
   });
 }
 

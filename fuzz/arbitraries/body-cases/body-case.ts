@@ -38,4 +38,10 @@ export interface BodyCase {
   query?: { raw: string; values: Record<string, string> };
   /** deep-junk: how deep and in what shape the junk at `at` nests. */
   deep?: { depth: number; shape: 'array' | 'object' | 'mixed' };
+  /**
+   * A packed case (the gate-sized fuzz: packed-sampler.ts): the one-class cases it carries at
+   * once, each a whole case of its own — sent one by one only when the packed case fails, so the
+   * failure names the input that broke the rule.
+   */
+  parts?: BodyCase[];
 }
