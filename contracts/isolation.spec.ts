@@ -46,8 +46,9 @@ test.describe('workspace isolation', () => {
     need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     // Its twin, a ticket of A that B never writes: what the deployment does to a ticket by itself
     // meanwhile (isolation.foreign-unchanged tells that from B's doing). The worker's shared
-    // readable ticket serves (issue 25: no ticket made for it alone): it holds none of B's values
-    // (priority normal, status open, its own subject), so only what B's writes did can differ.
+    // readable ticket serves (issue 25: no ticket made for it alone), made the same way (priority
+    // high): it holds none of B's values (priority low, status closed, B's subject), so only what
+    // B's writes did can differ.
     const twin = await readableTicket(api, tag);
     const id = encodeURIComponent(idOf(mine));
     const ghost = unknownId();
