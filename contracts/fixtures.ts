@@ -485,12 +485,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       : undefined;
     const sentBefore = processRateStats().sent;
     const keyBefore = keyBudget?.stats.sent ?? 0;
+    const createdBefore = target.created.length;
     await use(new ApiClient(http));
+    // What the test leaves for the worker's clean-up — a close or a delete each, on a deployment
+    // that is not thrown away whole (a rule stays: v1 cannot delete one) — is the test's cost too:
+    // counted with it, the cost of a run does not depend on how many workers share its tests.
+    const left = target.embedded
+      ? []
+      : target.created
+          .slice(createdBefore)
+          .filter(
+            (c) => c.kind !== 'rule' && !(c.kind === 'ticket' && target.closedByTests.has(c.id)),
+          );
     appendRaw(`costs-${process.pid}.jsonl`, [
       {
         test: testInfo.titlePath.slice(1).join(' › '),
-        sent: processRateStats().sent - sentBefore,
-        key: (keyBudget?.stats.sent ?? 0) - keyBefore,
+        sent: processRateStats().sent - sentBefore + left.length,
+        key:
+          (keyBudget?.stats.sent ?? 0) -
+          keyBefore +
+          left.filter((c) => c.workspace !== 'other').length,
       },
     ]);
     // How much of the target's data the test read (core/http/read-tally.ts), test by test: a
