@@ -97,11 +97,18 @@ test.describe('workspace isolation', () => {
     tag: ['@isolation.list'],
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
-    const created = [
-      await createTicket(api, tag, 'isolation: list high', { priority: 'high' }),
-      await createTicket(api, tag, 'isolation: list low', { priority: 'low' }),
+    // Workspace A's tickets: every one this worker has made so far (none made for this test
+    // alone, issue 25), the shared readable one (priority high, open) at least — any of them in
+    // one of B's lists is a leak (a leaked one shows in the filters below that it matches).
+    const readable = await readableTicket(api, tag);
+    const foreignIds = [
+      ...new Set([
+        readable.id,
+        ...target.created
+          .filter((c) => c.kind === 'ticket' && c.workspace !== 'other')
+          .map((c) => c.id),
+      ]),
     ];
-    const foreignIds = created.map(idOf);
     const b = api.withKey(target.keys.otherWorkspace);
     const seen: string[] = [];
     const collect = (ex: Exchange) => {
@@ -122,7 +129,7 @@ test.describe('workspace isolation', () => {
     // thousands of old tickets on a long-lived staging (contracts/ticket-walk.ts).
     const walk = await walkTickets(
       (query) => b.send('GET', '/v1/tickets', { query: query as Record<string, string> }),
-      { limit: 10, maxPages: 30, before: earliestCreatedAt(created) },
+      { limit: 10, maxPages: 30, before: earliestCreatedAt([readable]) },
     );
     seen.push(...walk.seen);
     verdict.check('isolation.list', undefined, { foreignIds, seen });

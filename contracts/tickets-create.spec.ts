@@ -68,13 +68,18 @@ test.describe('create ticket', () => {
     probe,
     verdict,
   }) => {
-    const none = await api.call('post', '/v1/tickets', {
-      body: { subject: tag.subject('no priority'), requester },
-    });
-    probe('U2', 'default-priority', none.json?.priority ?? null);
+    // No priority sent: the email-only creation shows the default priority too, when accepted;
+    // only a deployment that refuses it gets a creation of its own for that (issue 25).
     const emailOnly = await api.send('POST', '/v1/tickets', {
       body: { subject: tag.subject('email only'), requester: { email: 'e@example.com' } },
     });
+    const accepted = (emailOnly.status ?? 0) >= 200 && (emailOnly.status ?? 0) < 300;
+    const none = accepted
+      ? emailOnly
+      : await api.call('post', '/v1/tickets', {
+          body: { subject: tag.subject('no priority'), requester },
+        });
+    probe('U2', 'default-priority', none.json?.priority ?? null);
     const nameOnly = await api.send('POST', '/v1/tickets', {
       body: { subject: tag.subject('name only'), requester: { name: 'Nameless' } },
     });
