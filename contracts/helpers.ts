@@ -11,7 +11,7 @@ import {
   deliveryJson,
 } from '../core/webhooks/capture-receiver.ts';
 import { deliveryRepro } from '../core/webhooks/delivery-repro.ts';
-import type { Subscription, Target } from './fixtures.ts';
+import { asShared, type Subscription, type Target } from './fixtures.ts';
 
 export const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
 
@@ -67,7 +67,8 @@ function readable(
 ): Promise<Readable> {
   let hit = readables.get(kind);
   if (!hit) {
-    hit = create().then((ex) => {
+    // The worker's set-up, not the cost of the test that happens to need it first (asShared).
+    hit = asShared(create).then((ex) => {
       const r = { id: idOf(ex), json: (ex.json ?? {}) as Record<string, unknown>, created: ex };
       if (r.id === MISSING_ID) readables.delete(kind);
       return r;

@@ -34,7 +34,7 @@ import { BOGUS_KEY_PREFIX } from '../core/redact.ts';
 import { loadSpec } from '../core/spec/load-spec.ts';
 import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { missingCredential } from '../core/target/resolve-target.ts';
-import { runFile, type Target, test } from './fixtures.ts';
+import { asShared, runFile, type Target, test } from './fixtures.ts';
 import { observeCrossCutting } from './helpers.ts';
 import {
   type AObject,
@@ -323,7 +323,9 @@ test.describe('rule × operation matrix', () => {
               miss(checks, why);
               continue;
             }
-            const built = await shared.request(api, op);
+            // Finding or making workspace A's objects is the worker's set-up (asShared).
+            const all = shared;
+            const built = await asShared(() => all.request(api, op));
             if ('unreachable' in built) {
               miss(checks, `not reachable on this target: ${built.unreachable}`);
               continue;

@@ -23,7 +23,7 @@ import {
 } from '../core/webhooks/delivery-ledger.ts';
 import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
 import { missingCredential } from '../core/target/resolve-target.ts';
-import { type Subscription, type Target, test } from './fixtures.ts';
+import { asShared, type Subscription, type Target, test } from './fixtures.ts';
 import { need } from './need.ts';
 import { RETRY_MIN_WAIT_MS } from './retry-probe.ts';
 import {
@@ -314,7 +314,8 @@ async function otherWorkspaceActions(
 /** The worker's shared lifecycle, made by the first test that needs it. */
 function sharedLifecycle(api: ApiClient, tag: Tag, target: Target): Promise<Lifecycle | string> {
   if (!lifecycle) {
-    lifecycle = runLifecycle(api, tag, target);
+    // The worker's set-up, not the cost of the first webhook test (asShared).
+    lifecycle = asShared(() => runLifecycle(api, tag, target));
     // A lifecycle that did not finish (the key's budget spent: its test is skipped) is made
     // again by the next test, never handed over half made.
     lifecycle.catch(() => {
