@@ -300,6 +300,34 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   return target;
 }
 
+/**
+ * What the worker's shared fixtures cost — the readable ticket and contact, the rule matrix's
+ * objects, the webhook lifecycle — counted as the worker's set-up, not as the cost of whichever
+ * test happened to make them first: a run that selects fewer tests (`--grep`, `--max-requests`)
+ * still makes them once, and contracts/request-costs.json counts them once per worker
+ * (`perWorker`, scripts/contract-costs.ts). Tests of a worker run one at a time, so the requests
+ * sent while a shared fixture is made are its own; the objects it creates are left out of the
+ * test's clean-up count (the worker's clean-up closes them, as its own).
+ */
+const shared = { sent: 0, key: 0, objects: new Set<string>() };
+/** The running test's view of the counts (set by the api fixture; none outside a test). */
+let counts: { key: () => number; created: () => CreatedObject[] } | undefined;
+
+/** Runs `make` (a shared fixture's creation) with its requests counted as the worker's. */
+export async function asShared<T>(make: () => Promise<T>): Promise<T> {
+  const c = counts;
+  const sent = processRateStats().sent;
+  const key = c?.key() ?? 0;
+  const made = c?.created().length ?? 0;
+  try {
+    return await make();
+  } finally {
+    shared.sent += processRateStats().sent - sent;
+    shared.key += (c?.key() ?? 0) - key;
+    for (const o of c?.created().slice(made) ?? []) shared.objects.add(`${o.kind}:${o.id}`);
+  }
+}
+
 /** What a created object is until the clean-up says otherwise. */
 const UNCLEANED = 'not cleaned: the run was stopped before its clean-up';
 
@@ -485,12 +513,38 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       : undefined;
     const sentBefore = processRateStats().sent;
     const keyBefore = keyBudget?.stats.sent ?? 0;
-    await use(new ApiClient(http));
+    const createdBefore = target.created.length;
+    const sharedBefore = { sent: shared.sent, key: shared.key };
+    counts = { key: () => keyBudget?.stats.sent ?? 0, created: () => target.created };
+    try {
+      await use(new ApiClient(http));
+    } finally {
+      counts = undefined;
+    }
+    // What the test leaves for the worker's clean-up — a close or a delete each, on a deployment
+    // that is not thrown away whole (a rule stays: v1 cannot delete one) — is the test's cost too:
+    // counted with it, the cost of a run does not depend on how many workers share its tests.
+    // A shared fixture's objects are the worker's (asShared).
+    const left = target.embedded
+      ? []
+      : target.created
+          .slice(createdBefore)
+          .filter(
+            (c) =>
+              c.kind !== 'rule' &&
+              !shared.objects.has(`${c.kind}:${c.id}`) &&
+              !(c.kind === 'ticket' && target.closedByTests.has(c.id)),
+          );
     appendRaw(`costs-${process.pid}.jsonl`, [
       {
         test: testInfo.titlePath.slice(1).join(' › '),
-        sent: processRateStats().sent - sentBefore,
-        key: (keyBudget?.stats.sent ?? 0) - keyBefore,
+        sent:
+          processRateStats().sent - sentBefore - (shared.sent - sharedBefore.sent) + left.length,
+        key:
+          (keyBudget?.stats.sent ?? 0) -
+          keyBefore -
+          (shared.key - sharedBefore.key) +
+          left.filter((c) => c.workspace !== 'other').length,
       },
     ]);
     // How much of the target's data the test read (core/http/read-tally.ts), test by test: a

@@ -11,7 +11,7 @@ import {
   deliveryJson,
 } from '../core/webhooks/capture-receiver.ts';
 import { deliveryRepro } from '../core/webhooks/delivery-repro.ts';
-import type { Subscription, Target } from './fixtures.ts';
+import { asShared, type Subscription, type Target } from './fixtures.ts';
 
 export const requester = { email: 'ada@example.com', name: 'Ada Lovelace' };
 
@@ -48,6 +48,8 @@ export function idOf(ex: { json?: unknown }): string {
 export interface Readable {
   id: string;
   json: Record<string, unknown>;
+  /** The creation itself (request and answer), for the checks that judge a creation's answer. */
+  created: Exchange;
 }
 
 const readables = new Map<string, Promise<Readable>>();
@@ -59,11 +61,15 @@ const readables = new Map<string, Promise<Readable>>();
  * test that needs it creates it (the creation is that test's exchange); the worker's clean-up
  * closes or deletes it. A creation that gave no id is not kept: the next test tries again.
  */
-function readable(kind: string, create: () => Promise<{ json?: unknown }>): Promise<Readable> {
+function readable(
+  kind: string,
+  create: () => Promise<Exchange & { json?: unknown }>,
+): Promise<Readable> {
   let hit = readables.get(kind);
   if (!hit) {
-    hit = create().then((ex) => {
-      const r = { id: idOf(ex), json: (ex.json ?? {}) as Record<string, unknown> };
+    // The worker's set-up, not the cost of the test that happens to need it first (asShared).
+    hit = asShared(create).then((ex) => {
+      const r = { id: idOf(ex), json: (ex.json ?? {}) as Record<string, unknown>, created: ex };
       if (r.id === MISSING_ID) readables.delete(kind);
       return r;
     });
@@ -73,9 +79,15 @@ function readable(kind: string, create: () => Promise<{ json?: unknown }>): Prom
   return hit;
 }
 
-/** Workspace A's ticket that read-only checks share in this worker (never written to). */
+/**
+ * Workspace A's ticket that read-only checks share in this worker (never written to): priority
+ * high (not the default, so a priority dropped on creation or on a read shows), the suite's
+ * requester. Its creation is also the one the creation checks judge ('create ticket › a new
+ * ticket …'), and its GET the read-back ('ticket lifecycle › get …'): a ticket per check would
+ * only cost the key's budget a creation and a clean-up close each (issue 25).
+ */
 export const readableTicket = (api: ApiClient, tag: Tag): Promise<Readable> =>
-  readable('ticket', () => createTicket(api, tag, 'read by several checks'));
+  readable('ticket', () => createTicket(api, tag, 'read by several checks', { priority: 'high' }));
 
 /** Workspace A's contact that read-only checks share in this worker (never written to). */
 export const readableContact = (api: ApiClient): Promise<Readable> =>

@@ -28,12 +28,13 @@ import {
   matrixRules,
 } from '../core/checks/applies-to.ts';
 import type { Exchange } from '../core/checks/types.ts';
+import type { Verdict } from '../core/checks/verdict.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import { BOGUS_KEY_PREFIX } from '../core/redact.ts';
 import { loadSpec } from '../core/spec/load-spec.ts';
 import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { missingCredential } from '../core/target/resolve-target.ts';
-import { runFile, type Target, test } from './fixtures.ts';
+import { asShared, runFile, type Target, test } from './fixtures.ts';
 import { observeCrossCutting } from './helpers.ts';
 import {
   type AObject,
@@ -104,8 +105,8 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
   },
   'malformed-authorization': async ({ api, op, path, body }) => {
     // One malformed form per operation, the two in turn along the spec's operations: every cell
-    // is judged, each form on half the operations (issue 25: a gate run fits a Team burst; the
-    // unknown-key test sends the Basic form to the list as well).
+    // is judged, each form on half the operations — Basic on the tickets' list, the first
+    // (issue 25: a gate run fits a Team burst).
     const forms = [`Basic ${Buffer.from('harness:not-a-key').toString('base64')}`, 'Bearer'];
     const authorization = forms[Math.max(0, OPS.indexOf(op)) % forms.length]!;
     const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
@@ -151,6 +152,54 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
     return out;
   },
 };
+
+/**
+ * What a request kind's answers show of the gaps (U17 the missing-key answer, U18 the unknown-key
+ * one, U19 a read-only write's refusal, U21 another workspace's object beside an unknown one), for
+ * snapshot.json: recorded here, where the requests are sent, once per probe id — the matrix
+ * sends them on every operation, and a standalone test sending one of them again would only
+ * spend the key's budget (issue 25). Problem bodies of the rejections are judged here too (U16).
+ */
+function observe(
+  send: MatrixSend,
+  op: OperationSpec,
+  sent: readonly Sent[],
+  verdict: Verdict,
+  probe: (gap: string, id: string, value: unknown, label?: string) => void,
+): void {
+  const first = sent[0]?.ex;
+  if (!first) return;
+  if (send === 'no-key' || send === 'unknown-key')
+    for (const { ex } of sent) verdict.check('validation.problem-body', ex);
+  if (send === 'no-key') {
+    probe('U17', 'missing-key-status', first.response?.status ?? null);
+    // Scheme and parameter names only: the redactor masks a raw `Bearer realm=…` value.
+    const challenge = first.response?.headers['www-authenticate'];
+    probe(
+      'U17',
+      'missing-key-challenge',
+      challenge === undefined
+        ? null
+        : {
+            scheme: challenge.split(/\s+/)[0],
+            // Each parameter name starts a run of letters: no rescan of a long run per letter.
+            params: [...challenge.matchAll(/(?<![a-z_])([a-z_]+)=/gi)].map((m) => m[1]),
+          },
+      'WWW-Authenticate without a key (scheme, parameter names)',
+    );
+  }
+  if (send === 'unknown-key') probe('U18', 'invalid-key-status', first.response?.status ?? null);
+  if (send === 'read-only-key' && op.scope === 'write')
+    probe('U19', `readonly-write-status:${op.operationId}`, first.response?.status ?? null);
+  const byId = sent.find((s) => s.args.unknown);
+  if (send === 'other-workspace' && byId?.args.unknown && op.method === 'GET') {
+    const foreign = byId.ex.response?.status ?? null;
+    const unknown = byId.args.unknown.response?.status ?? null;
+    probe('U21', 'foreign-ticket-status', foreign);
+    probe('U21', 'unknown-ticket-status', unknown);
+    probe('U21', 'foreign-same-as-unknown', foreign === unknown);
+  }
+}
 
 /** Why the plan rule has nothing to hold on this target, or undefined. */
 function noDeclaredPlan(target: Target): string | undefined {
@@ -231,6 +280,10 @@ test.describe('rule × operation matrix', () => {
         plans.flatMap((p) => [
           ...p.sends.flatMap((s) => s.checks),
           ...p.every.filter((r) => r.appliesTo.requires?.length).map((r) => r.name),
+          // The rejections' problem bodies, judged where they are sent (observe).
+          ...p.sends
+            .filter((s) => s.send === 'no-key' || s.send === 'unknown-key')
+            .map(() => 'validation.problem-body'),
         ]),
       ),
     ];
@@ -240,7 +293,15 @@ test.describe('rule × operation matrix', () => {
       {
         tag: names.map((n) => `@${n}`),
       },
-      async ({ api, verdict, target, tag, exchanges, notReached }, testInfo) => {
+      async ({ api, verdict, target, tag, exchanges, notReached, probe }, testInfo) => {
+        // Each probe id once (the first operation that shows it: reads come first, the tickets'
+        // first among them, as the standalone tests these replace recorded them).
+        const probed = new Set<string>();
+        const probeOnce = (gap: string, id: string, value: unknown, label?: string) => {
+          if (probed.has(`${gap}\u0000${id}`)) return;
+          probed.add(`${gap}\u0000${id}`);
+          probe(gap, id, value, label);
+        };
         // Room for every request of the group on a slow deployment (rate waits extend it too).
         testInfo.setTimeout(Math.max(testInfo.timeout, 30_000 + 3_000 * plans.length * 4));
         shared ??= new MatrixObjects(DOC, OPS, {
@@ -262,7 +323,9 @@ test.describe('rule × operation matrix', () => {
               miss(checks, why);
               continue;
             }
-            const built = await shared.request(api, op);
+            // Finding or making workspace A's objects is the worker's set-up (asShared).
+            const all = shared;
+            const built = await asShared(() => all.request(api, op));
             if ('unreachable' in built) {
               miss(checks, `not reachable on this target: ${built.unreachable}`);
               continue;
@@ -270,6 +333,7 @@ test.describe('rule × operation matrix', () => {
             const sent = await SENDERS[send]({ api, op, target, all: shared, ...built });
             for (const { ex, args } of sent)
               for (const c of checks) verdict.checkNamed(c, ex, args);
+            observe(send, op, sent, verdict, probeOnce);
           }
           const planRules = every.filter((r) => r.appliesTo.requires?.includes('declared-plan'));
           if (planless)

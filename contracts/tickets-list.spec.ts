@@ -86,8 +86,11 @@ test.describe('list tickets', () => {
   test('a cursor walk visits every ticket once: no duplicates, no gaps', {
     tag: ['@tickets.pagination-walk', '@tickets.list-envelope'],
   }, async ({ api, verdict, tag, probe }) => {
+    // Three tickets at two a page: a page boundary among them, another right after (the extra
+    // page), and a first page with more after it — what a duplicate or a skipped row at a cursor
+    // needs to show; each more would cost a creation and a clean-up close (issue 25).
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await createTicket(api, tag, `walk ${i}`));
+    for (let i = 0; i < 3; i++) made.push(await createTicket(api, tag, `walk ${i}`));
     const mine = made.map(idOf);
     // Bounded on a long-lived, shared workspace (contracts/ticket-walk.ts): newest first, the walk
     // meets this test's tickets on its first pages; one more page checks the boundary after them.
@@ -110,7 +113,7 @@ test.describe('list tickets', () => {
         // list not newest first on a large workspace): what is missing is not known to be missing.
         gapsKnown: walk.stoppedBy !== 'cap',
       });
-    // Its first page (limit 2, this test's 5 tickets at least) always has more after it, so the
+    // Its first page (limit 2, this test's 3 tickets at least) always has more after it, so the
     // Link header's presence is the deployment's behaviour, not the data's.
     const firstPage = walk.first?.response?.json as Page | undefined;
     probe(

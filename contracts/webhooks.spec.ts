@@ -22,7 +22,8 @@ import {
   matchDeliveries,
 } from '../core/webhooks/delivery-ledger.ts';
 import { TRIGGERABLE_EVENTS } from '../core/webhooks/endpoints-file.ts';
-import { type Subscription, type Target, test } from './fixtures.ts';
+import { missingCredential } from '../core/target/resolve-target.ts';
+import { asShared, type Subscription, type Target, test } from './fixtures.ts';
 import { need } from './need.ts';
 import { RETRY_MIN_WAIT_MS } from './retry-probe.ts';
 import {
@@ -196,30 +197,132 @@ interface Lifecycle {
   id: string;
   /** Per event: whether its trigger took effect (TOOK_EFFECT). */
   tookEffect: Record<string, boolean>;
+  /**
+   * On a deployment with an admin surface, the endpoints the delivery-rule and signature tests
+   * judge, subscribed before the lifecycle so its deliveries reach them too; and the other
+   * workspace's ticket, taken through its actions first (see runLifecycle).
+   */
+  rules?: {
+    /** Disjoint choices: ticket.closed (prefixed form); ticket.created and customer.replied (plain). */
+    chosen: Subscription[];
+    /** ticket.created in each endpoint form: prefixed, plain, both. */
+    forms: Subscription[];
+    /** Workspace B's ticket and its actions (create, agent and customer replies, close), or why none. */
+    other: { id: string; exchanges: Exchange[] } | string;
+  };
 }
 
 /**
  * This worker's shared lifecycle (issue 25: a gate run fits a Team key's burst): one ticket and
  * one subscription serve every event's test — about 12 requests where a ticket, an endpoint and a
  * clean-up per event cost some 48 — each test judging its own event's deliveries. Made by the
- * first event test this worker runs (with its client: its exchanges are that test's), removed
- * after the group. A string: no endpoint takes every event (dashboard endpoints each subscribed to
- * a few), and each test makes its own as before.
+ * first webhook test this worker runs that needs it (with its client: its exchanges are that
+ * test's). A string: no endpoint takes every event (dashboard endpoints each subscribed to a
+ * few), and each test makes its own as before.
  */
 let lifecycle: Promise<Lifecycle | string> | undefined;
 
+/**
+ * On a deployment with an admin surface the same lifecycle also serves the delivery rules and
+ * the signature forms (issue 25: a ticket taken through six triggers for the event selection,
+ * one for the forms and one to bound the isolation wait cost some 12 requests with the key):
+ * their endpoints are subscribed first, so the lifecycle's deliveries reach each of them, and
+ * workspace B's ticket is created, replied to and closed before it, so once the lifecycle's own
+ * deliveries have arrived (and the deployment flushed) B's have had their chance too. Every
+ * endpoint is removed again once the deliveries are in: the tests judge what arrived.
+ */
 async function runLifecycle(api: ApiClient, tag: Tag, target: Target): Promise<Lifecycle | string> {
   const sub = await target.subscribe({ events: [...LIFECYCLE], form: 'both' });
   if (typeof sub === 'string') return sub;
-  const created = await createTicket(api, tag, 'webhook lifecycle', {
-    priority: 'normal',
+  const made: Subscription[] = [];
+  let rules: Lifecycle['rules'];
+  try {
+    if (target.resolved.admin) {
+      const subscribe = async (events: string[], form: 'prefixed' | 'plain') => {
+        const s = await target.subscribe({ events, form });
+        if (typeof s === 'string') throw new Error(s);
+        made.push(s);
+        return s;
+      };
+      const chosen = [
+        await subscribe(['ticket.closed'], 'prefixed'),
+        await subscribe(['ticket.created', 'customer.replied'], 'plain'),
+      ];
+      const forms = [await subscribe(['ticket.created'], 'prefixed'), chosen[1]!, sub];
+      rules = { chosen, forms, other: await otherWorkspaceActions(api, tag, target) };
+    }
+    const created = await createTicket(api, tag, 'webhook lifecycle', {
+      priority: 'normal',
+      requester: CUSTOMER,
+    });
+    const id = idOf(created);
+    const tookEffect: Record<string, boolean> = {};
+    for (const event of LIFECYCLE)
+      tookEffect[event] = TOOK_EFFECT[event]!(await TRIGGERS[event]!(api, id));
+    if (rules) {
+      // Every endpoint's deliveries in before the endpoints go: what each must get (its chosen
+      // events the docs name that happened: the U12 identifiers may not exist, and waiting for
+      // them would only cost time), then the deployment's flush for the rest, unchosen or B's.
+      const happened = new Set<string>(
+        LIFECYCLE.filter((e) => tookEffect[e] && DOCUMENTED_EVENTS.has(e)),
+      );
+      await Promise.all(
+        [sub, ...made].map((s) =>
+          waitDeliveries(s, (ds) =>
+            s.events
+              .filter((e) => happened.has(e))
+              .every((e) => ds.some((d) => ticketIdOf(d) === id && eventOf(d) === e)),
+          ),
+        ),
+      );
+      await settleDeliveries(target, 1000);
+      for (const s of [sub, ...made]) await unsubscribe(target, s);
+    }
+    return { sub, id, tookEffect, ...(rules ? { rules } : {}) };
+  } catch (e) {
+    for (const s of [sub, ...made]) await unsubscribe(target, s);
+    throw e;
+  }
+}
+
+/** Workspace B creates a ticket, replies to it as agent and customer, and closes it. */
+async function otherWorkspaceActions(
+  api: ApiClient,
+  tag: Tag,
+  target: Target,
+): Promise<{ id: string; exchanges: Exchange[] } | string> {
+  if (!target.keys.otherWorkspace)
+    return missingCredential(target.resolved, target.cfg, ['otherWorkspaceKey']) ?? 'not run';
+  const b = api.withKey(target.keys.otherWorkspace);
+  const created = await createTicket(b, tag, 'webhook isolation: the other workspace', {
     requester: CUSTOMER,
   });
   const id = idOf(created);
-  const tookEffect: Record<string, boolean> = {};
-  for (const event of LIFECYCLE)
-    tookEffect[event] = TOOK_EFFECT[event]!(await TRIGGERS[event]!(api, id));
-  return { sub, id, tookEffect };
+  const exchanges: Exchange[] = [created];
+  if (id !== MISSING_ID) {
+    for (const author of ['agent', 'customer'] as const)
+      exchanges.push(
+        await b.send('POST', path(id, '/messages'), {
+          body: { body: `A ${author} of the other workspace.`, author },
+        }),
+      );
+    exchanges.push(await b.send('POST', path(id, '/close')));
+  }
+  return { id, exchanges };
+}
+
+/** The worker's shared lifecycle, made by the first test that needs it. */
+function sharedLifecycle(api: ApiClient, tag: Tag, target: Target): Promise<Lifecycle | string> {
+  if (!lifecycle) {
+    // The worker's set-up, not the cost of the first webhook test (asShared).
+    lifecycle = asShared(() => runLifecycle(api, tag, target));
+    // A lifecycle that did not finish (the key's budget spent: its test is skipped) is made
+    // again by the next test, never handed over half made.
+    lifecycle.catch(() => {
+      lifecycle = undefined;
+    });
+  }
+  return lifecycle;
 }
 
 /** The shared lifecycle's subscription and ticket for `event`, or the test's own (fallback). */
@@ -230,15 +333,7 @@ async function eventOnTicket(
   event: string,
   body: (sub: Subscription, id: string, tookEffect: boolean) => Promise<void>,
 ): Promise<void> {
-  if (!lifecycle) {
-    lifecycle = runLifecycle(api, tag, target);
-    // A lifecycle that did not finish (the key's budget spent: its test is skipped) is made
-    // again by the next test, never handed over half made.
-    lifecycle.catch(() => {
-      lifecycle = undefined;
-    });
-  }
-  const shared = await lifecycle;
+  const shared = await sharedLifecycle(api, tag, target);
   if (typeof shared !== 'string')
     return body(shared.sub, shared.id, shared.tookEffect[event] ?? false);
   await withSubscription(target, { events: [event], form: 'both' }, async (sub) => {
@@ -247,13 +342,30 @@ async function eventOnTicket(
   });
 }
 
+/** The shared lifecycle with the delivery rules' endpoints (admin surface), or undefined. */
+async function sharedRules(
+  api: ApiClient,
+  tag: Tag,
+  target: Target,
+): Promise<(Lifecycle & { rules: NonNullable<Lifecycle['rules']> }) | undefined> {
+  if (!target.resolved.admin) return undefined;
+  const shared = await sharedLifecycle(api, tag, target);
+  return typeof shared !== 'string' && shared.rules
+    ? (shared as Lifecycle & { rules: NonNullable<Lifecycle['rules']> })
+    : undefined;
+}
+
 test.describe('webhook events', () => {
   // In order in one worker (a failure still lets the rest run): the lifecycle is made once.
   test.describe.configure({ mode: 'default' });
   test.afterAll(async ({ target }) => {
-    const shared = await lifecycle;
-    lifecycle = undefined;
-    if (shared && typeof shared !== 'string') await unsubscribe(target, shared.sub);
+    // The lifecycle with the delivery rules' endpoints removed its endpoints itself, and the
+    // other describes' tests may still judge its deliveries: it stays.
+    const shared = await lifecycle?.catch(() => undefined);
+    if (shared && typeof shared !== 'string' && !shared.rules) {
+      lifecycle = undefined;
+      await unsubscribe(target, shared.sub);
+    }
   });
 
   for (const event of LIFECYCLE) {
@@ -381,22 +493,10 @@ test.describe('webhook signatures', () => {
       target.dashboard && configured.length === 0,
       'not run: no configured endpoint subscribed to ticket.created declares its header form (form: unknown)',
     );
-    const subs = target.dashboard
-      ? configured.map((e) => target.endpoint(e))
-      : await Promise.all(
-          (['prefixed', 'plain', 'both'] as const).map(async (form) => {
-            const sub = await target.subscribe({ events: ['ticket.created'], form });
-            if (typeof sub === 'string') throw new Error(sub);
-            return sub;
-          }),
-        );
-    const forms = subs.map((s) => s.form);
-    try {
-      const id = idOf(
-        await createTicket(api, tag, 'webhook signature forms', { requester: CUSTOMER }),
-      );
-      for (const [i, form] of forms.entries()) {
-        const sub = subs[i]!;
+    // What each form's endpoint got of ticket `id`: its header(s), each verifying.
+    const judge = async (subs: Subscription[], id: string) => {
+      for (const sub of subs) {
+        const form = sub.form;
         const all = await waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === id));
         const mine = all.filter((d) => ticketIdOf(d) === id);
         probe(
@@ -414,6 +514,24 @@ test.describe('webhook signatures', () => {
           if (form !== 'unknown') verdict.check('webhook.signature-form', ex, { form });
         }
       }
+    };
+    // The worker's shared lifecycle: its ticket.created reached an endpoint of each form.
+    const shared = await sharedRules(api, tag, target);
+    if (shared) return judge(shared.rules.forms, shared.id);
+    const subs = target.dashboard
+      ? configured.map((e) => target.endpoint(e))
+      : await Promise.all(
+          (['prefixed', 'plain', 'both'] as const).map(async (form) => {
+            const sub = await target.subscribe({ events: ['ticket.created'], form });
+            if (typeof sub === 'string') throw new Error(sub);
+            return sub;
+          }),
+        );
+    try {
+      const id = idOf(
+        await createTicket(api, tag, 'webhook signature forms', { requester: CUSTOMER }),
+      );
+      await judge(subs, id);
     } finally {
       for (const sub of subs) await unsubscribe(target, sub);
     }
@@ -430,6 +548,49 @@ test.describe('webhook delivery rules', () => {
     // must lack an event the suite triggers, or nothing unchosen can show). Reference: two
     // endpoints with disjoint choices, so selection applied per workspace instead of per
     // endpoint shows too.
+    // What each endpoint got of ticket `id`: its chosen events that happened, and nothing else.
+    const judge = async (endpoints: Subscription[], id: string, happened: Set<string>) => {
+      const forTicket = (ds: CapturedDelivery[]) => ds.filter((d) => ticketIdOf(d) === id);
+      // What each endpoint must get: its chosen events the docs name (the U12 identifiers may
+      // not exist on a real deployment, and waiting for them would only cost time).
+      const expectedAt = (sub: Subscription) =>
+        sub.events.filter(
+          (e) =>
+            DOCUMENTED_EVENTS.has(e) &&
+            (TRIGGERABLE_EVENTS as readonly string[]).includes(e) &&
+            happened.has(e),
+        );
+      await Promise.all(
+        endpoints.map((sub) =>
+          waitDeliveries(sub, (ds) =>
+            expectedAt(sub).every((e) => forTicket(ds).some((d) => eventOf(d) === e)),
+          ),
+        ),
+      );
+      await settleDeliveries(target, 1000);
+      for (const sub of endpoints) {
+        const got = forTicket(await sub.deliveries()).map((d) => eventOf(d) ?? '(no event)');
+        // A deployment that delivers nothing unchosen because it delivers nothing must not pass.
+        for (const event of expectedAt(sub))
+          verdict.check('webhook.event-delivered', undefined, { event, got });
+        verdict.check('webhook.only-chosen-events', undefined, {
+          chosen: sub.events,
+          got,
+          endpoint: target.dashboard
+            ? sub.path || '/'
+            : `the endpoint for ${sub.events.join(', ')}`,
+        });
+      }
+    };
+    // Reference: the worker's shared lifecycle took its ticket through every trigger while the
+    // two endpoints (and the lifecycle's own, subscribed to everything) were listening.
+    const shared = await sharedRules(api, tag, target);
+    if (shared)
+      return judge(
+        shared.rules.chosen,
+        shared.id,
+        new Set<string>(LIFECYCLE.filter((e) => shared.tookEffect[e])),
+      );
     let endpoints: Subscription[];
     if (target.dashboard) {
       const eps = target.cfg.webhookEndpoints;
@@ -466,37 +627,7 @@ test.describe('webhook delivery rules', () => {
         'ticket.closed',
       ])
         if (TOOK_EFFECT[event]!(await TRIGGERS[event]!(api, id))) happened.add(event);
-      const forTicket = (ds: CapturedDelivery[]) => ds.filter((d) => ticketIdOf(d) === id);
-      // What each endpoint must get: its chosen events the docs name (the U12 identifiers may
-      // not exist on a real deployment, and waiting for them would only cost time).
-      const expectedAt = (sub: Subscription) =>
-        sub.events.filter(
-          (e) =>
-            DOCUMENTED_EVENTS.has(e) &&
-            (TRIGGERABLE_EVENTS as readonly string[]).includes(e) &&
-            happened.has(e),
-        );
-      await Promise.all(
-        endpoints.map((sub) =>
-          waitDeliveries(sub, (ds) =>
-            expectedAt(sub).every((e) => forTicket(ds).some((d) => eventOf(d) === e)),
-          ),
-        ),
-      );
-      await settleDeliveries(target, 1000);
-      for (const sub of endpoints) {
-        const got = forTicket(await sub.deliveries()).map((d) => eventOf(d) ?? '(no event)');
-        // A deployment that delivers nothing unchosen because it delivers nothing must not pass.
-        for (const event of expectedAt(sub))
-          verdict.check('webhook.event-delivered', undefined, { event, got });
-        verdict.check('webhook.only-chosen-events', undefined, {
-          chosen: sub.events,
-          got,
-          endpoint: target.dashboard
-            ? sub.path || '/'
-            : `the endpoint for ${sub.events.join(', ')}`,
-        });
-      }
+      await judge(endpoints, id, happened);
     } finally {
       for (const sub of endpoints) await unsubscribe(target, sub);
     }
@@ -565,46 +696,13 @@ test.describe('webhook delivery rules', () => {
     tag: ['@webhook.workspace-isolated'],
   }, async ({ api, verdict, needs, tag, target, exchanges }) => {
     needs('webhook', 'otherWorkspaceKey');
-    // This workspace's endpoints: every configured one (dashboard), or one subscribed to every
-    // event the suite can trigger (reference). The other workspace has none of ours to use.
-    let endpoints: Subscription[];
-    if (target.dashboard) endpoints = target.cfg.webhookEndpoints.map((e) => target.endpoint(e));
-    else {
-      const sub = await target.subscribe({ events: [...TRIGGERABLE_EVENTS], form: 'both' });
-      if (typeof sub === 'string') throw new Error(sub);
-      endpoints = [sub];
-    }
-    try {
-      // The other workspace creates a ticket, replies to it as agent and customer, closes it.
-      const b = api.withKey(target.keys.otherWorkspace);
-      const theirs = idOf(
-        await createTicket(b, tag, 'webhook isolation: the other workspace', {
-          requester: CUSTOMER,
-        }),
-      );
-      need(theirs, 'the other workspace created a ticket').not.toBe(MISSING_ID);
-      for (const author of ['agent', 'customer'] as const)
-        await b.send('POST', path(theirs, '/messages'), {
-          body: { body: `A ${author} of the other workspace.`, author },
-        });
-      await b.send('POST', path(theirs, '/close'));
-      // Then a ticket of this workspace: once its delivery arrived, the other workspace's events,
-      // sent as they happened, have had their chance to arrive too (and a settle on top).
-      const mine = idOf(
-        await createTicket(api, tag, 'webhook isolation: this workspace', { requester: CUSTOMER }),
-      );
-      await Promise.all(
-        endpoints
-          .filter((sub) => sub.events.includes('ticket.created'))
-          .map((sub) => waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === mine))),
-      );
-      await settleDeliveries(target, 1000);
-      const actions = exchanges.flatMap((ex, i) => {
+    // Every endpoint at once, judged as the run's sweep judges them: one evaluation, the first
+    // delivery about workspace B's ticket `theirs` that arrived as the evidence, how many in all.
+    const judge = async (endpoints: Subscription[], theirs: string, exs: readonly Exchange[]) => {
+      const actions = exs.flatMap((ex, i) => {
         const a = ledgerActionOf(ex, ledgerWorkspace(ex, target.keys.otherWorkspace), i);
         return a ? [a] : [];
       });
-      // Every endpoint at once, judged as the run's sweep judges them: one evaluation, the first
-      // delivery that arrived as the evidence, how many in all.
       const about = [];
       for (const sub of endpoints)
         for (const d of await sub.deliveries())
@@ -620,6 +718,50 @@ test.describe('webhook delivery rules', () => {
         first ? deliveryExchange(first.d, target.receiverUrl, first.sub) : undefined,
         { matches },
       );
+    };
+    // Reference: B's ticket went through its actions while this workspace's endpoints of the
+    // worker's shared lifecycle were listening — every event, each chosen subset, each form —
+    // and the lifecycle's own deliveries, after B's, bound the wait.
+    const shared = await sharedRules(api, tag, target);
+    if (shared) {
+      const other = shared.rules.other;
+      if (typeof other === 'string') {
+        test.skip(true, other);
+        return;
+      }
+      need(other.id, 'the other workspace created a ticket').not.toBe(MISSING_ID);
+      return judge(
+        [shared.sub, ...shared.rules.chosen, shared.rules.forms[0]!],
+        other.id,
+        other.exchanges,
+      );
+    }
+    // This workspace's endpoints: every configured one (dashboard), or one subscribed to every
+    // event the suite can trigger (reference). The other workspace has none of ours to use.
+    let endpoints: Subscription[];
+    if (target.dashboard) endpoints = target.cfg.webhookEndpoints.map((e) => target.endpoint(e));
+    else {
+      const sub = await target.subscribe({ events: [...TRIGGERABLE_EVENTS], form: 'both' });
+      if (typeof sub === 'string') throw new Error(sub);
+      endpoints = [sub];
+    }
+    try {
+      // The other workspace creates a ticket, replies to it as agent and customer, closes it.
+      const other = await otherWorkspaceActions(api, tag, target);
+      if (typeof other === 'string') throw new Error(other);
+      need(other.id, 'the other workspace created a ticket').not.toBe(MISSING_ID);
+      // Then a ticket of this workspace: once its delivery arrived, the other workspace's events,
+      // sent as they happened, have had their chance to arrive too (and a settle on top).
+      const mine = idOf(
+        await createTicket(api, tag, 'webhook isolation: this workspace', { requester: CUSTOMER }),
+      );
+      await Promise.all(
+        endpoints
+          .filter((sub) => sub.events.includes('ticket.created'))
+          .map((sub) => waitDeliveries(sub, (ds) => ds.some((d) => ticketIdOf(d) === mine))),
+      );
+      await settleDeliveries(target, 1000);
+      await judge(endpoints, other.id, exchanges);
     } finally {
       for (const sub of endpoints) await unsubscribe(target, sub);
     }

@@ -51,7 +51,8 @@ export const ENV_VARS = {
     'behaviour snapshot the run is compared with (default reports/baselines/reference.snapshot.json; off to skip)',
   HARNESS_COMPAT_FAIL_ON:
     'ERR, WARN or INFO: a behaviour change at or above it fails the gate (default: reported only)',
-  HARNESS_WORKERS: 'Playwright workers of the contract suite (default 2; the detection matrix 4)',
+  HARNESS_WORKERS:
+    'Playwright workers of the contract suite (default 2; `harness run` on a key its budget paces, e.g. a Team key: 1; the detection matrix 4)',
   HARNESS_OUT_DIR:
     'npx playwright test alone: where the suite writes (default reports/playwright/, emptied first)',
   HARNESS_CONSOLE_TAGS:

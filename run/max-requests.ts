@@ -23,6 +23,8 @@ export interface FitInput {
   fuzz?: FuzzSize;
   /** As fuzzPlan takes them: which fuzzers run. */
   fuzzers: { input: boolean; delivery: boolean; admin?: boolean };
+  /** The contract suite's environment (its HARNESS_WORKERS); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Fit {
@@ -45,7 +47,7 @@ export const fuzzCost = (size: FuzzSize, f: FitInput['fuzzers']) =>
 
 export function fitToMaxRequests(i: FitInput): Fit {
   const why = `to fit --max-requests ${i.max}`;
-  const contracts = Math.ceil(contractCost(i.costs, i.tests).sent);
+  const contracts = Math.ceil(contractCost(i.costs, i.tests, i.env).sent);
   if (i.fuzz) {
     const room = i.max - contracts;
     const at = (inputCases: number, operations = i.fuzz!.operations): FuzzSize => ({
@@ -101,7 +103,7 @@ export function fitToMaxRequests(i: FitInput): Fit {
   // The contract suite alone exceeds N: keep the tests that fit, name the rest.
   const kept: string[] = [];
   const leftOut: string[] = [];
-  let sent = contractWorkers(i.tests.length) * i.costs.perWorker.sent;
+  let sent = contractWorkers(i.tests.length, i.env) * i.costs.perWorker.sent;
   for (const t of i.tests) {
     const c = testCost(i.costs, t).sent;
     if (sent + c <= i.max) {

@@ -55,8 +55,10 @@ import {
   estimateCost,
   type ListedTest,
   listContractTests,
+  pacedByKey,
   readCosts,
 } from './cost-estimate.ts';
+import { envVar } from '../core/variables.ts';
 import { fitToMaxRequests } from './max-requests.ts';
 
 export type { Area } from './area-selection.ts';
@@ -274,6 +276,23 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
   let running = new Set((['contracts', 'load', 'fuzz'] as const).filter((a) => !skip.has(a)));
   const costs = readCosts();
   let listed = running.has('contracts') ? await listContractTests(ctx.env, opts.grep) : undefined;
+  // One contract worker when the key's budget paces the run (a Team key; a budget the run's
+  // requests exceed): its requests go out at the refill rate however many workers send them, and
+  // each worker makes its own shared fixtures (issue 25). The user's HARNESS_WORKERS stands.
+  let oneWorker = false;
+  if (listed && costs && !envVar('HARNESS_WORKERS', ctx.env)) {
+    const prelim = estimateCost({
+      cfg,
+      areas: running,
+      tests: listed.map((t) => t.title),
+      costs,
+      fuzz: size,
+      delivery,
+      env: ctx.env,
+    });
+    oneWorker = pacedByKey(budget, prelim.key);
+    if (oneWorker) ctx.env.HARNESS_WORKERS = '1';
+  }
   let leftOut: ListedTest[] = [];
   let fuzzDoesNotFit = false;
   if (cfg.maxRequests !== undefined && costs) {
@@ -283,6 +302,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       tests: (listed ?? []).map((t) => t.title),
       ...(running.has('fuzz') ? { fuzz: size } : {}),
       fuzzers: { input: !cfg.readOnly, delivery, admin: deliveryAdmin },
+      env: ctx.env,
     });
     if (fit.fuzz) size = fit.fuzz;
     if (fit.fuzzLeftOut) skip.set('fuzz', fit.fuzzLeftOut);
@@ -301,8 +321,13 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
     ...(budget ? { budget } : {}),
     delivery,
     deliveryAdmin,
+    env: ctx.env,
   });
   for (const l of costLines(estimate)) log(l);
+  if (oneWorker)
+    log(
+      '  contracts: one worker — the key’s budget paces the run, a second would only make its shared fixtures again (HARNESS_WORKERS to choose)',
+    );
   if (cfg.maxRequests !== undefined && (!costs || (running.has('contracts') && !listed)))
     log(
       `  --max-requests ${cfg.maxRequests}: cannot plan the contract suite (${costs ? 'Playwright could not list its tests' : 'contracts/request-costs.json is missing'}): it runs whole`,

@@ -1,6 +1,8 @@
 /**
  * Writes contracts/request-costs.json — what each contract test sends to the API (all keys, and
- * the run's own key) and what a worker sends besides its tests — from the raw files of a run
+ * the run's own key), with the clean-up close or delete of each object it leaves (the fixtures
+ * count it with the test, so the total does not depend on how many workers share the tests), and
+ * what a worker sends besides its tests and their clean-up — from the raw files of a run
  * (`reports/latest/raw/costs-*.jsonl`, written by contracts/fixtures.ts). The cost line printed
  * before a run (run/cost-estimate.ts) sums it over the tests the run selects.
  *

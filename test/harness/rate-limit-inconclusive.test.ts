@@ -69,7 +69,7 @@ test('contract tests are not run, each "inconclusive", and nothing is scored', {
       [
         join(root, 'node_modules/@playwright/test/cli.js'),
         'test',
-        'contracts/rate-limit.spec.ts',
+        'contracts/transport.spec.ts',
         'contracts/tickets-list.spec.ts',
       ],
       {

@@ -54,7 +54,9 @@ test('a read-only run sends only GET requests and lists what it did not run', {
     const contracts = summary.areas.contracts!;
     assert.deepEqual(contracts.documentedFailures, [], 'no documented failure');
     assert.equal(exitCode, 0, contracts.headline);
-    assert.ok(summary.tests.passed >= 10, `${summary.tests.passed} tests passed`);
+    // The reads that run: transport's, the list checks that only read, and the rule × operation
+    // matrix's request kinds (one test each, every read operation with each kind of key).
+    assert.ok(summary.tests.passed >= 6, `${summary.tests.passed} tests passed`);
     const reasons = contracts.notRun.map((n) => n.reason);
     assert.ok(
       reasons.some((r) => r.includes('HARNESS_READ_ONLY')),
