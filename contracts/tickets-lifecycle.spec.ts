@@ -35,9 +35,18 @@ test.describe('ticket lifecycle', () => {
     need(created.id, 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('update is a merge patch: the fields sent change, the others stay', {
-    tag: ['@tickets.merge-patch', '@tickets.status-code'],
-  }, async ({ api, verdict, tag }) => {
+  test('update is a merge patch: the fields sent change, the others stay; a priority change recomputes the SLA due time', {
+    tag: [
+      '@tickets.merge-patch',
+      '@tickets.status-code',
+      '@ticket.sla-recomputed',
+      '@ticket.sla-present',
+    ],
+  }, async ({ api, verdict, tag, probe }) => {
+    // One ticket for both updates: the merge patch leaves its priority alone, the second PATCH
+    // raises it (a ticket of its own would cost a creation and a clean-up close, issue 25).
+    // Priority normal: a read path that shows every ticket as normal (a column dropped) is
+    // tickets.get-matches' verdict, not a change the merge patch made.
     const created = await createTicket(api, tag, 'patch me', { priority: 'normal' });
     const patch = { subject: tag.subject('patched subject'), tags: [...tag.tags, 'patched'] };
     // The ticket as read right before the PATCH, not the creation answer: in between the
@@ -53,23 +62,16 @@ test.describe('ticket lifecycle', () => {
       before: (before.json ?? created.json ?? {}) as Record<string, unknown>,
       patch,
     });
-    // The same patch as application/json is accepted too (the spec lists both media types).
-    const asJson = await api.send('PATCH', path(idOf(created)), { body: { priority: 'low' } });
-    verdict.check('tickets.status-code', asJson, {
+    // A patch as application/json is accepted too (the spec lists both media types): it raises
+    // the priority, normal → high. What the deployment itself gives a high-priority ticket is the
+    // due time to recompute to, after its own creation — the worker's shared ticket (priority
+    // high) shows it (issue 25).
+    const twin = (await readableTicket(api, tag)).created;
+    const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
+    verdict.check('tickets.status-code', up, {
       expected: [200],
       what: 'PATCH as application/json',
     });
-    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
-  });
-
-  test('a priority change recomputes the SLA due time', {
-    tag: ['@ticket.sla-recomputed', '@ticket.sla-present'],
-  }, async ({ api, verdict, tag, probe }) => {
-    const created = await createTicket(api, tag, 'reprioritise', { priority: 'low' });
-    // What the deployment itself gives a high-priority ticket: the due time to recompute to, after
-    // its own creation — the worker's shared ticket (priority high) shows it (issue 25).
-    const twin = (await readableTicket(api, tag)).created;
-    const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
     verdict.check('ticket.sla-present', up);
     verdict.check('ticket.sla-recomputed', up, { twin });
     probe(
@@ -79,7 +81,7 @@ test.describe('ticket lifecycle', () => {
         (created.json as any)?.sla?.first_response_due ?? null,
         up.json?.sla?.first_response_due ?? null,
       ],
-      'first response due before and after low → high',
+      'first response due before and after normal → high',
     );
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
