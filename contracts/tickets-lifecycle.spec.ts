@@ -119,14 +119,15 @@ test.describe('ticket lifecycle', () => {
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('messages: agent reply, customer reply and internal note are stored', {
+  test('messages: agent reply and internal note are stored (a customer reply: the status tour)', {
     tag: ['@tickets.message-stored', '@validation.status-422'],
   }, async ({ api, verdict, tag }) => {
     const created = await createTicket(api, tag, 'talk to me');
     const id = idOf(created);
+    // The customer's reply is the status tour's (it re-opens a pending ticket there), judged as
+    // stored there: sent here too it would be one more request on the key (issue 25).
     for (const sent of [
       { body: 'Agent here: we are on it.', author: 'agent' as const, internal: false },
-      { body: 'Customer here: <b>thanks</b>', author: 'customer' as const, internal: false },
       { body: 'Internal: check the logs first.', author: 'agent' as const, internal: true },
     ]) {
       const ex = await api.call('post', '/v1/tickets/{ticket_id}/messages', {
@@ -143,8 +144,8 @@ test.describe('ticket lifecycle', () => {
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('statuses: pending, re-opened by a customer reply, on hold, closed (U1)', {
-    tag: ['@tickets.status-transition'],
+  test('statuses: pending, re-opened by a customer reply (stored), on hold, closed (U1)', {
+    tag: ['@tickets.status-transition', '@tickets.message-stored'],
   }, async ({ api, verdict, tag, probe }) => {
     const created = await createTicket(api, tag, 'status tour');
     const id = idOf(created);
@@ -159,9 +160,16 @@ test.describe('ticket lifecycle', () => {
       expected: 'pending',
       what: 'PATCH {status: pending}',
     });
-    await api.send('POST', path(id, '/messages'), {
-      body: { body: 'here are the details', author: 'customer' },
+    const sent = {
+      body: 'Customer here: <b>thanks</b>',
+      author: 'customer' as const,
+      internal: false,
+    };
+    const reply = await api.call('post', '/v1/tickets/{ticket_id}/messages', {
+      params: { ticket_id: id },
+      body: sent,
     });
+    verdict.check('tickets.message-stored', reply, { sent, ticketId: id });
     const reopened = await api.send('GET', path(id));
     note(reopened);
     verdict.check('tickets.status-transition', reopened, {
