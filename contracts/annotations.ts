@@ -5,3 +5,9 @@
  */
 export const FAILED_BY_CHECKS = 'failed-by-checks';
 export const PRECONDITION = 'precondition';
+/**
+ * How many requests a test judged from answers other tests of the worker got, instead of sending
+ * them (its description a count): what it sends more in a run without those tests — the cost
+ * estimate of a partial run counts them (run/cost-estimate.ts).
+ */
+export const BORROWED_REQUESTS = 'borrowed-requests';

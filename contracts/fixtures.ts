@@ -58,7 +58,7 @@ import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
 import { ledgerActionOf, ledgerWorkspace } from '../core/webhooks/delivery-ledger.ts';
 import { deliveryRow } from './delivery-rows.ts';
-import { FAILED_BY_CHECKS } from './annotations.ts';
+import { BORROWED_REQUESTS, FAILED_BY_CHECKS } from './annotations.ts';
 import { playwrightOutDir } from './playwright-output.ts';
 import { playwrightTransport } from './playwright-transport.ts';
 import type { RetryProbe } from './retry-probe.ts';
@@ -183,6 +183,14 @@ const appendRaw = (file: string, rows: unknown[]) => appendJsonl(join(run().rawD
  * delivery-sweep.ts, matches every delivery to it). Whose workspace: the other workspace's key,
  * else the one under test. The key itself is only compared here, never written.
  */
+/** The requests a test borrowed from others' answers (BORROWED_REQUESTS), for its cost row. */
+function borrowedBy(annotations: ReadonlyArray<{ type: string; description?: string }>) {
+  const n = annotations
+    .filter((a) => a.type === BORROWED_REQUESTS)
+    .reduce((s, a) => s + (Number(a.description) || 0), 0);
+  return n > 0 ? { borrowed: n } : {};
+}
+
 function ledger(target: Pick<Target, 'keys'>, project: string | undefined) {
   return (ex: Exchange) => {
     const action = ledgerActionOf(ex, ledgerWorkspace(ex, target.keys.otherWorkspace));
@@ -545,6 +553,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           keyBefore -
           (shared.key - sharedBefore.key) +
           left.filter((c) => c.workspace !== 'other').length,
+        ...borrowedBy(testInfo.annotations),
       },
     ]);
     // How much of the target's data the test read (core/http/read-tally.ts), test by test: a

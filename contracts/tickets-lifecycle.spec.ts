@@ -35,9 +35,18 @@ test.describe('ticket lifecycle', () => {
     need(created.id, 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('update is a merge patch: the fields sent change, the others stay', {
-    tag: ['@tickets.merge-patch', '@tickets.status-code'],
-  }, async ({ api, verdict, tag }) => {
+  test('update is a merge patch: the fields sent change, the others stay; a priority change recomputes the SLA due time', {
+    tag: [
+      '@tickets.merge-patch',
+      '@tickets.status-code',
+      '@ticket.sla-recomputed',
+      '@ticket.sla-present',
+    ],
+  }, async ({ api, verdict, tag, probe }) => {
+    // One ticket for both updates: the merge patch leaves its priority alone, the second PATCH
+    // raises it (a ticket of its own would cost a creation and a clean-up close, issue 25).
+    // Priority normal: a read path that shows every ticket as normal (a column dropped) is
+    // tickets.get-matches' verdict, not a change the merge patch made.
     const created = await createTicket(api, tag, 'patch me', { priority: 'normal' });
     const patch = { subject: tag.subject('patched subject'), tags: [...tag.tags, 'patched'] };
     // The ticket as read right before the PATCH, not the creation answer: in between the
@@ -53,23 +62,16 @@ test.describe('ticket lifecycle', () => {
       before: (before.json ?? created.json ?? {}) as Record<string, unknown>,
       patch,
     });
-    // The same patch as application/json is accepted too (the spec lists both media types).
-    const asJson = await api.send('PATCH', path(idOf(created)), { body: { priority: 'low' } });
-    verdict.check('tickets.status-code', asJson, {
+    // A patch as application/json is accepted too (the spec lists both media types): it raises
+    // the priority, normal → high. What the deployment itself gives a high-priority ticket is the
+    // due time to recompute to, after its own creation — the worker's shared ticket (priority
+    // high) shows it (issue 25).
+    const twin = (await readableTicket(api, tag)).created;
+    const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
+    verdict.check('tickets.status-code', up, {
       expected: [200],
       what: 'PATCH as application/json',
     });
-    need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
-  });
-
-  test('a priority change recomputes the SLA due time', {
-    tag: ['@ticket.sla-recomputed', '@ticket.sla-present'],
-  }, async ({ api, verdict, tag, probe }) => {
-    const created = await createTicket(api, tag, 'reprioritise', { priority: 'low' });
-    // What the deployment itself gives a high-priority ticket: the due time to recompute to, after
-    // its own creation — the worker's shared ticket (priority high) shows it (issue 25).
-    const twin = (await readableTicket(api, tag)).created;
-    const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
     verdict.check('ticket.sla-present', up);
     verdict.check('ticket.sla-recomputed', up, { twin });
     probe(
@@ -79,7 +81,7 @@ test.describe('ticket lifecycle', () => {
         (created.json as any)?.sla?.first_response_due ?? null,
         up.json?.sla?.first_response_due ?? null,
       ],
-      'first response due before and after low → high',
+      'first response due before and after normal → high',
     );
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
@@ -117,14 +119,15 @@ test.describe('ticket lifecycle', () => {
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('messages: agent reply, customer reply and internal note are stored', {
+  test('messages: agent reply and internal note are stored (a customer reply: the status tour)', {
     tag: ['@tickets.message-stored', '@validation.status-422'],
   }, async ({ api, verdict, tag }) => {
     const created = await createTicket(api, tag, 'talk to me');
     const id = idOf(created);
+    // The customer's reply is the status tour's (it re-opens a pending ticket there), judged as
+    // stored there: sent here too it would be one more request on the key (issue 25).
     for (const sent of [
       { body: 'Agent here: we are on it.', author: 'agent' as const, internal: false },
-      { body: 'Customer here: <b>thanks</b>', author: 'customer' as const, internal: false },
       { body: 'Internal: check the logs first.', author: 'agent' as const, internal: true },
     ]) {
       const ex = await api.call('post', '/v1/tickets/{ticket_id}/messages', {
@@ -141,8 +144,8 @@ test.describe('ticket lifecycle', () => {
     need(idOf(created), 'the ticket was created').not.toBe(MISSING_ID);
   });
 
-  test('statuses: pending, re-opened by a customer reply, on hold, closed (U1)', {
-    tag: ['@tickets.status-transition'],
+  test('statuses: pending, re-opened by a customer reply (stored), on hold, closed (U1)', {
+    tag: ['@tickets.status-transition', '@tickets.message-stored'],
   }, async ({ api, verdict, tag, probe }) => {
     const created = await createTicket(api, tag, 'status tour');
     const id = idOf(created);
@@ -157,9 +160,16 @@ test.describe('ticket lifecycle', () => {
       expected: 'pending',
       what: 'PATCH {status: pending}',
     });
-    await api.send('POST', path(id, '/messages'), {
-      body: { body: 'here are the details', author: 'customer' },
+    const sent = {
+      body: 'Customer here: <b>thanks</b>',
+      author: 'customer' as const,
+      internal: false,
+    };
+    const reply = await api.call('post', '/v1/tickets/{ticket_id}/messages', {
+      params: { ticket_id: id },
+      body: sent,
     });
+    verdict.check('tickets.message-stored', reply, { sent, ticketId: id });
     const reopened = await api.send('GET', path(id));
     note(reopened);
     verdict.check('tickets.status-transition', reopened, {

@@ -5,14 +5,20 @@
  * the contract workers close theirs; on the embedded deployment discarded with it.
  */
 import type { HarnessConfig } from '../core/config.ts';
-import { createdSince } from '../core/http/created-ledger.ts';
+import { closedAlready, createdSince } from '../core/http/created-ledger.ts';
+import type { CreatedObject } from '../core/http/created-ledger.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 
 /** What the area created when its clean-up never ran (the run's time limit cut it short). */
 export function uncleanedSince(cfg: HarnessConfig, mark: number, area: string): CreatedRecord[] {
-  const made = cfg.baseUrl ? createdSince(mark, cfg.baseUrl) : createdSince(mark);
-  const records: CreatedRecord[] = cfg.baseUrl
-    ? made.map((c) => ({ ...c, state: 'left', why: 'not cleaned: the run was stopped first' }))
+  const base = cfg.baseUrl;
+  const made = base ? createdSince(mark, base) : createdSince(mark);
+  const records: CreatedRecord[] = base
+    ? made.map((c) =>
+        closedAlready(c, base)
+          ? { ...c, state: 'cleaned' }
+          : { ...c, state: 'left', why: 'not cleaned: the run was stopped first' },
+      )
     : discarded(made);
   return records.map((r) => ({ ...r, area }));
 }
@@ -26,13 +32,23 @@ export async function cleanUpSince(
   area: string,
 ): Promise<CreatedRecord[]> {
   // No key, no creation: a run without HARNESS_API_KEY writes nothing.
-  const records = !cfg.baseUrl
-    ? discarded(createdSince(mark))
-    : await cleanUp(createdSince(mark, cfg.baseUrl), {
-        baseUrl: cfg.baseUrl,
+  if (!cfg.baseUrl) return discarded(createdSince(mark)).map((r) => ({ ...r, area }));
+  const base = cfg.baseUrl;
+  const made = createdSince(mark, base);
+  const closed = (c: CreatedObject) => closedAlready(c, base);
+  // A ticket the deployment answered closed (the delivery scenario closes its own) is not
+  // closed again: the clean-up sends only what is still to do.
+  const records: CreatedRecord[] = [
+    ...made.filter(closed).map((c) => ({ ...c, state: 'cleaned' as const })),
+    ...(await cleanUp(
+      made.filter((c) => !closed(c)),
+      {
+        baseUrl: base,
         key: cfg.apiKey ?? '',
         timeoutMs: cfg.timeoutMs,
         withinMs: CLEAN_UP_MS,
-      });
+      },
+    )),
+  ];
   return records.map((r) => ({ ...r, area }));
 }

@@ -25,7 +25,16 @@ for (const f of readdirSync(dir).filter((n) => n.startsWith('costs-'))) {
   const rows = readFileSync(join(dir, f), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { test?: string; worker?: boolean; sent: number; key: number });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          test?: string;
+          worker?: boolean;
+          sent: number;
+          key: number;
+          borrowed?: number;
+        },
+    );
   const own = { sent: 0, key: 0 };
   for (const r of rows) {
     if (r.worker) {
@@ -33,7 +42,7 @@ for (const f of readdirSync(dir).filter((n) => n.startsWith('costs-'))) {
       worker.sent += r.sent - own.sent;
       worker.key += r.key - own.key;
     } else if (r.test) {
-      tests[r.test] = { sent: r.sent, key: r.key };
+      tests[r.test] = { sent: r.sent, key: r.key, ...(r.borrowed ? { borrowed: r.borrowed } : {}) };
       own.sent += r.sent;
       own.key += r.key;
     }

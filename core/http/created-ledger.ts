@@ -34,11 +34,28 @@ export function createdBy(ex: Exchange): CreatedObject | undefined {
 
 const ledger: Array<CreatedObject & { baseUrl: string }> = [];
 
-/** Notes what `ex` created on the target at `baseUrl`, if anything (called by the client). */
+/** Tickets the deployment last answered closed, by target and id (see `ticketStateBy`). */
+const closedTickets = new Set<string>();
+const ticketKey = (baseUrl: string, id: string) => `${baseUrl}\u0000${id}`;
+
+/**
+ * Notes what `ex` created on the target at `baseUrl`, if anything, and whether it left a ticket
+ * closed (called by the client): the clean-up closes only what is not closed already.
+ */
 export function noteCreated(baseUrl: string, ex: Exchange): void {
   const made = createdBy(ex);
   if (made) ledger.push({ ...made, baseUrl });
+  const state = ticketStateBy(ex);
+  if (state?.closed) closedTickets.add(ticketKey(baseUrl, state.id));
+  else if (state) closedTickets.delete(ticketKey(baseUrl, state.id));
 }
+
+/**
+ * Whether this process last saw ticket `c` answered closed on the target at `baseUrl`: closing it
+ * again would be one more request on a shared key (issue 25).
+ */
+export const closedAlready = (c: CreatedObject, baseUrl: string): boolean =>
+  c.kind === 'ticket' && closedTickets.has(ticketKey(baseUrl, c.id));
 
 /** A mark in the ledger: `createdSince(mark, …)` gives what was created after it. */
 export const ledgerMark = (): number => ledger.length;

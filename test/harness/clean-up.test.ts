@@ -2,17 +2,20 @@
  * What a run leaves on a shared target (core/target/clean-up.ts, core/http/created-ledger.ts) and
  * what it reads of it (core/http/read-tally.ts): every object a creation answered is noted by the
  * one client; the clean-up closes tickets, deletes contacts, leaves rules and says why for
- * everything it could not clean; list pages are counted with their records and bytes.
+ * everything it could not clean, and closes no ticket the deployment answered closed; list pages are counted with their records and bytes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../../core/http/client.ts';
-import { createdSince, ledgerMark } from '../../core/http/created-ledger.ts';
+import { closedAlready, createdSince, ledgerMark } from '../../core/http/created-ledger.ts';
 import { addReadStats, processReadStats, readText } from '../../core/http/read-tally.ts';
 import { undiciTransport } from '../../core/http/undici-transport.ts';
 import { cleanUp, discarded, leftLine, leftOnTarget } from '../../core/target/clean-up.ts';
 import { freePort } from '../../core/net.ts';
+import { processRateStats } from '../../core/http/rate-budget.ts';
 import { type RunningService, startService } from '../../server/start.ts';
+import { cleanUpSince } from '../../run/clean-up-run.ts';
+import { loadConfig } from '../../core/config.ts';
 
 let svc: RunningService;
 let key: string;
@@ -45,6 +48,44 @@ describe('the ledger of what this process created', () => {
       { kind: 'contact', id: (c.json as { id: string }).id },
     ]);
     assert.deepEqual(createdSince(mark, 'http://127.0.0.1:1'), [], 'another target: none');
+  });
+});
+
+describe('a ticket the deployment answered closed', () => {
+  test('is not closed again by the clean-up; one a later write reopened is', async () => {
+    const mark = ledgerMark();
+    const http = api();
+    const id = async () =>
+      ((await http.send('POST', '/v1/tickets', { body: ticket })).json as { id: string }).id;
+    const [closed, reopened, open] = [await id(), await id(), await id()];
+    await http.send('POST', `/v1/tickets/${closed}/close`);
+    await http.send('POST', `/v1/tickets/${reopened}/close`);
+    await http.send('POST', `/v1/tickets/${reopened}/messages`, {
+      body: { body: 'back again', author: 'customer' },
+    });
+    const made = createdSince(mark, svc.baseUrl);
+    assert.deepEqual(
+      made.map((c) => closedAlready(c, svc.baseUrl)),
+      [true, false, false],
+    );
+    assert.equal(closedAlready(made[0]!, 'http://127.0.0.1:1'), false, 'another target');
+    const cfg = { ...loadConfig({}), baseUrl: svc.baseUrl, apiKey: key, timeoutMs: 5000 };
+    const before = processRateStats().sent;
+    const records = await cleanUpSince(cfg, mark, 'fuzz');
+    assert.equal(processRateStats().sent - before, 2, 'a close for each ticket still open');
+    assert.deepEqual(
+      records.map((r) => [r.id, r.state]),
+      [
+        [closed, 'cleaned'],
+        [reopened, 'cleaned'],
+        [open, 'cleaned'],
+      ],
+    );
+    for (const t of [reopened, open])
+      assert.equal(
+        ((await http.send('GET', `/v1/tickets/${t}`)).json as { status: string }).status,
+        'closed',
+      );
   });
 });
 

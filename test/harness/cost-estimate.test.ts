@@ -10,6 +10,7 @@ import { loadConfig } from '../../core/config.ts';
 import { budgetTime, keyBudget } from '../../core/http/key-budget.ts';
 import { fuzzPlan, fuzzSize } from '../../fuzz/fuzz-size.ts';
 import {
+  contractCost,
   costLines,
   estimateCost,
   listContractTests,
@@ -79,6 +80,30 @@ test('the estimate sums the selected tests, each worker and the fuzz plan; the l
     delivery: false,
   });
   assert.deepEqual(grep.byArea, { contracts: 5 + 10 });
+});
+
+test('a test that borrows other tests’ answers costs them in a partial run, not in a whole one', () => {
+  const costs = {
+    measuredOn: 'test',
+    perWorker: { sent: 0, key: 0 },
+    tests: {
+      'a › reads': { sent: 3, key: 3 },
+      'a › every read': { sent: 1, key: 1, borrowed: 3 },
+    },
+  };
+  const env = { HARNESS_WORKERS: '1' };
+  // Both run: the reads are sent once, by the test that needs them.
+  assert.deepEqual(contractCost(costs, ['a › reads', 'a › every read'], env), {
+    sent: 4,
+    key: 4,
+    unmeasured: 0,
+  });
+  // Alone (a --grep, or --max-requests leaving the other out): it sends the reads itself.
+  assert.deepEqual(contractCost(costs, ['a › every read'], env), {
+    sent: 4,
+    key: 4,
+    unmeasured: 0,
+  });
 });
 
 test('Playwright --list titles are the fixtures’ titles, and every listed contract test has a measured cost', async () => {
