@@ -127,14 +127,19 @@ export async function guardArea(
       return {
         // A timer may fire a millisecond before Date.now() reaches the deadline (timers run on
         // another clock): the limit was reached all the same.
-        area: errorArea(
-          `stopped: ${stopReason(clock) ?? `${clock.limitName} was reached`} during this area`,
-        ),
+        area: errorArea(stoppedDuring(stopReason(clock) ?? `${clock.limitName} was reached`)),
         outOfTime: true,
       };
     // An area that returned after an interrupt returned what it found; the run goes no further.
+    // If it returned an error, the stop caused it (its children were just signalled: k6 exits 1
+    // with no summary before the interrupt's own timer fires), so the stop is the reason given.
+    const stop = stopReason(clock);
+    if (stop && r.verdict === 'error' && !r.error?.startsWith('stopped: '))
+      return { area: errorArea(stoppedDuring(stop), r), outOfTime: true };
     return { area: r, outOfTime: clock.interrupt?.aborted === true };
   } catch (e) {
+    const stop = stopReason(clock);
+    if (stop) return { area: errorArea(stoppedDuring(stop)), outOfTime: true };
     const reason = `${name} could not run to its end: ${reasonOf(e)}`;
     log(`  ${reason}`);
     if (envVar('HARNESS_DEBUG') && e instanceof Error && e.stack) log(redact(e.stack));
@@ -144,3 +149,5 @@ export async function guardArea(
     if (onAbort) clock.interrupt?.removeEventListener('abort', onAbort);
   }
 }
+
+const stoppedDuring = (reason: string) => `stopped: ${reason} during this area`;

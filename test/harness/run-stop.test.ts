@@ -120,6 +120,46 @@ describe('an area interrupted', () => {
     clock.dispose();
     assert.equal(next.area.error, 'not run: interrupted by SIGINT');
   });
+
+  // CI caught it: SIGTERM reached k6 through the gate, k6 exited 1 with no summary, and the load
+  // area returned "load run failed: k6 exited with 1" before the interrupt's own timer fired.
+  test('an error the stop caused (a child killed by it) reads as the stop, what was found kept', async () => {
+    for (const how of ['returns', 'throws'] as const) {
+      const ac = new AbortController();
+      const clock = runClock(60, Date.now(), { interrupt: ac.signal });
+      const found = { ...emptyArea('pass', 'team: 40 requests'), documentedFailures: [] };
+      setTimeout(() => ac.abort('interrupted by SIGTERM'), 20);
+      const g = await guardArea(
+        'load',
+        clock,
+        () =>
+          new Promise((resolve, reject) =>
+            ac.signal.addEventListener('abort', () =>
+              how === 'returns'
+                ? resolve(
+                    errorArea('load run failed: k6 exited with 1 and wrote no summary', found),
+                  )
+                : reject(new Error('k6 exited with 1 and wrote no summary')),
+            ),
+          ),
+        () => {},
+        20_000,
+      );
+      clock.dispose();
+      assert.equal(g.outOfTime, true, how);
+      assert.equal(g.area.error, 'stopped: interrupted by SIGTERM during this area', how);
+      if (how === 'returns') assert.match(g.area.headline, /before that: load run failed/);
+    }
+    // Without a stop, an area's own error stays its own.
+    const own = await guardArea(
+      'load',
+      runClock(60),
+      async () => errorArea('load run failed: k6 exited with 1'),
+      () => {},
+    );
+    assert.equal(own.area.error, 'load run failed: k6 exited with 1');
+    assert.equal(own.outOfTime, false);
+  });
 });
 
 describe('an interrupted run’s reports', () => {
