@@ -16,6 +16,8 @@ import { runApiInputFuzz } from '../../fuzz/api-input/api-input.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { fuzzPlan, fuzzSize } from '../../fuzz/fuzz-size.ts';
 import { startService } from '../../server/start.ts';
+import { forwardBuffered } from '../harness/forward-buffered.ts';
+import { startRejectAfterWorkProxy } from '../harness/reject-after-work.ts';
 
 const LIMITS = { ratePerMin: 1_000_000, burst: 1_000_000 };
 
@@ -28,9 +30,6 @@ test('a ticket another client created during the creation cases is replayed away
   const proxy: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const headers = { ...req.headers };
-    delete headers.host;
-    delete headers.connection;
     if (req.method === 'POST' && req.url === '/v1/tickets' && ++creations === 3) {
       const other = await request(`${svc.baseUrl}/v1/tickets`, {
         method: 'POST',
@@ -40,11 +39,7 @@ test('a ticket another client created during the creation cases is replayed away
       await other.body.text();
       if (other.statusCode === 201) extra++;
     }
-    const up = await request(`${svc.baseUrl}${req.url}`, {
-      method: req.method as 'GET',
-      headers: headers as Record<string, string>,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
+    const up = await forwardBuffered(svc.baseUrl, req, chunks);
     res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
     res.end(await up.body.text());
   });
@@ -78,34 +73,12 @@ test('a ticket another client created during the creation cases is replayed away
 test('gate-sized: refused writes that changed the shared ticket are read once, replayed one by one, and the input that did it is named', async () => {
   const svc = await startService({ enterprise: LIMITS });
   const key = svc.credentials.workspaces.enterprise.keys.full;
-  // Lets every write reach the deployment, then answers a valid-looking 422 (the target's own
-  // creation aside): each refused write changed the ticket.
-  const proxy: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers = { ...req.headers };
-    delete headers.host;
-    delete headers.connection;
-    const up = await request(`${svc.baseUrl}${req.url}`, {
-      method: req.method as 'GET',
-      headers: headers as Record<string, string>,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const text = await up.body.text();
-    const target = Buffer.concat(chunks).includes('api input fuzz target');
-    if (req.method !== 'GET' && up.statusCode < 300 && !target) {
-      const problem = { type: 'about:blank', title: 'Unprocessable', status: 422 };
-      res.writeHead(422, { 'content-type': 'application/problem+json' });
-      res.end(JSON.stringify(problem));
-      return;
-    }
-    res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
-    res.end(text);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  // Every write reaches the deployment and is answered 422 (the target's own creation aside):
+  // each refused write changed the ticket.
+  const proxy = await startRejectAfterWorkProxy(svc.baseUrl);
   try {
     const r = await runApiInputFuzz({
-      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      baseUrl: proxy.url,
       apiKey: key,
       numRuns: 1,
       maxSeconds: 120,
@@ -123,8 +96,7 @@ test('gate-sized: refused writes that changed the shared ticket are read once, r
       assert.match(o.counterexample?.transcript ?? '', /^< HTTP\/1\.1 422$/m, report);
     }
   } finally {
-    proxy.closeAllConnections();
-    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    await proxy.close();
     await svc.close();
   }
 });

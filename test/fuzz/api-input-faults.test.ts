@@ -16,6 +16,7 @@ import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 import { forwardBuffered } from '../harness/forward-buffered.ts';
 import { apiInputFuzzOn, startFuzzTarget } from '../harness/fuzz-target.ts';
+import { startRejectAfterWorkProxy } from '../harness/reject-after-work.ts';
 
 describe('api input fuzz catches', () => {
   test('missing-requester-500: a 5xx, minimal counterexample, key redacted, seed printed', async () => {
@@ -56,33 +57,10 @@ describe('api input fuzz catches', () => {
 
   test('a rejection after the work is done: half-created ticket, changed ticket', async () => {
     const svc = await startFuzzTarget();
-    // Lets every write reach the deployment, then answers a valid-looking 422.
-    const proxy: Server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const up = await forwardBuffered(svc.baseUrl, req, chunks);
-      const text = await up.body.text();
-      const isTarget = Buffer.concat(chunks).includes('api input fuzz target');
-      if (req.method !== 'GET' && up.statusCode < 300 && !isTarget) {
-        const problem = {
-          type: 'about:blank',
-          title: 'Unprocessable Content',
-          status: 422,
-          code: 'validation_failed',
-          request_id: 'req_proxy',
-        };
-        res.writeHead(422, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify(problem));
-        return;
-      }
-      res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
-      res.end(text);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxy = await startRejectAfterWorkProxy(svc.baseUrl);
     try {
-      const { port } = proxy.address() as AddressInfo;
       const r = await apiInputFuzzOn(svc, 40, {
-        baseUrl: `http://127.0.0.1:${port}`,
+        baseUrl: proxy.url,
         operations: ['createTicket', 'updateTicket'],
       });
       const report = formatApiInputFuzz(r);
@@ -96,8 +74,7 @@ describe('api input fuzz catches', () => {
         ['fuzz.api-input-nothing-half-done', 'fuzz.api-input-nothing-half-done'],
       );
     } finally {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
       await svc.close();
     }
   });
