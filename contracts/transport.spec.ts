@@ -112,13 +112,22 @@ test.describe('transport', () => {
 
   test('error answers carry the same headers and a problem media type', {
     tag: EXCHANGE_TAGS,
-  }, async ({ api }) => {
+  }, async ({ api, target }) => {
     // The error answers of the operations — an unknown ticket, no key, an invalid query or body —
     // are every test's that provokes them (unknown ticket, the rule matrix, list tickets' and
     // creation input validation), each judged by every exchange check like any answer: this test
-    // adds the one no other sends, a path the API does not have (issue 25: no request sent twice).
+    // adds the two no other sends (issue 25: no request sent twice): a path the API does not have,
+    // and one that does not percent-decode. The second is refused before any route sees it (a
+    // framework's bad-URL answer), yet it answers a key like any other: the same X-RateLimit
+    // headers, with the key's plan limit (mutation triage: server/rate-limit-answer.ts took such
+    // requests from the keyless bucket unseen). It names no operation of the spec, so no
+    // operation's status list judges it. Sent with the read-only key where there is one (its
+    // workspace's plan, its own bucket): the run's key has the Team burst to keep.
     const unknownRoute = await api.send('GET', '/v1/no-such-resource');
-    // The fixture applies every exchange check to this answer at the end of the test.
+    const readOnly = target.keys.readOnly;
+    const badUrl = await api.send('GET', '/v1/%E0%A4%A', readOnly ? { key: readOnly } : {});
+    // The fixture applies every exchange check to these answers at the end of the test.
     need(unknownRoute.response, 'the target answered').toBeDefined();
+    need(badUrl.response, 'the target answered a path that does not percent-decode').toBeDefined();
   });
 });

@@ -10,7 +10,7 @@ import type { ServiceContext } from './context.ts';
 import { FaultSet } from './faults.ts';
 import { installGuard } from './guard.ts';
 import { LAX_BODY_LIMIT } from './lax.ts';
-import { limiterFor } from './plans.ts';
+import { ANONYMOUS_LIMIT, limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
 import { drainRefusedBody } from './refused-body.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
@@ -130,7 +130,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     clock,
     faults,
     limiter: limiterFor(faults),
-    anonymousLimit: opts.anonymousLimit ?? { ratePerMin: 600, burst: 1000 },
+    anonymousLimit: opts.anonymousLimit ?? ANONYMOUS_LIMIT,
     dispatcher,
     trustedCa,
     adminToken,

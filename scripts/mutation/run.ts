@@ -13,6 +13,8 @@
  *   npm run mutation -- --untriaged            the survivors the triage does not cover yet
  *
  * MUTATION_CONCURRENCY: mutants at once (default 1; the gate runs two Playwright workers).
+ * MUTATION_LOAD=0|1: leave out or run the gate's load step (default: only for the files of the
+ * rate limiter, `loadJudges`).
  * Not run in CI: it takes hours (one gate run per mutant).
  */
 import { spawn } from 'node:child_process';
@@ -51,12 +53,28 @@ function upToDate(file: string): boolean {
   );
 }
 
-function stryker(args: string[], auditDir: string): Promise<number> {
+/**
+ * The files whose mutants the gate's load step (gate.ts, step 2) can judge differently from its
+ * contracts and fuzz: the ones that take tokens or write the rate-limit answer. No other file of
+ * the scope reaches the limiter (routes and webhooks neither import nor call it), so for them the
+ * step is left out (MUTATION_LOAD=0) unless MUTATION_LOAD says otherwise: it costs 20 s of every
+ * surviving mutant, and it can only add kills — leaving it out can lower a score, never raise it.
+ */
+export function loadJudges(file: string): boolean {
+  return (
+    file === 'server/guard.ts' ||
+    file === 'server/rate-limit-answer.ts' ||
+    file.startsWith('server/rate-limit/')
+  );
+}
+
+function stryker(file: string, args: string[], auditDir: string): Promise<number> {
+  const load = process.env.MUTATION_LOAD ?? (loadJudges(file) ? '1' : '0');
   return new Promise((resolve) => {
     const child = spawn(join(ROOT, 'node_modules', '.bin', 'stryker'), ['run', CONFIG, ...args], {
       cwd: ROOT,
       stdio: 'inherit',
-      env: { ...process.env, MUTATION_AUDIT_DIR: auditDir },
+      env: { ...process.env, MUTATION_AUDIT_DIR: auditDir, MUTATION_LOAD: load },
     });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on('error', () => resolve(127));
@@ -136,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     const auditDir = join(AUDIT, file.replace(/[/.]/g, '_'));
     rmSync(auditDir, { recursive: true, force: true });
     mkdirSync(auditDir, { recursive: true });
-    const code = await stryker(['--mutate', file, ...(force ? ['--force'] : [])], auditDir);
+    const code = await stryker(file, ['--mutate', file, ...(force ? ['--force'] : [])], auditDir);
     fileAudit(auditDir);
     if (code === 0)
       writeTriage({ ...readTriage(), measured: new Date().toISOString().slice(0, 10) });

@@ -87,6 +87,10 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
       assert.ok(r.waitedS <= wallS, `run ${n}: waited ${r.waitedS} s in a ${wallS} s run`);
       const refill = r.refill!;
       assert.ok(refill.keySent > 0 && refill.limitPerMin === 120);
+      // Inside the Team burst: what the run takes from its key's bucket (issue 25) is at most the
+      // burst of 200 — the requests with no key, the read-only key or the other workspace's key
+      // (the rule matrix's cells) come out of other buckets.
+      assert.ok(refill.keySent <= 200, `run ${n}: ${refill.keySent} requests with the key`);
       assert.ok(
         r.waitedS <= 1.2 * refill.neededS + 30,
         `run ${n}: waited ${r.waitedS} s, the refill needed ${refill.neededS} s`,
