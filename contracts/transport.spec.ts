@@ -34,16 +34,17 @@ test.describe('transport', () => {
     need(ex.response, `the target answered (${ex.error ?? 'ok'})`).toBeDefined();
   });
 
-  test("the API's bare prefix answers with the key's plan limit", {
+  test("an unknown path under the API prefix answers with the key's plan limit", {
     tag: [...EXCHANGE_TAGS, '@ratelimit.plan-limit'],
   }, async ({ api, needs, target }) => {
     needs('otherWorkspaceKey');
-    // GET /v1 is an API request no operation serves: still authenticated, and limited per key
+    // A /v1 path no operation serves is still an API request: authenticated, and limited per key
     // (Limits: every response carries the key's X-RateLimit-Limit). A deployment that takes such a
     // request for one outside the API answers it from a keyless bucket instead (mutation triage
     // of server/guard.ts). Sent with workspace B's key: off the run key's burst (issue 25), and on
-    // the embedded deployment a Team key, whose 120/min no keyless bucket shares.
-    const ex = await api.withKey(target.keys.otherWorkspace).send('GET', '/v1');
+    // the embedded deployment a Team key, whose 120/min no keyless bucket shares. Under /v1/, not
+    // the bare /v1: a gateway routing /v1/ may answer that itself (nginx: a 301 to /v1/).
+    const ex = await api.withKey(target.keys.otherWorkspace).send('GET', '/v1/no-such-resource');
     // The fixture applies every exchange check (ratelimit.plan-limit among them) to this answer.
     need(ex.response, `the target answered (${ex.error ?? 'ok'})`).toBeDefined();
   });
