@@ -34,6 +34,21 @@ test.describe('transport', () => {
     need(ex.response, `the target answered (${ex.error ?? 'ok'})`).toBeDefined();
   });
 
+  test("an unknown path under the API prefix answers with the key's plan limit", {
+    tag: [...EXCHANGE_TAGS, '@ratelimit.plan-limit'],
+  }, async ({ api, needs, target }) => {
+    needs('otherWorkspaceKey');
+    // A /v1 path no operation serves is still an API request: authenticated, and limited per key
+    // (Limits: every response carries the key's X-RateLimit-Limit). A deployment that takes such a
+    // request for one outside the API answers it from a keyless bucket instead (mutation triage
+    // of server/guard.ts). Sent with workspace B's key: off the run key's burst (issue 25), and on
+    // the embedded deployment a Team key, whose 120/min no keyless bucket shares. Under /v1/, not
+    // the bare /v1: a gateway routing /v1/ may answer that itself (nginx: a 301 to /v1/).
+    const ex = await api.withKey(target.keys.otherWorkspace).send('GET', '/v1/no-such-resource');
+    // The fixture applies every exchange check (ratelimit.plan-limit among them) to this answer.
+    need(ex.response, `the target answered (${ex.error ?? 'ok'})`).toBeDefined();
+  });
+
   test('every read operation answers with the documented headers, media type and status', {
     // The X-RateLimit values' sequence checks judge every answer of the suite over the worker's
     // history (one Limit per key, Remaining in range and falling with each grant): this quick run

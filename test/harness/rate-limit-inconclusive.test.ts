@@ -80,6 +80,8 @@ test('contract tests are not run, each "inconclusive", and nothing is scored', {
           HOME: process.env.HOME,
           HARNESS_BASE_URL: baseUrl,
           HARNESS_API_KEY: 'stk_full_spent_key',
+          // Spent too: a test that sends with workspace B's key is inconclusive the same way.
+          HARNESS_OTHER_WORKSPACE_KEY: 'stk_full_spent_other_key',
           HARNESS_OUT_DIR: out,
           PLAYWRIGHT_JSON_OUTPUT_NAME: json,
         },
