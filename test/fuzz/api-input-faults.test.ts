@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { FAULTS, ruleOf } from '../../server/faults.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
@@ -16,6 +15,7 @@ import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
 import { forwardBuffered } from '../harness/forward-buffered.ts';
 import { apiInputFuzzOn, startFuzzTarget } from '../harness/fuzz-target.ts';
+import { listenLoopback } from '../harness/listen-loopback.ts';
 import { startRejectAfterWorkProxy } from '../harness/reject-after-work.ts';
 
 describe('api input fuzz catches', () => {
@@ -108,14 +108,7 @@ async function droppingProxy(baseUrl: string, die: boolean) {
     res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
     res.end(await up.body.text());
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    close: async () => {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-    },
-  };
+  return listenLoopback(proxy);
 }
 
 describe('api input fuzz, one judge and a target that must always answer', () => {

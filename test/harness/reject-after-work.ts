@@ -5,16 +5,10 @@
  * 'api input fuzz target') is created as asked, so the cases have a ticket to write to.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { forwardBuffered } from './forward-buffered.ts';
+import { type Listening, listenLoopback } from './listen-loopback.ts';
 
-export interface RejectAfterWorkProxy {
-  /** The proxy's base URL, on loopback. */
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startRejectAfterWorkProxy(upstream: string): Promise<RejectAfterWorkProxy> {
+export async function startRejectAfterWorkProxy(upstream: string): Promise<Listening> {
   const proxy: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -36,12 +30,5 @@ export async function startRejectAfterWorkProxy(upstream: string): Promise<Rejec
     res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
     res.end(text);
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    close: async () => {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-    },
-  };
+  return listenLoopback(proxy);
 }
