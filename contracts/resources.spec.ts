@@ -6,6 +6,7 @@
  * every-read test, which sends each of those reads already (issue 25).
  */
 import { randomBytes } from 'node:crypto';
+import { missingCredential } from '../core/target/resolve-target.ts';
 import { test } from './fixtures.ts';
 import { createTicket, idOf, observeCrossCutting, skipIfReadOnly, unknownId } from './helpers.ts';
 
@@ -94,7 +95,13 @@ test.describe('resources (U10)', () => {
   });
 
   test('rules: create one, it is listed and acts on matching tickets', {
-    tag: [...TAGS, '@resources.rule-applied', '@resources.listed', '@resources.rule-conditions'],
+    tag: [
+      ...TAGS,
+      '@resources.rule-applied',
+      '@resources.listed',
+      '@resources.rule-conditions',
+      '@isolation.rules-own-workspace',
+    ],
   }, async ({ target, api, verdict, tag }) => {
     skipIfReadOnly(target, test.skip);
     // A condition on a tag only this test uses: the rule must not touch anyone else's tickets.
@@ -118,6 +125,22 @@ test.describe('resources (U10)', () => {
     verdict.check('resources.rule-applied', matching, { tag: added });
     const other = await createTicket(api, tag, 'not a rule target');
     verdict.check('resources.rule-conditions', other, { tag: added });
+
+    // Workspace B's ticket matching A's rule: a rule acts only in its own workspace (documented
+    // isolation, Auth 5). The added tag is random, so only A's rule can put it there. Without B's
+    // key the rest of the test still runs; only this check is not judged, and the test says why.
+    if (!target.keys.otherWorkspace) {
+      test.info().annotations.push({
+        type: 'not judged: isolation.rules-own-workspace',
+        description: missingCredential(target.resolved, target.cfg, ['otherWorkspaceKey']),
+      });
+      return;
+    }
+    const b = api.withKey(target.keys.otherWorkspace);
+    const foreign = await createTicket(b, tag, "another workspace's rule target", {
+      extraTags: [marker],
+    });
+    verdict.check('isolation.rules-own-workspace', foreign, { tag: added });
   });
 
   test('reports: the summary counts every ticket once', {

@@ -323,6 +323,12 @@ export const FAULTS = [
     'runs a rule on every ticket of its event, whatever its conditions',
   ),
   F(
+    'rules-cross-workspace',
+    'contracts',
+    'isolation.rules-own-workspace',
+    "runs a workspace's rules on every workspace's tickets (the rule's workspace is not compared)",
+  ),
+  F(
     'report-skips-normal',
     'contracts',
     'resources.report-consistent',

@@ -42,7 +42,10 @@ export function runRules(ctx: ServiceContext, t: Ticket, event: string): void {
   if (ctx.faults.has('rules-never-run')) return;
   const conditions = !ctx.faults.has('rule-conditions-ignored');
   for (const r of ctx.store.rules.values()) {
-    if (r.workspaceId !== t.workspaceId || !r.enabled || r.event !== event) continue;
+    // Another workspace's rule never acts here; the switch is read in place (not through its own
+    // variable) so the mutation run's ignorer knows it for one.
+    const foreign = r.workspaceId !== t.workspaceId && !ctx.faults.has('rules-cross-workspace');
+    if (foreign || !r.enabled || r.event !== event) continue;
     if (conditions && r.conditions.priority && r.conditions.priority !== t.priority) continue;
     if (conditions && r.conditions.tag && !t.tags.includes(r.conditions.tag)) continue;
     applyActions(ctx, t, r.actions);

@@ -106,6 +106,7 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
       writes: [{ operation: 'updateTicket', sets: { subject: 'B was here' }, refused: true }],
       twin: odd,
     },
+    'isolation.rules-own-workspace': { tag: odd },
     'ticket.priority-echoed': { sent: 'high' },
     'ticket.requester-echoed': { sent: { email: 'a@example.com', name: 'A' } },
     'ticket.subject-echoed': { sent: 'Printer 😀 on fire' },

@@ -98,6 +98,42 @@ describe('isolation.foreign-unchanged tells the deployment’s own changes from 
   });
 });
 
+describe('isolation.rules-own-workspace judges only the tag workspace A’s rule adds', () => {
+  const created = (tags: unknown) => answer(201, ticket({ tags }), 'POST', '/v1/tickets');
+  const added = 'rule-added-1a2b3c4d';
+
+  test('B’s ticket with A’s rule’s tag fails, naming the tag', () => {
+    const v = new Verdict(checks, 't');
+    assert.equal(
+      v.check('isolation.rules-own-workspace', created(['run-tag', 'rule-cond-9f', added]), {
+        tag: added,
+      }),
+      false,
+    );
+    const f = v.failures()[0]!;
+    assert.equal(f.provenance, 'documented');
+    assert.match(f.received, /workspace B's new ticket carries "rule-added-1a2b3c4d"/);
+  });
+
+  test('whatever else B’s ticket carries, or a creation that failed, holds', () => {
+    // B's own rules, tags the deployment adds itself, the condition tag: none is A's rule's doing.
+    assert.equal(
+      holds('isolation.rules-own-workspace', created(['rule-cond-9f', 'auto-triaged']), {
+        tag: added,
+      }),
+      true,
+    );
+    // No tags, or a refused creation: nothing shows A's rule acted (other checks judge those).
+    assert.equal(holds('isolation.rules-own-workspace', created(undefined), { tag: added }), true);
+    assert.equal(
+      holds('isolation.rules-own-workspace', answer(422, { status: 422 }, 'POST', '/v1/tickets'), {
+        tag: added,
+      }),
+      true,
+    );
+  });
+});
+
 describe('SLA checks judge the clock, not the fields other checks own', () => {
   const created = (priority: string, hours: number) =>
     answer(

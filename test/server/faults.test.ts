@@ -272,6 +272,16 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
       (await s.call('POST', '/v1/tickets', key, newTicket({ tags }))).json.tags;
     return [await tagsOf(['vip']), await tagsOf(['other'])];
   },
+  ruleOtherWorkspace: async (s) => {
+    // Growth's rule; a Team ticket carrying its condition tag must not get its action.
+    await s.call('POST', '/v1/rules', s.ws.growth.keys.full, {
+      name: 'growth only',
+      event: 'ticket.created',
+      conditions: { tag: 'growth-rule' },
+      actions: { tags_add: ['growth-added'] },
+    });
+    return (await createTicket(s, newTicket({ tags: ['growth-rule'] }))).json.tags;
+  },
   reportSums: async (s) => {
     const key = s.ws.team.keys.full;
     await s.call('POST', '/v1/tickets', key, newTicket({ priority: 'normal' }));
@@ -392,6 +402,7 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'macro-tags-ignored': ['macroApplied'],
   'rules-never-run': ['rules'],
   'rule-conditions-ignored': ['rules'],
+  'rules-cross-workspace': ['ruleOtherWorkspace'],
   'report-skips-normal': ['reportSums'],
   'malformed-json-422': ['malformedJson'],
   'body-too-large-400': ['tooLarge'],

@@ -2,6 +2,7 @@
 import { sameJson } from '../../json-equal.ts';
 import type { AppliesTo, MatrixArgs } from '../applies-to.ts';
 import { show } from '../failure.ts';
+import { body } from './answer.ts';
 import { defineCheck } from '../registry.ts';
 import type { Exchange } from '../types.ts';
 
@@ -315,6 +316,29 @@ export const foreignUnchanged = defineCheck({
   },
 });
 
+/**
+ * ex: workspace B's creation of a ticket carrying the condition tag of a rule workspace A created;
+ * args: the tag A's rule adds. Rules themselves are assumed (U10), but once they exist whose
+ * tickets they act on is the documented isolation. The added tag is random and only A's rule adds
+ * it, so B's ticket carrying it is A's rule at work, whatever the deployment does with B's own
+ * rules (or with the creation's other fields): judged on the creation's answer, as
+ * resources.rule-applied judges A's matching ticket.
+ */
+export const rulesOwnWorkspace = defineCheck({
+  name: 'isolation.rules-own-workspace',
+  provenance: 'documented',
+  rule: "Data is isolated per workspace: a rule created in one workspace never acts on another workspace's tickets.",
+  kind: 'scenario',
+  run(ex, a: { tag: string }) {
+    const tags = body(ex).tags;
+    if (!Array.isArray(tags) || !tags.includes(a?.tag)) return undefined;
+    return {
+      received: `workspace B's new ticket carries ${show(a.tag)}, the tag workspace A's rule adds (tags ${show(tags)})`,
+      expected: "a ticket no rule of another workspace acted on: without A's rule's tag",
+    };
+  },
+});
+
 export const AUTH_CHECKS = [
   missingKeyRejected,
   invalidKeyRejected,
@@ -332,4 +356,5 @@ export const AUTH_CHECKS = [
   rotatedNewKeyWorks,
   otherWorkspaceWrite,
   foreignUnchanged,
+  rulesOwnWorkspace,
 ];
