@@ -6,6 +6,12 @@
  * and one macro of A serve every cell that needs one (a gate run's request budget is small), and
  * the clean-up closes or deletes what was created (fixtures.ts). Request bodies are the spec's
  * samples (core/spec/sample-body.ts) with the run's tag, unique e-mail addresses and those ids.
+ *
+ * The other workspace's request on A's object names, in its body, objects of the other
+ * workspace's own (`ownBody`): B applying A's macro to A's ticket is refused for the ticket, so
+ * whether the macro itself is isolated would never be seen. B's own object of a collection is
+ * created once with B's key, like A's (cached, kept for the next worker, closed by the clean-up
+ * with B's key); never taken from B's list — a faulty deployment would write a real one.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../core/http/api-client.ts';
@@ -43,8 +49,15 @@ export interface ObjectStore {
   save(objects: Record<string, AObject>): void;
 }
 
+/** The store's key of the other workspace's own object for a path parameter (A's: the bare name). */
+const OWN = 'other-workspace:';
+
+/** Resolves an id-valued property of a body to an object (A's, or the other workspace's own). */
+type Resolve = (param: string) => Promise<AObject | string>;
+
 export class MatrixObjects {
   private readonly objects = new Map<string, Promise<AObject | string>>();
+  private readonly own = new Map<string, Promise<AObject | string>>();
   private readonly pages = new Map<string, Promise<string[]>>();
   private readonly found: Record<string, AObject>;
 
@@ -55,8 +68,9 @@ export class MatrixObjects {
   ) {
     // Objects an earlier worker of this run found: one ticket per run, not one per worker.
     this.found = o.store?.load() ?? {};
-    for (const [param, obj] of Object.entries(this.found))
-      this.objects.set(param, Promise.resolve(obj));
+    for (const [key, obj] of Object.entries(this.found))
+      if (key.startsWith(OWN)) this.own.set(key.slice(OWN.length), Promise.resolve(obj));
+      else this.objects.set(key, Promise.resolve(obj));
   }
 
   /** The collection an id parameter names objects of: the template up to `/{param}`. */
@@ -72,12 +86,42 @@ export class MatrixObjects {
     return this.ops.find((o) => o.method === 'GET' && o.template === collection && o.list);
   }
 
-  /** A body from the spec's sample of `schema`, with the run's tag and A's real ids. */
-  async body(api: ApiClient, schema: string): Promise<{ body: unknown } | { unreachable: string }> {
+  /** The properties of `schema` that name an object of a collection of the spec (`ticket_id`). */
+  refs(schema: string): string[] {
     const props = Object.keys(this.doc.components?.schemas?.[schema]?.properties ?? {});
+    return props.filter((p) => this.collectionOf(p) !== undefined);
+  }
+
+  /** A body from the spec's sample of `schema`, with the run's tag and A's real ids. */
+  body(api: ApiClient, schema: string): Promise<{ body: unknown } | { unreachable: string }> {
+    return this.bodyWith(schema, (p) => this.object(api, p));
+  }
+
+  /**
+   * `schema`'s body as the other workspace sends it on A's object: every object it names is B's
+   * own (made with B's client `b`), so the only foreign object is the one in the path. Undefined
+   * when the body names none (no request spent); `unreachable` when B's own cannot be had — the
+   * caller keeps A's ids then, and says why.
+   */
+  async ownBody(
+    b: ApiClient,
+    schema: string,
+  ): Promise<
+    { body: unknown; names: string[] } | { unreachable: string; names: string[] } | undefined
+  > {
+    const names = this.refs(schema);
+    if (names.length === 0) return undefined;
+    const built = await this.bodyWith(schema, (p) => this.ownObject(b, p));
+    return { ...built, names };
+  }
+
+  private async bodyWith(
+    schema: string,
+    resolve: Resolve,
+  ): Promise<{ body: unknown } | { unreachable: string }> {
     const ids: Record<string, string> = {};
-    for (const p of props.filter((p) => this.collectionOf(p) !== undefined)) {
-      const obj = await this.object(api, p);
+    for (const p of this.refs(schema)) {
+      const obj = await resolve(p);
       if (typeof obj === 'string') return { unreachable: obj };
       ids[p] = obj.id;
     }
@@ -109,45 +153,83 @@ export class MatrixObjects {
 
   /** Workspace A's object named by the path parameter `param` (cached per worker). */
   object(api: ApiClient, param: string): Promise<AObject | string> {
-    let hit = this.objects.get(param);
+    return this.cached(this.objects, param, param, () => this.find(api, param));
+  }
+
+  /**
+   * The other workspace's own object for `param`, created with its client `b` (cached per worker,
+   * kept for the next one like A's): only by the spec's creation, and not in a read-only run.
+   */
+  ownObject(b: ApiClient, param: string): Promise<AObject | string> {
+    return this.cached(this.own, param, `${OWN}${param}`, async () => {
+      const collection = this.collectionOf(param);
+      if (!collection) return `the spec names no collection for {${param}}`;
+      const create = this.creationOf(collection);
+      if (!create)
+        return `the spec has no creation on ${collection} to make the other workspace's own`;
+      if (this.o.readOnly) return 'a read-only run creates nothing for the other workspace';
+      return this.create(b, create, 'the other workspace', (p) => this.ownObject(b, p));
+    });
+  }
+
+  private cached(
+    map: Map<string, Promise<AObject | string>>,
+    param: string,
+    key: string,
+    find: () => Promise<AObject | string>,
+  ): Promise<AObject | string> {
+    let hit = map.get(param);
     if (!hit) {
       // A test that ended while finding it (its key's budget spent: skipped) leaves no answer.
-      hit = this.find(api, param).then(
+      hit = find().then(
         (obj) => {
           if (typeof obj !== 'string') {
-            this.found[param] = obj;
+            this.found[key] = obj;
             this.o.store?.save(this.found);
           }
           return obj;
         },
         (e: unknown) => {
-          this.objects.delete(param);
+          map.delete(param);
           throw e;
         },
       );
-      this.objects.set(param, hit);
+      map.set(param, hit);
     }
     return hit;
   }
 
-  private async find(api: ApiClient, param: string): Promise<AObject | string> {
-    const collection = this.collectionOf(param);
-    if (!collection) return `the spec names no collection for {${param}}`;
-    const create = this.ops.find(
+  private creationOf(collection: string): OperationSpec | undefined {
+    return this.ops.find(
       (o) =>
         o.method === 'POST' &&
         o.template === collection &&
         o.pathParams.length === 0 &&
         o.requestSchema,
     );
-    if (create && !this.o.readOnly) {
-      const built = await this.body(api, create.requestSchema!);
-      if ('unreachable' in built) return built.unreachable;
-      const ex = await api.send('POST', collection, { body: built.body });
-      const json = ex.json as Record<string, unknown> | undefined;
-      if (typeof json?.id === 'string') return { id: json.id, json, collection };
-      return `creating a ${collection} object of workspace A for the matrix answered ${ex.status ?? ex.error}`;
-    }
+  }
+
+  /** An object made through `create` with `api`'s key, its body naming what `resolve` gives. */
+  private async create(
+    api: ApiClient,
+    create: OperationSpec,
+    whose: string,
+    resolve: Resolve,
+  ): Promise<AObject | string> {
+    const built = await this.bodyWith(create.requestSchema!, resolve);
+    if ('unreachable' in built) return built.unreachable;
+    const ex = await api.send('POST', create.template, { body: built.body });
+    const json = ex.json as Record<string, unknown> | undefined;
+    if (typeof json?.id === 'string') return { id: json.id, json, collection: create.template };
+    return `creating a ${create.template} object of ${whose} for the matrix answered ${ex.status ?? ex.error}`;
+  }
+
+  private async find(api: ApiClient, param: string): Promise<AObject | string> {
+    const collection = this.collectionOf(param);
+    if (!collection) return `the spec names no collection for {${param}}`;
+    const create = this.creationOf(collection);
+    if (create && !this.o.readOnly)
+      return this.create(api, create, 'workspace A', (p) => this.object(api, p));
     const list = this.listOp(collection);
     if (!list)
       return `no way to obtain a {${param}} of workspace A: the spec has ${this.o.readOnly ? 'no list' : 'neither a creation nor a list'} on ${collection}${this.o.readOnly && create ? ' (read-only run: nothing is created)' : ''}`;

@@ -11,7 +11,9 @@
  *
  * Cost: unauthenticated requests spend no key's budget; the read-only key gets one request per
  * operation, the other workspace's key two per operation with a path id and one per list and
- * filter; workspace A's key only what the shared objects need (one ticket, one contact, the macro
+ * filter, and one creation (and its clean-up close) of its own object of each collection a by-id
+ * body names (its own ticket, for applying A's macro; matrix-objects.ts `ownBody`); workspace A's
+ * key only what the shared objects need (one ticket, one contact, the macro
  * and rule lists), found in the first test and kept in the run's raw directory, so one set of
  * objects serves the whole run even when a failed test makes Playwright replace the worker.
  */
@@ -123,11 +125,31 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
     const out: Sent[] = [];
     const named = objects[objects.length - 1];
     if (named) {
-      const foreign = await b.send(op.method, path, { body });
+      // Its body names B's own objects: the only foreign one is the path's. With A's there, a
+      // deployment refuses it for the body (B applying A's macro to A's ticket: the ticket's
+      // 404) and whether the path's object is isolated is never seen. A's ids are what is left
+      // when B's own cannot be had (today's request, and the failure says so).
+      const own = op.requestSchema ? await all.ownBody(b, op.requestSchema) : undefined;
+      const sentBody = own && 'body' in own ? own.body : body;
+      const bodyNote =
+        own === undefined
+          ? undefined
+          : 'body' in own
+            ? `its body naming workspace B's own ${own.names.join(', ')}`
+            : `its body naming workspace A's ${own.names.join(', ')}: B's own could not be had (${own.unreachable})`;
+      const foreign = await b.send(op.method, path, { body: sentBody });
       const unknown = await b.send(op.method, withLastId(op, objects, unknownLike(named.id)), {
-        body,
+        body: sentBody,
       });
-      out.push({ ex: foreign, args: { operation: label(op), ticket: named.json, unknown } });
+      out.push({
+        ex: foreign,
+        args: {
+          operation: label(op),
+          ticket: named.json,
+          unknown,
+          ...(bodyNote ? { body: bodyNote } : {}),
+        },
+      });
     }
     if (op.list) {
       const fixtures = [...objects, ...(await all.resolved())];

@@ -177,6 +177,11 @@ export interface MatrixArgs {
   /** Workspace A's object the path names (a ticket, a contact, …; the isolation checks' `ticket`). */
   ticket?: Record<string, unknown>;
   unknown?: Exchange;
+  /**
+   * Whose objects the request's body names, when it names any (the other workspace's by-id write:
+   * its own, else A's and why) — for the failure to say what was sent.
+   */
+  body?: string;
   foreignIds?: string[];
   seen?: string[];
 }

@@ -204,6 +204,95 @@ describe('the matrix is read from the spec', () => {
     assert.deepEqual(listed, ['GET /v1/tags'], 'a read-only run creates nothing: it lists');
   });
 
+  test("the other workspace's write on A's object names its own objects in the body: made once with its key, from the spec", async () => {
+    // Applying A's macro to A's ticket is refused for the ticket: only B's own ticket in the body
+    // shows whether the macro itself is isolated (the mutant that drops the macro's workspace test).
+    const sent: Array<{ key: string; method: string; path: string; body?: unknown }> = [];
+    const client = (
+      key: string,
+      answer = (path: string) => ({ status: 201, id: `${key}_${path}` }),
+    ) =>
+      ({
+        send: async (method: string, path: string, o: { body?: unknown } = {}) => {
+          sent.push({ key, method, path, body: o.body });
+          const a = answer(path);
+          return { status: a.status, json: a.status < 300 ? { id: a.id } : { title: 'no' } };
+        },
+      }) as unknown as ApiClient;
+    const saved: Record<string, unknown>[] = [];
+    const store = {
+      load: () => ({}),
+      save: (o: Record<string, unknown>) => saved.push(structuredClone(o)),
+    };
+    const tag = { subject: (s: string) => `[harness t] ${s}`, tags: ['harness', 'run-t'] };
+    const objects = new MatrixObjects(DOC, operations(), { readOnly: false, tag, store });
+    const own = await objects.ownBody(client('B'), 'MacroApply');
+    assert.deepEqual(own, { body: { ticket_id: 'B_/v1/tickets' }, names: ['ticket_id'] });
+    assert.equal(sent.length, 1);
+    assert.deepEqual([sent[0]!.key, sent[0]!.method, sent[0]!.path], ['B', 'POST', '/v1/tickets']);
+    const made = sent[0]!.body as { subject: string; tags: string[] };
+    assert.match(
+      made.subject,
+      /^\[harness t\] /,
+      'the run’s tag: found and closed by the clean-up',
+    );
+    assert.deepEqual(made.tags, ['harness', 'run-t']);
+    // Once per run: the next cell reuses it, the next worker finds it in the store.
+    await objects.ownBody(client('B'), 'MacroApply');
+    assert.equal(sent.length, 1);
+    const kept = saved.at(-1)!;
+    assert.deepEqual(Object.keys(kept), ['other-workspace:ticket_id']);
+    const next = new MatrixObjects(DOC, operations(), {
+      readOnly: false,
+      tag,
+      store: { load: () => kept as never, save: () => {} },
+    });
+    assert.deepEqual(await next.ownBody(client('B'), 'MacroApply'), own);
+    assert.equal(sent.length, 1);
+    // A's ticket is A's: never the other workspace's from the store.
+    const a = await next.object(client('A'), 'ticket_id');
+    assert.equal(typeof a === 'string' ? a : a.id, 'A_/v1/tickets');
+    // A body that names no object costs nothing.
+    assert.equal(await objects.ownBody(client('B'), 'TicketCreate'), undefined);
+    assert.equal(sent.length, 2);
+
+    // B's own cannot be had: the caller keeps A's ids, and the reason says why.
+    const refused = new MatrixObjects(DOC, operations(), { readOnly: false, tag });
+    const no = await refused.ownBody(
+      client('B', () => ({ status: 403, id: '' })),
+      'MacroApply',
+    );
+    assert.ok(no && 'unreachable' in no);
+    assert.match(no.unreachable, /the other workspace for the matrix answered 403/);
+    const ro = new MatrixObjects(DOC, operations(), { readOnly: true, tag });
+    const roOwn = await ro.ownBody(client('B'), 'MacroApply');
+    assert.ok(roOwn && 'unreachable' in roOwn);
+    assert.match(roOwn.unreachable, /read-only/);
+    assert.equal(sent.length, 3, 'a read-only run creates nothing for the other workspace');
+  });
+
+  test('isolation.write-other-workspace says whose objects the body named', () => {
+    const v = new Verdict(checks, 't');
+    const accepted: Exchange = {
+      request: { method: 'POST', url: 'http://x/v1/macros/mac_1/apply', headers: {} },
+      response: { status: 200, headers: {}, bodyText: '{}' },
+      durationMs: 1,
+      operation: operations().find((o) => o.operationId === 'applyMacro'),
+    };
+    const body = "its body naming workspace B's own ticket_id";
+    assert.equal(
+      v.checkNamed('isolation.write-other-workspace', accepted, {
+        operation: 'POST /v1/macros/{macro_id}/apply',
+        body,
+      }),
+      false,
+    );
+    assert.match(
+      v.results[0]!.failure!.received,
+      /apply \(its body naming workspace B's own ticket_id\): foreign ticket → 200 \(the write was accepted\)/,
+    );
+  });
+
   test('a rule added to the catalogue is a new row and joins the request it names', () => {
     const extra: MatrixRule = {
       name: 'demo.lists-refuse-no-key',

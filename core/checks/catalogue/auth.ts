@@ -253,18 +253,18 @@ function problemShape(e: Exchange): unknown {
   return j;
 }
 
-/** args: what was attempted. */
+/** args: what was attempted, and whose objects its body named (the matrix's `body`). */
 export const otherWorkspaceWrite = defineCheck({
   name: 'isolation.write-other-workspace',
   provenance: 'documented',
   rule: "Data is isolated per workspace: a write to another workspace's ticket is not accepted.",
   kind: 'scenario',
   appliesTo: { columns: 'by-id-writes', send: ['other-workspace'] },
-  run(ex, a: { operation: string }) {
+  run(ex, a: { operation: string; body?: string }) {
     const s = status(ex);
     if (s !== undefined && !ok(s)) return undefined;
     return {
-      received: `${a.operation}: foreign ticket → ${s ?? ex.error}${ok(s) ? ' (the write was accepted)' : ''}`,
+      received: `${a.operation}${a.body ? ` (${a.body})` : ''}: foreign ticket → ${s ?? ex.error}${ok(s) ? ' (the write was accepted)' : ''}`,
       expected: 'a rejection (4xx; assumed the same 404 as for an unknown ticket)',
     };
   },
