@@ -344,6 +344,10 @@ describe('the matrix is read from the spec', () => {
         failing.results.map((r) => [r.check, r.column, r.passed]),
         [['isolation.list', 'listRules', false]],
       );
+      assert.match(
+        failing.results[0]!.failure!.received,
+        /^1 object\(s\) of workspace A on GET \/v1\/rules listed to workspace B$/,
+      );
       assert.deepEqual(failing.unreached, []);
       const clean = await otherWorkspaceLists({
         api: a,
