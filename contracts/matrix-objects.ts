@@ -4,7 +4,10 @@
  * created once per worker with a sample body when the spec has a creation (POST on the
  * collection) and the run may write, else the first one A's list shows. One ticket, one contact
  * and one macro of A serve every cell that needs one (a gate run's request budget is small), and
- * the clean-up closes or deletes what was created (fixtures.ts). Request bodies are the spec's
+ * the clean-up closes or deletes what was created (fixtures.ts). A list is judged on A's objects
+ * of its collection: those, else A's first page, else — A shows none — one made through the
+ * spec's creation on the list's template (a rule, on the reference deployment); when none can be
+ * had, the reason, and the list's isolation is not judged (`ownIds`). Request bodies are the spec's
  * samples (core/spec/sample-body.ts) with the run's tag, unique e-mail addresses and those ids.
  *
  * The other workspace's request on A's object names, in its body, objects of the other
@@ -49,7 +52,10 @@ export interface ObjectStore {
   save(objects: Record<string, AObject>): void;
 }
 
-/** The store's key of the other workspace's own object for a path parameter (A's: the bare name). */
+/**
+ * The store's key of the other workspace's own object for a path parameter (A's: the bare name;
+ * A's object made for a list: the list's template, `/v1/rules`).
+ */
 const OWN = 'other-workspace:';
 
 /** Resolves an id-valued property of a body to an object (A's, or the other workspace's own). */
@@ -58,7 +64,7 @@ type Resolve = (param: string) => Promise<AObject | string>;
 export class MatrixObjects {
   private readonly objects = new Map<string, Promise<AObject | string>>();
   private readonly own = new Map<string, Promise<AObject | string>>();
-  private readonly pages = new Map<string, Promise<string[]>>();
+  private readonly pages = new Map<string, Promise<string[] | string>>();
   private readonly found: Record<string, AObject>;
 
   constructor(
@@ -241,27 +247,55 @@ export class MatrixObjects {
 
   /**
    * The ids of workspace A's objects a list must never show another workspace: the matrix's own
-   * objects of that collection, else the first page A itself is shown.
+   * objects of that collection, else the first page A itself is shown, else — A shows none — one
+   * object made through the spec's creation on the list's template (`listObject`). A string is
+   * why A has none: a list's isolation then has nothing to look for in the other workspace's
+   * list, and must not count as judged (an empty `foreignIds` could never fail).
    */
-  ownIds(api: ApiClient, list: OperationSpec, fixtures: readonly AObject[]): Promise<string[]> {
+  ownIds(
+    api: ApiClient,
+    list: OperationSpec,
+    fixtures: readonly AObject[],
+  ): Promise<string[] | string> {
     const mine = fixtures.filter((f) => f.collection === list.template).map((f) => f.id);
     if (mine.length > 0) return Promise.resolve(mine);
     let hit = this.pages.get(list.template);
     if (!hit) {
-      hit = api
-        .send('GET', list.template)
-        .then((ex) =>
-          dataOf(ex.json)
-            .map((r) => r.id)
-            .filter((id): id is string => typeof id === 'string'),
-        )
-        .catch((e: unknown) => {
-          this.pages.delete(list.template);
-          throw e;
-        });
+      hit = this.pageOrMade(api, list).catch((e: unknown) => {
+        this.pages.delete(list.template);
+        throw e;
+      });
       this.pages.set(list.template, hit);
     }
     return hit;
+  }
+
+  private async pageOrMade(api: ApiClient, list: OperationSpec): Promise<string[] | string> {
+    const ex = await api.send('GET', list.template);
+    const ids = dataOf(ex.json)
+      .map((r) => r.id)
+      .filter((id): id is string => typeof id === 'string');
+    if (ids.length > 0) return ids;
+    const made = await this.listObject(api, list.template);
+    if (typeof made !== 'string') return [made.id];
+    const answered = `GET ${list.template} answered ${ex.status ?? ex.error}${ex.status === 200 ? ', empty' : ''}`;
+    return `workspace A has no ${list.template} object to look for in the other workspace's list (${answered}; none could be made: ${made})`;
+  }
+
+  /**
+   * One object of workspace A in `collection`, for a list A shows empty: made through the spec's
+   * creation with the run's tag (so the clean-up finds it on shared staging), once per run — kept
+   * in the store under the collection's template (no path parameter is named so), so a
+   * replacement worker has it among the resolved objects. Only when A shows none: a shared staging
+   * that already has one gets nothing more (a rule, for one, cannot be deleted in v1).
+   */
+  private listObject(api: ApiClient, collection: string): Promise<AObject | string> {
+    return this.cached(this.objects, collection, collection, async () => {
+      const create = this.creationOf(collection);
+      if (!create) return `the spec has no creation on ${collection}`;
+      if (this.o.readOnly) return 'a read-only run creates nothing';
+      return this.create(api, create, 'workspace A', (p) => this.object(api, p));
+    });
   }
 
   /** Every object the matrix already resolved (for the lists' own ids). */

@@ -15,21 +15,22 @@
  * body names (its own ticket, for applying A's macro; matrix-objects.ts `ownBody`); workspace A's
  * key only what the shared objects need (one ticket, one contact, the macro
  * and rule lists), found in the first test and kept in the run's raw directory, so one set of
- * objects serves the whole run even when a failed test makes Playwright replace the worker.
+ * objects serves the whole run even when a failed test makes Playwright replace the worker — and,
+ * for a list workspace A shows empty, one object made through the spec's creation on it (a rule on
+ * the reference deployment: one more request, in the other workspace's test), so the list's
+ * isolation has something of A's to look for; when none can be made the cell is not reached.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ALL_CHECKS } from '../core/checks/all.ts';
 import {
   MATRIX_SENDS,
-  type MatrixArgs,
   type MatrixSend,
   everyAnswerRules,
   matrixColumns,
   matrixPlan,
   matrixRules,
 } from '../core/checks/applies-to.ts';
-import type { Exchange } from '../core/checks/types.ts';
 import type { Verdict } from '../core/checks/verdict.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import { BOGUS_KEY_PREFIX } from '../core/redact.ts';
@@ -45,6 +46,7 @@ import {
   unknownLike,
   withLastId,
 } from './matrix-objects.ts';
+import { judgeSent, label, otherWorkspaceLists, type Sent } from './matrix-sent.ts';
 
 const DOC = loadSpec();
 const OPS = operations();
@@ -56,11 +58,6 @@ const rank = (op: OperationSpec) => (op.method === 'GET' ? 0 : op.method === 'DE
 /** Workspace A's objects, found once per worker (module state: one worker, one target). */
 let shared: MatrixObjects | undefined;
 
-interface Sent {
-  ex: Exchange;
-  args: MatrixArgs;
-}
-
 interface SendContext {
   api: ApiClient;
   op: OperationSpec;
@@ -70,8 +67,6 @@ interface SendContext {
   objects: AObject[];
   all: MatrixObjects;
 }
-
-const label = (op: OperationSpec) => `${op.method} ${op.template}`;
 
 /** Why a matrix request cannot be sent to this target, or undefined. */
 function cannotSend(send: MatrixSend, op: OperationSpec, target: Target): string | undefined {
@@ -83,16 +78,6 @@ function cannotSend(send: MatrixSend, op: OperationSpec, target: Target): string
   if (send === 'other-workspace')
     return missingCredential(target.resolved, target.cfg, ['otherWorkspaceKey']);
   return undefined;
-}
-
-/** The ids of the rows of a list answer. */
-function rowIds(ex: Exchange): string[] {
-  const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(data)
-    ? data
-        .map((r) => (r as { id?: unknown })?.id)
-        .filter((id): id is string => typeof id === 'string')
-    : [];
 }
 
 /** Each request kind of the matrix, sent once per operation (core/checks/applies-to.ts). */
@@ -151,26 +136,9 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
         },
       });
     }
-    if (op.list) {
-      const fixtures = [...objects, ...(await all.resolved())];
-      const foreignIds = await all.ownIds(api, op, fixtures);
-      const mine = fixtures.find((f) => f.collection === op.template);
-      // A filter on the value workspace A's own object has: a leak would show there first.
-      const queries: Array<Record<string, string>> = [
-        {},
-        ...op.filters.map((f) => {
-          const v = mine?.json[f.name];
-          return { [f.name]: typeof v === 'string' && f.values.includes(v) ? v : f.values[0]! };
-        }),
-      ];
-      for (const query of queries) {
-        const ex = await b.send(op.method, path, { query, body });
-        const what = Object.keys(query).length
-          ? `${label(op)}?${new URLSearchParams(query)}`
-          : label(op);
-        out.push({ ex, args: { operation: what, foreignIds, seen: rowIds(ex) } });
-      }
-    }
+    // A list: B's list and its filters, judged on A's objects of that collection (or, when A
+    // has none, not judged by the list's rule: matrix-sent.ts).
+    if (op.list) out.push(...(await otherWorkspaceLists({ api, b, op, path, body, objects, all })));
     return out;
   },
 };
@@ -353,8 +321,13 @@ test.describe('rule × operation matrix', () => {
               continue;
             }
             const sent = await SENDERS[send]({ api, op, target, all: shared, ...built });
-            for (const { ex, args } of sent)
-              for (const c of checks) verdict.checkNamed(c, ex, args);
+            judgeSent(
+              sent,
+              checks,
+              op,
+              (c, ex, args) => verdict.checkNamed(c, ex, args),
+              notReached,
+            );
             observe(send, op, sent, verdict, probeOnce);
           }
           const planRules = every.filter((r) => r.appliesTo.requires?.includes('declared-plan'));

@@ -22,7 +22,8 @@ import { loadSpec } from '../../core/spec/load-spec.ts';
 import { operations, webhookEvents } from '../../core/spec/operations.ts';
 import { sampleBody } from '../../core/spec/sample-body.ts';
 import { buildRuleMatrix } from '../../report/rule-matrix.ts';
-import { MatrixObjects } from '../../contracts/matrix-objects.ts';
+import { type AObject, MatrixObjects } from '../../contracts/matrix-objects.ts';
+import { judgeSent, otherWorkspaceLists } from '../../contracts/matrix-sent.ts';
 import type { ApiClient } from '../../core/http/api-client.ts';
 import { judgement } from './judgement-fixture.ts';
 
@@ -269,6 +270,174 @@ describe('the matrix is read from the spec', () => {
     assert.ok(roOwn && 'unreachable' in roOwn);
     assert.match(roOwn.unreachable, /read-only/);
     assert.equal(sent.length, 3, 'a read-only run creates nothing for the other workspace');
+  });
+
+  describe("a list workspace A shows empty: the list's isolation has something to look for, or is not judged", () => {
+    const listRules = operations().find((o) => o.operationId === 'listRules')!;
+    const listMacros = operations().find((o) => o.operationId === 'listMacros')!;
+    const tag = { subject: (s: string) => `[harness t] ${s}`, tags: ['harness', 'run-t'] };
+    /** Workspace A's key: every list empty; a creation answered `created` (201 with an id). */
+    const aClient = (sent: string[], created: { status: number; id?: string }) =>
+      ({
+        send: async (method: string, path: string, o: { body?: unknown } = {}) => {
+          sent.push(`${method} ${path}${o.body ? ` ${JSON.stringify(o.body)}` : ''}`);
+          if (method === 'GET') return { status: 200, json: { data: [] } };
+          return {
+            status: created.status,
+            json: created.id ? { id: created.id } : { title: 'no' },
+          };
+        },
+      }) as unknown as ApiClient;
+    /** The other workspace's key: its lists show `rows` (a leak when A's id is among them). */
+    const bClient = (rows: string[]) =>
+      ({
+        send: async (method: string, path: string) => {
+          const bodyText = JSON.stringify({ data: rows.map((id) => ({ id })) });
+          const op = operations().find((o) => o.method === method && o.template === path);
+          return {
+            request: { method, url: `http://x${path}`, headers: {} },
+            response: { status: 200, headers: {}, bodyText, json: JSON.parse(bodyText) },
+            durationMs: 1,
+            operation: op,
+          };
+        },
+      }) as unknown as ApiClient;
+    const judge = (sent: Awaited<ReturnType<typeof otherWorkspaceLists>>, op = listRules) => {
+      const v = new Verdict(checks, 't');
+      const unreached: Array<{ check: string; column: string; reason: string }> = [];
+      judgeSent(
+        sent,
+        ['isolation.list'],
+        op,
+        (c, ex, args) => v.checkNamed(c, ex, args),
+        (check, column, reason) => unreached.push({ check, column, reason }),
+      );
+      return { results: v.results, unreached };
+    };
+
+    test("A has no rule: one is made through the spec's creation (run-tagged, once per run) and B's list is judged on it", async () => {
+      const sent: string[] = [];
+      const saved: Record<string, AObject>[] = [];
+      const store = {
+        load: () => ({}),
+        save: (o: Record<string, AObject>) => saved.push({ ...o }),
+      };
+      const all = new MatrixObjects(DOC, operations(), { readOnly: false, tag, store });
+      const a = aClient(sent, { status: 201, id: 'rul_A' });
+      const leaked = await otherWorkspaceLists({
+        api: a,
+        b: bClient(['rul_B', 'rul_A']),
+        op: listRules,
+        path: '/v1/rules',
+        objects: [],
+        all,
+      });
+      assert.equal(sent.length, 2, sent.join('\n'));
+      assert.equal(sent[0], 'GET /v1/rules');
+      const made = JSON.parse(sent[1]!.slice('POST /v1/rules '.length));
+      assert.equal(sent[1]!.startsWith('POST /v1/rules '), true);
+      assert.match(made.name, /^\[harness t\] /, "the run's tag: found by the clean-up");
+      assert.deepEqual(validate('RuleCreate', made), [], 'a valid sample of the spec');
+      // Judged on A's rule: B shown it fails the documented rule; B shown only its own passes.
+      const failing = judge(leaked);
+      assert.deepEqual(
+        failing.results.map((r) => [r.check, r.column, r.passed]),
+        [['isolation.list', 'listRules', false]],
+      );
+      assert.match(
+        failing.results[0]!.failure!.received,
+        /^1 object\(s\) of workspace A on GET \/v1\/rules listed to workspace B$/,
+      );
+      assert.deepEqual(failing.unreached, []);
+      const clean = await otherWorkspaceLists({
+        api: a,
+        b: bClient(['rul_B']),
+        op: listRules,
+        path: '/v1/rules',
+        objects: [],
+        all,
+      });
+      assert.equal(sent.length, 2, 'made once: the next request reuses it');
+      assert.deepEqual(
+        judge(clean).results.map((r) => r.passed),
+        [true],
+      );
+      // Kept for a replacement worker: it finds A's rule among the resolved objects, sends nothing.
+      const kept = saved.at(-1)!;
+      assert.deepEqual(Object.keys(kept), ['/v1/rules']);
+      const next = new MatrixObjects(DOC, operations(), {
+        readOnly: false,
+        tag,
+        store: { load: () => kept, save: () => {} },
+      });
+      assert.deepEqual(
+        (await next.resolved()).map((o) => o.id),
+        ['rul_A'],
+      );
+      assert.deepEqual(await next.ownIds(a, listRules, await next.resolved()), ['rul_A']);
+      assert.equal(sent.length, 2);
+    });
+
+    for (const c of [
+      {
+        title: 'a read-only run',
+        op: listRules,
+        readOnly: true,
+        created: { status: 201, id: 'rul_A' },
+        why: /no \/v1\/rules object to look for in the other workspace's list \(GET \/v1\/rules answered 200, empty; none could be made: a read-only run creates nothing\)/,
+        requests: ['GET /v1/rules'],
+      },
+      {
+        title: 'the creation refused',
+        op: listRules,
+        readOnly: false,
+        created: { status: 403 },
+        why: /none could be made: creating a \/v1\/rules object of workspace A for the matrix answered 403/,
+        requests: ['GET /v1/rules', 'POST /v1/rules'],
+      },
+      {
+        title: 'no creation in the spec (macros)',
+        op: listMacros,
+        readOnly: false,
+        created: { status: 201, id: 'mac_A' },
+        why: /no \/v1\/macros object .*none could be made: the spec has no creation on \/v1\/macros/,
+        requests: ['GET /v1/macros'],
+      },
+    ])
+      test(`none can be had (${c.title}): not reached with why, and isolation.list is not judged`, async () => {
+        const sent: string[] = [];
+        const all = new MatrixObjects(DOC, operations(), { readOnly: c.readOnly, tag });
+        const lists = await otherWorkspaceLists({
+          api: aClient(sent, c.created),
+          // B's list shows everything: nothing of A's could be recognised in it anyway.
+          b: bClient(['x_1']),
+          op: c.op,
+          path: c.op.template,
+          objects: [],
+          all,
+        });
+        assert.deepEqual(
+          sent.map((s) => s.split(' ').slice(0, 2).join(' ')),
+          c.requests,
+        );
+        assert.equal(lists.length, 1, "B's list is still sent: every-answer rules judge it");
+        const { results, unreached } = judge(lists, c.op);
+        assert.deepEqual(results, [], 'isolation.list is not judged on it');
+        assert.equal(unreached.length, 1);
+        assert.equal(unreached[0]!.check, 'isolation.list');
+        assert.equal(unreached[0]!.column, c.op.operationId);
+        assert.match(unreached[0]!.reason, /^not reachable on this target: workspace A has/);
+        assert.match(unreached[0]!.reason, c.why);
+        // The matrix shows the cell not reached with that reason, not checked.
+        const m = buildRuleMatrix(matrixColumns(operations(), []), RULES, results, unreached);
+        assert.deepEqual(
+          m.rows.find((r) => r.check === 'isolation.list')!.cells[c.op.operationId],
+          {
+            state: 'not-reached',
+            why: unreached[0]!.reason,
+          },
+        );
+      });
   });
 
   test('isolation.write-other-workspace says whose objects the body named', () => {

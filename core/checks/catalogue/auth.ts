@@ -218,13 +218,17 @@ export const otherWorkspaceList = defineCheck({
   rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
   kind: 'scenario',
   appliesTo: { columns: 'lists', send: ['other-workspace'] },
-  run(_ex, a: { foreignIds: string[]; seen: string[] }) {
+  run(_ex, a: { foreignIds: string[]; seen: string[]; operation?: string }) {
     const foreign = new Set(a.foreignIds);
     const leaked = a.seen.filter((id) => foreign.has(id));
+    // The matrix judges every list (rules, macros …), not only the tickets': it names the list.
+    const what = a.operation
+      ? `object(s) of workspace A on ${a.operation}`
+      : 'ticket(s) of workspace A';
     return leaked.length === 0
       ? undefined
       : {
-          received: `${leaked.length} ticket(s) of workspace A listed to workspace B`,
+          received: `${leaked.length} ${what} listed to workspace B`,
           expected: 'none',
         };
   },
