@@ -1,7 +1,7 @@
 /**
  * The seeded state of the reference deployment: one workspace per plan plus a second Team
  * workspace (`other`) for isolation checks; three keys each (two full — S5 of the load run
- * needs two keys of one workspace — and one read-only); a few macros.
+ * needs two keys of one workspace — and one read-only); a few macros; one disabled rule.
  */
 import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
@@ -36,6 +36,21 @@ const MACROS = [
   },
 ];
 
+/**
+ * A workspace's rule list is never empty, so the rule matrix's isolation cell on GET /v1/rules
+ * always has an object of workspace A's to look for, found on A's first page rather than created
+ * by the run (contracts/matrix-objects.ts) — which would make what a run creates, and the answer
+ * shapes its snapshot records, depend on which test ran first. Disabled: it acts on no ticket.
+ * Its shape is the one the rules test creates (a tag condition, a tags_add action).
+ */
+const RULE = {
+  name: 'Tag VIP tickets (disabled)',
+  event: 'ticket.created',
+  conditions: { tag: 'vip' },
+  actions: { tags_add: ['vip-seen'] },
+  enabled: false,
+};
+
 export function seed(
   store: Store,
   adminToken: string,
@@ -64,6 +79,8 @@ export function seed(
       const id = newId('mac', 6);
       store.macros.set(id, { id, workspaceId: ws.id, name: m.name, actions: m.actions });
     }
+    const ruleId = newId('rul', 6);
+    store.rules.set(ruleId, { id: ruleId, workspaceId: ws.id, ...RULE, createdAtMs: 0 });
     workspaces[name] = {
       id: ws.id,
       plan,
