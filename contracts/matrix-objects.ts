@@ -5,9 +5,10 @@
  * collection) and the run may write, else the first one A's list shows. One ticket, one contact
  * and one macro of A serve every cell that needs one (a gate run's request budget is small), and
  * the clean-up closes or deletes what was created (fixtures.ts). A list is judged on A's objects
- * of its collection: those, else A's first page, else — A shows none — one made through the
- * spec's creation on the list's template (a rule, on the reference deployment); when none can be
- * had, the reason, and the list's isolation is not judged (`ownIds`). Request bodies are the spec's
+ * of its collection: those, else A's first page, else — A shows none, as a fresh staging
+ * workspace may (the reference seeds a rule in each workspace, so nothing is made there) — one made
+ * through the spec's creation on the list's template; when none can be had, the reason, and the
+ * list's isolation is not judged (`ownIds`). Request bodies are the spec's
  * samples (core/spec/sample-body.ts) with the run's tag, unique e-mail addresses and those ids.
  *
  * The other workspace's request on A's object names, in its body, objects of the other

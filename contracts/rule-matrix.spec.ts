@@ -16,8 +16,9 @@
  * key only what the shared objects need (one ticket, one contact, the macro
  * and rule lists), found in the first test and kept in the run's raw directory, so one set of
  * objects serves the whole run even when a failed test makes Playwright replace the worker — and,
- * for a list workspace A shows empty, one object made through the spec's creation on it (a rule on
- * the reference deployment: one more request, in the other workspace's test), so the list's
+ * for a list workspace A shows empty (a fresh staging workspace; the reference seeds one rule per
+ * workspace), one object made through the spec's creation on it (one more request, in the other
+ * workspace's test), so the list's
  * isolation has something of A's to look for; when none can be made the cell is not reached.
  */
 import { createHash, randomBytes } from 'node:crypto';
