@@ -17,6 +17,7 @@ import { matchOperation, type OperationSpec } from '../spec/operations.ts';
 import { noteCreated } from './created-ledger.ts';
 import type { Exchange } from './exchange.ts';
 import { RateBudgetExhausted, rateBudget } from './rate-budget.ts';
+import { BOGUS_KEY_PREFIX } from '../redact.ts';
 import { tallyRead } from './read-tally.ts';
 
 /** One request as a transport sends it: header names as given, in order. */
@@ -173,6 +174,7 @@ function clientWith(
         : key === null
           ? undefined
           : headerOf(s.headers ?? {}, 'authorization');
+      const anonymous = namesNoKey(authorization);
       const paced = await rateBudget(o.baseUrl, authorization).send(
         () => once(method, path, s),
         (ex) => ({ status: ex.response?.status, headers: ex.response?.headers }),
@@ -180,10 +182,17 @@ function clientWith(
           pace: (s.pace ?? o.pace) !== false,
           deadline: s.deadline ?? o.deadline,
           onWait: o.onRateWait,
+          // One wait for a limiter that is only briefly in the way, then the answer is judged.
+          ...(anonymous ? { maxRetries: 1 } : {}),
         },
       );
       if (paced.retried > 0) paced.result.rateLimitedRetries = paced.retried;
-      if (paced.exhausted) {
+      // A request that names no workspace key spends no key's budget: a 429 it still gets is the
+      // deployment's answer to an unauthenticated request, judged like any other answer (it is a
+      // refusal; U17 assumes 401), not a spent budget that would end the test as inconclusive —
+      // a deployment answering every keyless request 429 would otherwise leave the
+      // authentication cells of every operation unjudged.
+      if (paced.exhausted && !anonymous) {
         counter.spent = paced.exhausted;
         o.onBudgetSpent?.(paced.exhausted);
       }
@@ -200,6 +209,15 @@ function clientWith(
       await o.transport.close?.();
     },
   };
+}
+
+/**
+ * Whether an Authorization value names no workspace key: none, another scheme (`Basic …`), a
+ * `Bearer` without a token, or a key the harness invented to be refused (BOGUS_KEY_PREFIX).
+ */
+export function namesNoKey(authorization: string | undefined): boolean {
+  const token = /^bearer[ \t]+(\S+)/i.exec(authorization ?? '')?.[1];
+  return token === undefined || token.startsWith(BOGUS_KEY_PREFIX);
 }
 
 /** The value of header `name` (any case), if given. */

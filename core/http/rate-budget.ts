@@ -143,6 +143,8 @@ export interface PacedOptions {
   deadline?: number;
   /** Told of each wait before it starts (a test extends its own time limit by it). */
   onWait?: (ms: number) => void;
+  /** 429s waited out at most, then the answer is given up (`exhausted`). Default: no cap. */
+  maxRetries?: number;
 }
 
 export interface Paced<T> {
@@ -262,7 +264,7 @@ export class RateBudget {
       if (!pace) return { result, retried };
       const ms = this.retryWaitMs(a.headers);
       const left = allowance();
-      if (this.spent || ms > left) {
+      if (this.spent || ms > left || retried >= (opts.maxRetries ?? Number.POSITIVE_INFINITY)) {
         this.stats.inconclusive++;
         if (!this.spent && this.stats.waitedMs + ms > this.o.maxTotalWaitMs)
           this.spent = `this process already waited ${seconds(this.stats.waitedMs)} for the key's rate limit`;
