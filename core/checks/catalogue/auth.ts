@@ -267,9 +267,9 @@ export const otherWorkspaceCount = defineCheck({
   // A refused report counts nothing, and a total that is no number is the schema's verdict.
   judges: (ex, a: CountArgs) => ok(status(ex)) && typeof counted(ex, a) === 'number',
   run(ex, a: CountArgs) {
-    const total = counted(ex, a) as number;
-    const { path, collection, listed } = a.count!;
-    if (total <= listed) return undefined;
+    const total = counted(ex, a);
+    if (typeof total !== 'number' || !a.count || total <= a.count.listed) return undefined;
+    const { path, collection, listed } = a.count;
     const what = collection.split('/').pop();
     return {
       received: `${a.operation}: the report of workspace B counts ${total} ${what} (${path.join('.')})`,
