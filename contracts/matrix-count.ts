@@ -30,8 +30,12 @@ export const COUNT_WALK_PAGES = 5;
 /** Page size when the spec gives the list no `limit` maximum (the walk sends `limit` anyway). */
 const DEFAULT_PAGE = 100;
 
-/** What the walk needs of the run's configuration: B's plan and the reserve it keeps. */
-export type KeyConfig = Pick<HarnessConfig, 'planKeys' | 'enterpriseLimits' | 'reserve'>;
+/**
+ * What the walk needs of the run's configuration: the plans keys are listed under (B's burst).
+ * Not `reserve`: the user's --reserve, and the one the run resolves from the preflight, are
+ * HARNESS_API_KEY's; B's key keeps the default share of its own burst.
+ */
+export type KeyConfig = Pick<HarnessConfig, 'planKeys' | 'enterpriseLimits'>;
 
 /** The pages B's key may spend on the walk now: the cap, or fewer above its reserve (and why). */
 export function walkPages(
@@ -41,7 +45,11 @@ export function walkPages(
 ): { pages: number; why: string } {
   const cap = { pages: COUNT_WALK_PAGES, why: `the walk's cap of ${COUNT_WALK_PAGES} pages` };
   const rate = report.response ? readRateHeaders(report.response.headers) : undefined;
-  const budget = keyBudget(rate, { ...cfg, apiKey: otherKey });
+  const budget = keyBudget(rate, {
+    planKeys: cfg.planKeys,
+    enterpriseLimits: cfg.enterpriseLimits,
+    apiKey: otherKey,
+  });
   if (!budget) return cap;
   const { availableNow } = budgetTime(0, budget);
   return availableNow >= cap.pages

@@ -111,7 +111,7 @@ function bClient(sent: string[], o: BOptions) {
   } as unknown as ApiClient;
 }
 
-async function countOnce(b: BOptions, aTickets = ['tkt_A1']) {
+async function countOnce(b: BOptions, aTickets = ['tkt_A1'], cfg = CFG) {
   const sent: string[] = [];
   const all = new MatrixObjects(DOC, OPS, { readOnly: false, tag });
   const out = await otherWorkspaceCounts({
@@ -123,7 +123,7 @@ async function countOnce(b: BOptions, aTickets = ['tkt_A1']) {
     objects: [],
     all,
     otherKey: 'k_other',
-    cfg: CFG,
+    cfg,
   });
   return { sent, out, ...judge(out) };
 }
@@ -241,6 +241,13 @@ describe('isolation.count: a report counts only its own workspace’s tickets', 
       enough.results.map((r) => r.passed),
       [true],
     );
+    // The run's --reserve (or the one it resolved from the preflight) is HARNESS_API_KEY's: a
+    // Growth key's 200 left on a Team B would leave it nothing.
+    const runReserve = await countOnce({ total: 300, own: 300, reportHeaders: headers }, [], {
+      ...CFG,
+      reserve: 200,
+    });
+    assert.equal(runReserve.sent.filter((s) => s.startsWith('B GET /v1/tickets')).length, 2);
   });
 
   for (const c of [
