@@ -11,7 +11,8 @@
  *
  * Cost: unauthenticated requests spend no key's budget; the read-only key gets one request per
  * operation, the other workspace's key two per operation with a path id and one per list and
- * filter, and one creation (and its clean-up close) of its own object of each collection a by-id
+ * filter, for a count (the summary report) the count and its own list walked to the end (one page
+ * on the reference; at most matrix-count.ts's cap, else not reached), and one creation (and its clean-up close) of its own object of each collection a by-id
  * body names (its own ticket, for applying A's macro; matrix-objects.ts `ownBody`); workspace A's
  * key only what the shared objects need (one ticket, one contact, the macro
  * and rule lists), found in the first test and kept in the run's raw directory, so one set of
@@ -47,6 +48,7 @@ import {
   unknownLike,
   withLastId,
 } from './matrix-objects.ts';
+import { otherWorkspaceCounts } from './matrix-count.ts';
 import { judgeSent, label, otherWorkspaceLists, type Sent } from './matrix-sent.ts';
 
 const DOC = loadSpec();
@@ -140,6 +142,13 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
     // A list: B's list and its filters, judged on A's objects of that collection (or, when A
     // has none, not judged by the list's rule: matrix-sent.ts).
     if (op.list) out.push(...(await otherWorkspaceLists({ api, b, op, path, body, objects, all })));
+    // A count of a list (the summary report): B's own, then B's list walked to its end.
+    if (op.counts.length > 0) {
+      const key = { otherKey: target.keys.otherWorkspace, cfg: target.cfg };
+      out.push(
+        ...(await otherWorkspaceCounts({ api, b, op, ops: OPS, path, objects, all, ...key })),
+      );
+    }
     return out;
   },
 };

@@ -334,6 +334,12 @@ export const FAULTS = [
     'resources.report-consistent',
     'leaves priority normal out of the summary report’s by_priority (total still counts them)',
   ),
+  F(
+    'report-counts-every-workspace',
+    'contracts',
+    'isolation.count',
+    "counts every workspace's tickets in the summary report (a workspace learns the others' counts)",
+  ),
   // --- validation ----------------------------------------------------------------------------
   F(
     'malformed-json-422',

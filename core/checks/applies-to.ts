@@ -116,6 +116,14 @@ export const COLUMN_SETS = {
       () => 'not a list: no rows of another workspace to look for',
     ),
   },
+  counts: {
+    describe:
+      "every read whose 200 body counts a list's objects (an integer `total` under the list's name: the summary report's `tickets.total`)",
+    ...api(
+      (op) => op.counts.length > 0,
+      () => "counts no list's objects: no total of another workspace's to look for",
+    ),
+  },
   'every-event': {
     describe: 'every webhook event of the spec',
     test: (c: MatrixColumn) => c.kind === 'webhook',
@@ -147,7 +155,7 @@ export const MATRIX_SENDS = {
   'other-workspace': {
     title: "with the other workspace's key",
     describe:
-      "the other workspace's key (HARNESS_OTHER_WORKSPACE_KEY): on workspace A's object and on an unknown id; on a list and each of its filters",
+      "the other workspace's key (HARNESS_OTHER_WORKSPACE_KEY): on workspace A's object and on an unknown id; on a list and each of its filters; on a count, then its own list walked to the end",
   },
 } as const;
 
@@ -184,6 +192,11 @@ export interface MatrixArgs {
   body?: string;
   foreignIds?: string[];
   seen?: string[];
+  /**
+   * A count's answer (the other workspace's): where the count is in its body (from the spec), the
+   * list it counts, and how many objects that list showed the same key, walked to its end after.
+   */
+  count?: { path: readonly string[]; collection: string; listed: number };
 }
 
 /** A rule of the matrix: a check that declares where it applies. */

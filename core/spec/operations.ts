@@ -31,6 +31,14 @@ export interface OperationSpec {
   list: boolean;
   /** Query parameters that select by a value of an enum (a list's filters: status, priority). */
   filters: Array<{ name: string; values: string[] }>;
+  /** A list's largest page: its `limit` query parameter's maximum, when the spec gives one. */
+  pageMax?: number;
+  /**
+   * The lists whose objects a read's 200 body counts: a property named as a list's last path
+   * segment holding an integer `total` (GET /v1/reports/summary's `tickets.total` counts
+   * /v1/tickets). Read from the schema, so a count added to the spec is found without code.
+   */
+  counts: Array<{ collection: string; path: string[] }>;
   /** Component schema of the JSON request body, when it is a $ref. */
   requestSchema?: string;
 }
@@ -88,11 +96,29 @@ function requestSchemaOf(doc: OpenApiDoc, op: any): string | undefined {
   return refName((media as { schema?: unknown } | undefined)?.schema);
 }
 
+/** The `limit` query parameter's maximum (a list's largest page), if the spec gives one. */
+function pageMaxOf(doc: OpenApiDoc, item: any, op: any): number | undefined {
+  for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+    const p = deref(doc, raw);
+    const max = deref(doc, p?.schema)?.maximum;
+    if (p?.in === 'query' && p.name === 'limit' && Number.isInteger(max)) return max;
+  }
+  return undefined;
+}
+
+/** The properties of a 200 body that hold an integer `total`: what `counts` resolves to lists. */
+function totalsOf(doc: OpenApiDoc, body: any): string[] {
+  return Object.entries(body?.properties ?? {})
+    .filter(([, p]) => deref(doc, deref(doc, p)?.properties?.total)?.type === 'integer')
+    .map(([name]) => name);
+}
+
 let cached: OperationSpec[] | undefined;
 
 export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
   if (cached && doc === loadSpec()) return cached;
   const out: OperationSpec[] = [];
+  const totals = new Map<OperationSpec, string[]>();
   for (const [template, item] of Object.entries(doc.paths ?? {}) as Array<[string, any]>) {
     for (const method of METHODS) {
       const op = item[method];
@@ -113,7 +139,9 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
         });
       }
       const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      out.push({
+      const body = method === 'get' ? okSchema(doc, op) : undefined;
+      const pageMax = pageMaxOf(doc, item, op);
+      const spec: OperationSpec = {
         operationId: op.operationId,
         method: method.toUpperCase(),
         template,
@@ -123,12 +151,22 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
         gap: op['x-gap'],
         responses,
         pathParams: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
-        list: method === 'get' && okSchema(doc, op)?.properties?.data?.type === 'array',
+        list: body?.properties?.data?.type === 'array',
         filters: filtersOf(doc, item, op),
+        ...(pageMax !== undefined ? { pageMax } : {}),
+        counts: [],
         requestSchema: requestSchemaOf(doc, op),
-      });
+      };
+      out.push(spec);
+      if (body && !spec.list) totals.set(spec, totalsOf(doc, body));
     }
   }
+  // A count names its list by the list's last path segment (`tickets` → GET /v1/tickets).
+  for (const [spec, names] of totals)
+    for (const name of names) {
+      const list = out.find((o) => o.list && o.template.split('/').pop() === name);
+      if (list) spec.counts.push({ collection: list.template, path: [name, 'total'] });
+    }
   if (doc === loadSpec()) cached = out;
   return out;
 }

@@ -107,6 +107,10 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
       twin: odd,
     },
     'isolation.rules-own-workspace': { tag: odd },
+    'isolation.count': {
+      operation: 'GET /v1/reports/summary',
+      count: { path: ['tickets', 'total'], collection: '/v1/tickets', listed: 0 },
+    },
     'ticket.priority-echoed': { sent: 'high' },
     'ticket.requester-echoed': { sent: { email: 'a@example.com', name: 'A' } },
     'ticket.subject-echoed': { sent: 'Printer 😀 on fire' },

@@ -3,7 +3,8 @@
  * `harness serve` (a separate process, its keys read back from the credentials file it writes and
  * handed over as HARNESS_* variables only — HARNESS_API_KEY listed in HARNESS_TEAM_KEYS, as the
  * file gives it). A correct deployment passes with every documented cell checked; each fault the
- * matrix was built to catch fails exactly its named check, and no other documented rule. A
+ * matrix was built to catch fails exactly its named check, and no other documented rule; without
+ * the other workspace's key, its cells are not reached and say which variable is missing. A
  * counting proxy in front of it says what the matrix costs each key.
  */
 import assert from 'node:assert/strict';
@@ -112,11 +113,29 @@ describe('the rule × operation matrix against a separately served deployment', 
     }
   });
 
+  test("without the other workspace's key: its cells are not reached, naming the variable, and nothing fails", async () => {
+    const { HARNESS_OTHER_WORKSPACE_KEY: _, ...vars } = served.vars;
+    const { summary, exitCode } = await runMatrix(vars);
+    const contracts = summary.areas.contracts!;
+    assert.deepEqual(contracts.documentedFailures, [], contracts.headline);
+    assert.equal(exitCode, 0, contracts.headline);
+    const rows = summary.matrix!.rows;
+    for (const [check, column] of [
+      ['isolation.count', 'getReportSummary'],
+      ['isolation.list', 'listTickets'],
+    ] as const) {
+      const cell = rows.find((r) => r.check === check)!.cells[column]!;
+      assert.equal(cell.state, 'not-reached', `${check} × ${column}`);
+      assert.match('why' in cell ? cell.why : '', /HARNESS_OTHER_WORKSPACE_KEY/);
+    }
+  });
+
   for (const [fault, check] of [
     ['get-ticket-no-auth', 'auth.missing-key-rejected'],
     ['malformed-authorization-accepted', 'auth.malformed-authorization-rejected'],
     ['get-contact-cross-workspace', 'isolation.get-other-workspace'],
     ['team-limit-header-600', 'ratelimit.plan-limit'],
+    ['report-counts-every-workspace', 'isolation.count'],
   ] as const) {
     test(`${fault}: the matrix fails ${check}, and no other documented rule`, async () => {
       const faulty = await spawnServe(['--fault', fault]);

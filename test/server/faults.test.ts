@@ -289,6 +289,11 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
     return [r.total === sum(r.by_status), r.total === sum(r.by_priority)];
   },
+  // The other workspace's report after the Team workspace's tickets: it counts only its own.
+  reportOtherWorkspace: async (s) => {
+    await createTicket(s);
+    return (await s.call('GET', '/v1/reports/summary', s.ws.other.keys.full)).json.tickets.total;
+  },
   // --- validation (U16, U20, U21, U26) ----------------------------------------------------------
   malformedJson: async (s) => (await createTicket(s, '{"subject": "half",')).status,
   tooLarge: async (s) =>
@@ -404,6 +409,7 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'rule-conditions-ignored': ['rules'],
   'rules-cross-workspace': ['ruleOtherWorkspace'],
   'report-skips-normal': ['reportSums'],
+  'report-counts-every-workspace': ['reportOtherWorkspace'],
   'malformed-json-422': ['malformedJson'],
   'body-too-large-400': ['tooLarge'],
   // The unknown ticket's problem says 400 because it is one.

@@ -234,6 +234,50 @@ export const otherWorkspaceList = defineCheck({
   },
 });
 
+/** The value at `path` of a JSON body, if every step is an object's property. */
+function valueAt(json: unknown, path: readonly string[]): unknown {
+  let v = json;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+type CountArgs = Pick<MatrixArgs, 'operation' | 'count'>;
+const counted = (ex: Exchange, a: CountArgs) =>
+  a?.count ? valueAt(ex.response?.json, a.count.path) : undefined;
+
+/**
+ * ex: workspace B's answer to a count of a list (the summary report's `tickets.total`); args:
+ * where the count is (the spec's schema) and how many objects B's own list showed, walked to its
+ * end AFTER that answer. A count is an aggregate that moves while the run's other tests create
+ * objects, but v1 deletes no ticket: B's list only grows, so B's own count when the report was
+ * made is at most what the list shows afterwards — a larger count holds objects that are not
+ * B's, whatever is created meanwhile. Reports themselves are assumed (U10); whose tickets they
+ * count is the documented isolation (Auth 5). The sums by status and priority are
+ * resources.report-consistent's (assumed): one judge per rule.
+ */
+export const otherWorkspaceCount = defineCheck({
+  name: 'isolation.count',
+  provenance: 'documented',
+  rule: "Data is isolated per workspace: a report counts only the workspace's own tickets, never another workspace's.",
+  kind: 'scenario',
+  appliesTo: { columns: 'counts', send: ['other-workspace'] },
+  // A refused report counts nothing, and a total that is no number is the schema's verdict.
+  judges: (ex, a: CountArgs) => ok(status(ex)) && typeof counted(ex, a) === 'number',
+  run(ex, a: CountArgs) {
+    const total = counted(ex, a);
+    if (typeof total !== 'number' || !a.count || total <= a.count.listed) return undefined;
+    const { path, collection, listed } = a.count;
+    const what = collection.split('/').pop();
+    return {
+      received: `${a.operation}: the report of workspace B counts ${total} ${what} (${path.join('.')})`,
+      expected: `only B's own: its list (GET ${collection}) shows ${listed} after the report`,
+    };
+  },
+});
+
 export const rotatedNewKeyWorks = defineCheck({
   name: 'auth.rotation-new-key-works',
   provenance: 'assumed',
@@ -357,6 +401,7 @@ export const AUTH_CHECKS = [
   otherWorkspaceGet,
   sameAsUnknown,
   otherWorkspaceList,
+  otherWorkspaceCount,
   rotatedNewKeyWorks,
   otherWorkspaceWrite,
   foreignUnchanged,
