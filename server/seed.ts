@@ -1,7 +1,8 @@
 /**
  * The seeded state of the reference deployment: one workspace per plan plus a second Team
  * workspace (`other`) for isolation checks; three keys each (two full — S5 of the load run
- * needs two keys of one workspace — and one read-only); a few macros; one disabled rule.
+ * needs two keys of one workspace — and one read-only); a few macros; one disabled rule; two
+ * contacts.
  */
 import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
@@ -51,6 +52,18 @@ const RULE = {
   enabled: false,
 };
 
+/**
+ * Two contacts per workspace: a page of one then always has a next page, so the rule matrix's
+ * read of the contact list at its smallest page (contracts/rule-matrix.spec.ts, the read-only
+ * key) makes the deployment compute the next cursor on every run, not only when the run's own
+ * contacts happen to outnumber a page — and the answer shapes a snapshot records do not depend
+ * on which test ran first.
+ */
+const CONTACTS = [
+  { email: 'ada@customer.example', name: 'Ada Seed' },
+  { email: 'zoe@customer.example', name: 'Zoë Seed' },
+];
+
 export function seed(
   store: Store,
   adminToken: string,
@@ -78,6 +91,16 @@ export function seed(
     for (const m of MACROS) {
       const id = newId('mac', 6);
       store.macros.set(id, { id, workspaceId: ws.id, name: m.name, actions: m.actions });
+    }
+    for (const c of CONTACTS) {
+      const id = newId('ctc');
+      store.contacts.set(id, {
+        id,
+        seq: store.nextSeq(),
+        workspaceId: ws.id,
+        ...c,
+        createdAtMs: 0,
+      });
     }
     const ruleId = newId('rul', 6);
     store.rules.set(ruleId, { id: ruleId, workspaceId: ws.id, ...RULE, createdAtMs: 0 });

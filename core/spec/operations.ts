@@ -33,6 +33,8 @@ export interface OperationSpec {
   filters: Array<{ name: string; values: string[] }>;
   /** A list's largest page: its `limit` query parameter's maximum, when the spec gives one. */
   pageMax?: number;
+  /** A list's smallest page: its `limit` query parameter's minimum, when the spec gives one. */
+  pageMin?: number;
   /**
    * The lists whose objects a read's 200 body counts: a property named as a list's last path
    * segment holding an integer `total` (GET /v1/reports/summary's `tickets.total` counts
@@ -96,12 +98,17 @@ function requestSchemaOf(doc: OpenApiDoc, op: any): string | undefined {
   return refName((media as { schema?: unknown } | undefined)?.schema);
 }
 
-/** The `limit` query parameter's maximum (a list's largest page), if the spec gives one. */
-function pageMaxOf(doc: OpenApiDoc, item: any, op: any): number | undefined {
+/** The `limit` query parameter's maximum or minimum (a list's largest or smallest page), if given. */
+function pageBoundOf(
+  doc: OpenApiDoc,
+  item: any,
+  op: any,
+  bound: 'maximum' | 'minimum',
+): number | undefined {
   for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
     const p = deref(doc, raw);
-    const max = deref(doc, p?.schema)?.maximum;
-    if (p?.in === 'query' && p.name === 'limit' && Number.isInteger(max)) return max;
+    const value = deref(doc, p?.schema)?.[bound];
+    if (p?.in === 'query' && p.name === 'limit' && Number.isInteger(value)) return value;
   }
   return undefined;
 }
@@ -140,7 +147,8 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
       }
       const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
       const body = method === 'get' ? okSchema(doc, op) : undefined;
-      const pageMax = pageMaxOf(doc, item, op);
+      const pageMax = pageBoundOf(doc, item, op, 'maximum');
+      const pageMin = pageBoundOf(doc, item, op, 'minimum');
       const spec: OperationSpec = {
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -154,6 +162,7 @@ export function operations(doc: OpenApiDoc = loadSpec()): OperationSpec[] {
         list: body?.properties?.data?.type === 'array',
         filters: filtersOf(doc, item, op),
         ...(pageMax !== undefined ? { pageMax } : {}),
+        ...(pageMin !== undefined ? { pageMin } : {}),
         counts: [],
         requestSchema: requestSchemaOf(doc, op),
       };
