@@ -412,6 +412,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookTimeoutMs: 3000,
       });
       const target = workerTarget(cfg, resolved, receiver);
+      // The reserve is the run's key's (`--reserve`): the other keys keep only their own few.
+      configureRateBudgets({
+        reserveFor: target.keys.full ? `Bearer ${target.keys.full}` : undefined,
+      });
       target.retryProbe = run().resolved.shared?.retryProbe;
       await use(target);
       const project = workerInfo.project.name;

@@ -258,7 +258,10 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       (p) => cfg.apiKey !== undefined && cfg.planKeys[p].includes(cfg.apiKey),
     );
   if (budget) cfg.reserve = budget.reserve;
-  configureRateBudgets({ keyReserve: cfg.reserve ?? 0 });
+  configureRateBudgets({
+    keyReserve: cfg.reserve ?? 0,
+    reserveFor: cfg.apiKey ? `Bearer ${cfg.apiKey}` : undefined,
+  });
   let size = fuzzSize(cfg, plan);
   const delivery =
     !cfg.baseUrl ||

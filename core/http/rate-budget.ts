@@ -80,6 +80,14 @@ export interface RateBudgetOptions {
    * process keeps it, as each reads the same Remaining.
    */
   keyReserve: number;
+  /**
+   * The Authorization value (`Bearer <HARNESS_API_KEY>`) whose budget keeps `keyReserve`; the
+   * budgets of the run's other keys (the read-only key, the other workspace's) keep only the
+   * per-sharer reserve — `--reserve` is that key's, sized to its plan, and a Growth key's 200 would
+   * leave a Team key below it from its first request, every one of them waiting. Undefined: every
+   * budget keeps it.
+   */
+  reserveFor?: string;
   /** Longest single pacing wait: wrong headers must not stall a run. */
   maxPaceWaitMs: number;
   /** Longest wait of one request, pacing and 429s together. */
@@ -313,7 +321,11 @@ export function configureRateBudgets(o: Partial<RateBudgetOptions>): void {
 /** The budget of one key (its Authorization header value; none: the anonymous one) at `baseUrl`. */
 export function rateBudget(baseUrl: string, authorization: string | undefined): RateBudget {
   const id = `${new URL(baseUrl).origin}\u0000${authorization ?? ''}`;
-  if (!budgets.has(id)) budgets.set(id, new RateBudget(processOptions));
+  if (!budgets.has(id)) {
+    const own =
+      processOptions.reserveFor === undefined || processOptions.reserveFor === authorization;
+    budgets.set(id, new RateBudget(own ? processOptions : { ...processOptions, keyReserve: 0 }));
+  }
   return budgets.get(id)!;
 }
 

@@ -14,6 +14,8 @@ import {
   DEFAULT_RATE_BUDGET,
   RateBudget,
   type RateBudgetOptions,
+  configureRateBudgets,
+  rateBudget,
   readRateHeaders,
 } from '../../core/http/rate-budget.ts';
 
@@ -95,6 +97,22 @@ describe('rate budget', () => {
     const small = virtual({ sharers: 2, reservePerSharer: 5, keyReserve: 3 }).budget;
     small.observe(answer(200, 120, 10));
     assert.equal(small.paceMs(), 1000);
+  });
+
+  test("the key-wide reserve is the run key's only: another key of the run keeps its own few", () => {
+    // A Growth key's reserve (200) would leave a Team key (burst 200) below it from the start.
+    configureRateBudgets({ keyReserve: 200, reserveFor: 'Bearer stk_full_run_key' });
+    try {
+      const url = 'http://127.0.0.1:9/reserve-for';
+      const runKey = rateBudget(url, 'Bearer stk_full_run_key');
+      const other = rateBudget(url, 'Bearer stk_full_other_workspace');
+      runKey.observe(answer(200, 600, 150));
+      other.observe(answer(200, 120, 150));
+      assert.ok(runKey.paceMs() > 0, 'the run key keeps its 200');
+      assert.equal(other.paceMs(), 0, "the other key is not held to the run key's reserve");
+    } finally {
+      configureRateBudgets({ keyReserve: 0, reserveFor: undefined });
+    }
   });
 
   test('a 429 is waited out (Retry-After) and retried; the answer after it is returned', async () => {
