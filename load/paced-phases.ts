@@ -1,5 +1,5 @@
 /**
- * The paced phases of a plan's schedule (S1–S5), sent open-loop by the pacer: request i of a
+ * The paced phases of a plan's schedule (S1–S4), sent open-loop by the pacer: request i of a
  * phase is due at its start + i/λ, whatever the responses do.
  */
 import type { Phase, Schedule } from './lib/index.ts';
@@ -19,15 +19,13 @@ export async function runPacedPhases(
   const lagsMs: number[] = [];
   let shiftMs = 0;
   const paced = schedule.phases.filter((p) => p.kind !== 'probe' && p.kind !== 'retry');
-  for (let i = 0; i < paced.length; i++) {
-    const p = paced[i]!;
-    // S5 (second key) runs beside S2: it must come right after S1, and has its own bucket.
-    const beside = paced[i + 1]?.name === 'S2' && p.name === 'S5' ? paced[++i] : undefined;
+  for (let i = 0; i < paced.length; ) {
+    // Phases planned to start together run side by side: S5 (second key) and S5w (another
+    // workspace's key) beside S2 — they must come right after S1, and have buckets of their own.
+    const together = [paced[i]!];
+    while (paced[++i]?.startS === together[0]!.startS) together.push(paced[i]!);
     const start = sender.t0 + shiftMs;
-    const late = await Promise.all([
-      runPhase(sender, p, start, lagsMs, signal),
-      beside ? runPhase(sender, beside, start, lagsMs, signal) : 0,
-    ]);
+    const late = await Promise.all(together.map((p) => runPhase(sender, p, start, lagsMs, signal)));
     shiftMs += Math.max(0, ...late);
   }
   return lagsMs;

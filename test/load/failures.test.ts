@@ -82,7 +82,8 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
   const s1 = { sent: 1220, ok: 1012, rej: 208, remOkMax: 999 };
   const run = {
     limits: { burst: 1000, ratePerMin: 600, burstSource: 'plan', rateSource: 'plan' },
-    schedule: {},
+    // No other workspace's phases planned: that verdict is skipped, not inconclusive.
+    schedule: { phases: [] },
     agg: { S1: s1 },
     burst,
     rate: { method: 'none', n: 2, perS: Number.NaN, perMin: Number.NaN },
