@@ -166,8 +166,10 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
 
   add('S0', 'probe', 0, 1, 1, 0);
   if (opts.otherWorkspace) add('S0w', 'probe', 2, 1, 1, 0);
-  // The probe took one token; give the bucket time to be full again before S1.
-  t = Math.max(1, 2 / r);
+  // The probe took one token; give the bucket time to be full again before S1. S0w's token is
+  // key A's too where every workspace shares one bucket: refill it as well, so that such a
+  // deployment fails the other-workspace verdict and not, through the harness's own probe, fresh-key.
+  t = Math.max(1, (opts.otherWorkspace ? 3 : 2) / r);
   const s1 = add('S1', 'burst', 0, Math.ceil(1.2 * B) + 20, burstRate, t);
   // Half a token of pause: S2 must not overlap S1's last answers on the key.
   t = s1.startS + s1.durationS + 0.5 / r;
