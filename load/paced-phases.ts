@@ -41,11 +41,14 @@ async function runPhase(
 ): Promise<number> {
   const pending: Array<Promise<unknown>> = [];
   let burstSinceYield = 0;
+  // The progress line names key A's phase: the side phases beside S2 (S5, S5w) last
+  // milliseconds, and whichever first send came last would otherwise name S2's 15 s.
+  const named = phase.key === 0;
   for (let i = 0; i < phase.count; i++) {
     const due = start + phase.startMs + (i * 1000) / phase.ratePerRealS;
     const now = performance.now();
     // The idle periods before S3 and S4 are long: the progress line says what it waits for.
-    if (i === 0) {
+    if (i === 0 && named) {
       sender.idleS = phase.idleBeforeS > 0 ? phase.idleBeforeS : undefined;
       if (due - now > 1000) {
         sender.phase = phase.name;
@@ -60,7 +63,7 @@ async function runPhase(
       await new Promise((r) => setImmediate(r));
       burstSinceYield = 0;
     }
-    if (i === 0) {
+    if (i === 0 && named) {
       sender.phase = phase.name;
       sender.waiting = false;
     }
