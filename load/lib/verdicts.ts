@@ -19,7 +19,10 @@ export interface Verdict extends VerdictRule {
   status: VerdictStatus;
   expected: string;
   observed: string;
-  /** Inconclusive only: in words, why the measurement could not decide (reports say it). */
+  /**
+   * Inconclusive: in words, why the measurement could not decide; skipped for want of
+   * configuration (a key the run was not given): what it needs. Reports list both as not run.
+   */
   why?: string;
 }
 
@@ -134,14 +137,11 @@ export function judgeOtherWorkspace(agg: Aggregates, schedule: Schedule): Verdic
     observed,
     why,
   });
-  if (!schedule.phases.some((p) => p.name === 'S5w'))
-    return {
-      ...head,
-      status: 'skipped',
-      expected,
-      observed:
-        'not run: needs HARNESS_OTHER_WORKSPACE_KEY (a key of another workspace, none of whose keys this run loads)',
-    };
+  if (!schedule.phases.some((p) => p.name === 'S5w')) {
+    const why =
+      'needs HARNESS_OTHER_WORKSPACE_KEY (a key of another workspace, none of whose keys this run loads)';
+    return { ...head, status: 'skipped', expected, observed: `not run: ${why}`, why };
+  }
   if (!after)
     return inconclusive(
       'S5w not sent',
