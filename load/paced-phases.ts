@@ -1,6 +1,6 @@
 /**
- * The paced phases of a plan's schedule (S1–S4), sent open-loop by the pacer: request i of a
- * phase is due at its start + i/λ, whatever the responses do.
+ * The paced phases of a plan's schedule (S1–S4, S5 and S5w beside S2), sent open-loop by the
+ * pacer: request i of a phase is due at its start + i/λ, whatever the responses do.
  */
 import type { Phase, Schedule } from './lib/index.ts';
 import { performance, waitUntil } from '../core/http/pacer.ts';
