@@ -10,7 +10,8 @@ export const ENV_VARS = {
     'target deployment, e.g. https://staging.example.com; unset: the embedded reference deployment',
   HARNESS_API_KEY: 'full-access key of workspace A (required with a base URL)',
   HARNESS_READONLY_KEY: 'read-only key of workspace A (scope checks)',
-  HARNESS_OTHER_WORKSPACE_KEY: 'key of a second workspace (isolation checks)',
+  HARNESS_OTHER_WORKSPACE_KEY:
+    'key of a second workspace (isolation checks; load: a few requests right after each burst, load.other-workspace)',
   HARNESS_TEAM_KEYS:
     'comma-separated keys of one Team workspace (load; two keys add the scope phase; a contract key listed here is held to 120/min)',
   HARNESS_GROWTH_KEYS:

@@ -1,7 +1,8 @@
 /**
  * `harness load`: the plan-limit load checks. Keys come from HARNESS_TEAM_KEYS,
  * HARNESS_GROWTH_KEYS, HARNESS_ENTERPRISE_KEYS (comma-separated; the second key of the same
- * workspace enables the scope phase); the base URL from --url or HARNESS_BASE_URL, else the
+ * workspace enables the scope phase; HARNESS_OTHER_WORKSPACE_KEY, a key of another workspace, the
+ * other-workspace verdict); the base URL from --url or HARNESS_BASE_URL, else the
  * embedded reference deployment is started on loopback. Enterprise numbers:
  * HARNESS_ENTERPRISE_RATE / HARNESS_ENTERPRISE_BURST, else the headers. Its reports go to a
  * folder of its own (reports/load/, emptied first), never beside another run's.
@@ -67,6 +68,7 @@ export const spec = {
     'HARNESS_TEAM_KEYS',
     'HARNESS_GROWTH_KEYS',
     'HARNESS_ENTERPRISE_KEYS',
+    'HARNESS_OTHER_WORKSPACE_KEY',
     'HARNESS_ENTERPRISE_RATE',
     'HARNESS_ENTERPRISE_BURST',
     'K6_BIN',
@@ -147,6 +149,8 @@ export async function run(argv: string[], start?: StartEmbedded): Promise<number
       plans,
       baseUrl: target.baseUrl,
       keys,
+      // HARNESS_OTHER_WORKSPACE_KEY, or the embedded deployment's `other` workspace.
+      otherWorkspaceKey: target.keys.otherWorkspace,
       outDir: out,
       enterprise: target.service
         ? { burst: target.service.credentials.workspaces.enterprise.burst }

@@ -2,7 +2,8 @@
  * A plan-limit run's verdicts in the run report's one failure shape (core/checks/types.ts): a
  * failed verdict is a failure named `load.<verdict id>` with the provenance of its rule (a
  * documented limit, or an assumed shape such as the limiter algorithm); an inconclusive one —
- * the interval could not decide — is listed as not run, never as a pass.
+ * the interval could not decide — is listed as not run, never as a pass, and so is one skipped
+ * for want of a key the run was not given (it says which).
  */
 import type { LoadResult } from './lib/result.ts';
 import type { Failure } from '../core/checks/types.ts';
@@ -21,10 +22,14 @@ export function loadFailures(r: LoadResult): Failure[] {
 
 export function loadNotRun(r: LoadResult): Array<{ name: string; reason: string }> {
   return r.verdicts
-    .filter((v) => v.status === 'inconclusive')
+    .filter((v) => v.status === 'inconclusive' || (v.status === 'skipped' && v.why))
     .map((v) => ({
       name: `${r.plan} ${v.id}`,
-      // In words why it could not decide; a JSON written before `why` existed: what was seen.
-      reason: `inconclusive: ${v.why ?? `observed ${v.observed}, expected ${v.expected}`}`,
+      reason:
+        v.status === 'skipped'
+          ? // Skipped for want of configuration: what it needs.
+            `skipped: ${v.why}`
+          : // In words why it could not decide; a JSON written before `why` existed: what was seen.
+            `inconclusive: ${v.why ?? `observed ${v.observed}, expected ${v.expected}`}`,
     }));
 }

@@ -70,6 +70,8 @@ export interface K6PlanOptions {
   plan: PlanName;
   baseUrl: string;
   keys: readonly string[];
+  /** A key of another workspace: the script's S0w and S5w send with it (OTHER_WORKSPACE_KEY). */
+  otherWorkspaceKey?: string | undefined;
   timeScale: number;
   /** Hard wall-clock limit: k6 is killed when it is reached. */
   maxSeconds: number;
@@ -134,6 +136,9 @@ export async function runPlanK6(o: K6PlanOptions): Promise<LoadResult> {
     TIME_SCALE: String(o.timeScale),
     SUMMARY_PATH: summary,
     PLAN_KEYS: o.keys.join(','),
+    // Always set, empty when there is none: the script must not fall back to a
+    // HARNESS_OTHER_WORKSPACE_KEY this process happens to inherit that the run left out.
+    OTHER_WORKSPACE_KEY: o.otherWorkspaceKey ?? '',
     K6_NO_USAGE_REPORT: 'true',
   };
   if (o.enterprise?.ratePerMin !== undefined) env.ENTERPRISE_RATE = String(o.enterprise.ratePerMin);

@@ -1,7 +1,7 @@
 /**
  * The plan-limit area of `harness run`: against the embedded deployment Team and Growth in real
- * time (two keys each, so the scope phase runs); against a real target, the plans whose keys
- * are configured. Verdicts become failures by provenance; inconclusive ones are listed as such.
+ * time (two keys each, so the scope phase runs, and another workspace's key beside them);
+ * against a real target, the plans whose keys are configured. Verdicts become failures by provenance; inconclusive ones are listed as such.
  */
 import type { PlanName } from './lib/index.ts';
 import type { LoadResult } from './lib/result.ts';
@@ -45,6 +45,9 @@ export async function runLoadStep(
       plans,
       baseUrl: target.baseUrl,
       keys,
+      // HARNESS_OTHER_WORKSPACE_KEY; on the embedded deployment the seeded `other` workspace's,
+      // which no plan of this run drains.
+      otherWorkspaceKey: target.keys.otherWorkspace,
       // k6 when the user has one (K6_BIN or PATH), else the Node driver: same JSON, same judge.
       engine: 'auto',
       outDir: out,

@@ -79,10 +79,15 @@ async function probeAndPlan(sender: PlanSender, o: NodePlanOptions): Promise<Sch
   const schedule = buildSchedule(limits, {
     timeScale: o.timeScale,
     keys: o.keys.length,
+    otherWorkspace: o.otherWorkspaceKey !== undefined,
     ...o.schedule,
   });
   o.budget.reserve(schedule.totalRequests - 1, `plan ${o.plan}`);
   sender.planned = schedule.totalRequests;
+  // S0w: what another workspace's own bucket holds before key A's burst (its own key, its own
+  // bucket: it takes nothing from key A's).
+  const s0w = schedule.phases.find((p) => p.name === 'S0w');
+  if (s0w) await sender.send(s0w, 0);
   const rem = parseIntStrict(probe?.headers.remaining);
   if (rem !== undefined && rem < limits.burst - 1) {
     const waitMs = (((limits.burst - 1 - rem) / schedule.r) * 1000) / o.timeScale;

@@ -5,6 +5,8 @@
  *
  * Keys come from the environment, never the command line: PLAN_KEYS, else HARNESS_<PLAN>_KEYS
  * (comma-separated; a second key of the same workspace enables the scope phase S5).
+ * OTHER_WORKSPACE_KEY, else HARNESS_OTHER_WORKSPACE_KEY: a key of another workspace, none of whose
+ * keys this run loads, enables S0w/S5w (the other-workspace verdict); without it that is skipped.
  * Enterprise needs ENTERPRISE_RATE and ENTERPRISE_BURST (k6 cannot probe in its init context).
  * TIME_SCALE (default 1) matches a deployment whose clock runs N× faster.
  * OVERDRIVE_S, UNDER_RATE_S, IDLE_S=a,b and MAX_REAL_RATE override the schedule (load/lib/schedule.ts).
@@ -57,6 +59,9 @@ const KEYS = (__ENV.PLAN_KEYS ?? __ENV[`HARNESS_${PLAN.toUpperCase()}_KEYS`] ?? 
   .split(',')
   .map((k) => k.trim())
   .filter((k) => k !== '');
+// Empty (as the harness's k6 engine passes it when the run has none) means none.
+const OTHER_KEY =
+  (__ENV.OTHER_WORKSPACE_KEY ?? __ENV.HARNESS_OTHER_WORKSPACE_KEY ?? '').trim() || undefined;
 const SUMMARY_PATH = __ENV.SUMMARY_PATH ?? `reports/load/load-${PLAN}.json`;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
@@ -80,6 +85,7 @@ const idle = (__ENV.IDLE_S ?? '').split(',').map(Number);
 const schedule = buildSchedule(limits, {
   timeScale: TIME_SCALE,
   keys: KEYS.length,
+  otherWorkspace: OTHER_KEY !== undefined,
   ...(num(__ENV.OVERDRIVE_S) ? { overdriveS: num(__ENV.OVERDRIVE_S) } : {}),
   ...(num(__ENV.UNDER_RATE_S) ? { underRateS: num(__ENV.UNDER_RATE_S) } : {}),
   ...(idle.length === 2 && idle.every((v) => v > 0)
@@ -189,10 +195,13 @@ const lag = new Trend('pacing_lag_ms', true);
 // steady phases, one VU each, record the exact count over all answers: wholePhaseFacts).
 const lastByPhase = new Map<string, { rem: number; sentS: number }>();
 
+// Key index 2 is the other workspace's (its phases exist only when OTHER_KEY does).
+const keyOf = (phase: Phase) => (phase.key === 2 ? OTHER_KEY! : (KEYS[phase.key] ?? KEYS[0]!));
+
 const request = (phase: Phase) => ({
   url: `${BASE_URL}/v1/tickets?limit=1`,
   params: {
-    headers: { Authorization: `Bearer ${KEYS[phase.key] ?? KEYS[0]!}`, Accept: 'application/json' },
+    headers: { Authorization: `Bearer ${keyOf(phase)}`, Accept: 'application/json' },
     tags: { phase: phase.name },
   },
 });
@@ -219,6 +228,8 @@ function record(
     ...(retry ? { retry: true } : {}),
   };
   recordSample(sample, factCtx, sink);
+  // The other workspace's answers carry its own plan: only the other-workspace verdict reads them.
+  if (phase.key === 2) return sample;
   check(res, {
     'X-RateLimit-Limit equals the plan': () => parseIntStrict(headers.limit) === limits.ratePerMin,
     'status is 2xx or 429': (r) => (r.status >= 200 && r.status < 400) || r.status === 429,
@@ -252,8 +263,9 @@ const phaseOfScenario = (): Phase => phaseNamed.get(__ENV.PHASE as PhaseName)!;
 const dueMs = (data: SetupData, phase: Phase, i: number) =>
   data.t0 + phase.startMs + (i * 1000) / phase.ratePerRealS;
 
+/** S0 on key A, or S0w on the other workspace's key: one request. */
 export function probe(data: SetupData): void {
-  send(data, phaseNamed.get('S0')!, 0);
+  send(data, phaseOfScenario(), 0);
 }
 
 /** One slot of a burst phase: wait for its due time, send, record. */

@@ -19,6 +19,8 @@ export interface SenderOptions {
   plan: PlanName;
   baseUrl: URL;
   keys: readonly string[];
+  /** A key of another workspace: the phases with key index 2 (S0w, S5w) send with it. */
+  otherWorkspaceKey?: string | undefined;
   timeScale: number;
   budget: RequestBudget;
   /** Aborted at the time limit: nothing is sent after it. */
@@ -85,7 +87,7 @@ export class PlanSender {
   ): Promise<Sample | undefined> {
     if (this.o.signal.aborted) return this.drop('time limit reached');
     if (!this.o.budget.take()) return this.drop('request budget spent');
-    const key = this.o.keys[phase.key] ?? this.key0;
+    const key = phase.key === 2 ? this.otherKey() : (this.o.keys[phase.key] ?? this.key0);
     const sent = performance.now();
     let status = 0;
     let headers: Record<string, string | string[] | undefined> = {};
@@ -116,6 +118,13 @@ export class PlanSender {
     };
     this.samples.push(s);
     return s;
+  }
+
+  /** The other workspace's key; a schedule only plans its phases when there is one. */
+  private otherKey(): string {
+    if (!this.o.otherWorkspaceKey)
+      throw new Error(`plan ${this.o.plan}: a phase on another workspace's key, but none given`);
+    return this.o.otherWorkspaceKey;
   }
 
   private drop(why: string): undefined {

@@ -33,6 +33,13 @@ export interface LoadOptions {
   baseUrl: string;
   /** Keys per plan; the second key of a plan (same workspace) enables the scope phase S5. */
   keys: Partial<Record<PlanName, readonly string[]>>;
+  /**
+   * A key of another workspace (HARNESS_OTHER_WORKSPACE_KEY), none of whose keys any plan of the
+   * run drains: every plan sends it a few requests right after its burst (S5w, the
+   * other-workspace verdict). Without it, or when it is one of the plans' own keys, that verdict
+   * is skipped.
+   */
+  otherWorkspaceKey?: string | undefined;
   /** Default 'auto': k6 when K6_BIN or PATH has one, else Node. 'k6' also finds ../shared/bin/k6. */
   engine?: EngineChoice;
   /** Server clock speed relative to wall time. Default 1. */
@@ -104,6 +111,12 @@ function prepareRun(o: LoadOptions) {
   if (!(timeScale > 0)) throw new Error(`--time-scale must be > 0, got ${timeScale}`);
   const maxSeconds = o.maxSeconds ?? 180;
   const budget = new RequestBudget(o.budget ?? 10_000);
+  registerSecret(o.otherWorkspaceKey);
+  // A plan's own key is drained by that plan's burst beside this one's: no other workspace.
+  const otherWorkspaceKey =
+    o.otherWorkspaceKey && !Object.values(o.keys).some((ks) => ks?.includes(o.otherWorkspaceKey!))
+      ? o.otherWorkspaceKey
+      : undefined;
   for (const plan of o.plans) {
     const keys = o.keys[plan] ?? [];
     if (keys.length === 0)
@@ -111,7 +124,7 @@ function prepareRun(o: LoadOptions) {
     for (const k of keys) registerSecret(k);
     // Pre-flight: refuse a run the limits cannot hold, before the first request.
     if (plan !== 'enterprise' || (o.enterprise?.burst && o.enterprise.ratePerMin)) {
-      const s = scheduleOf(o, plan, timeScale);
+      const s = scheduleOf(o, plan, timeScale, otherWorkspaceKey);
       if (s.totalMs / 1000 > maxSeconds)
         throw new Error(
           `plan ${plan} needs ~${Math.ceil(s.totalMs / 1000)} s but --max-seconds is ${maxSeconds}`,
@@ -127,6 +140,7 @@ function prepareRun(o: LoadOptions) {
   const progress = new Map<PlanName, () => LiveProgress | undefined>();
   return {
     o,
+    otherWorkspaceKey,
     url,
     timeScale,
     maxSeconds,
@@ -140,21 +154,29 @@ function prepareRun(o: LoadOptions) {
 }
 
 /** The schedule a plan runs (Enterprise: its numbers from the options, else from the probe). */
-function scheduleOf(o: LoadOptions, plan: PlanName, timeScale: number, probe?: ProbeHint) {
+function scheduleOf(
+  o: LoadOptions,
+  plan: PlanName,
+  timeScale: number,
+  otherWorkspaceKey: string | undefined,
+  probe?: ProbeHint,
+) {
   return buildSchedule(resolvePlan(plan, plan === 'enterprise' ? o.enterprise : {}, probe), {
     timeScale,
     keys: (o.keys[plan] ?? []).length,
+    otherWorkspace: otherWorkspaceKey !== undefined,
     ...o.schedule,
   });
 }
 
 /** One plan on the run's engine, its requests counted against the run's one budget. */
 async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Promise<LoadResult> {
-  const { o, url, timeScale, budget, k6, abort } = run;
+  const { o, url, timeScale, budget, k6, abort, otherWorkspaceKey } = run;
   // What both engines take alike.
   const common = {
     plan,
     keys: o.keys[plan] ?? [],
+    otherWorkspaceKey,
     timeScale,
     signal: abort.signal,
     enterprise: o.enterprise,
@@ -171,7 +193,7 @@ async function runPlan(run: ReturnType<typeof prepareRun>, plan: PlanName): Prom
     budget.take();
     probe = await probeEnterprise(baseUrl, common.keys[0]!, o.enterprise, timeScale, abort.signal);
   }
-  const schedule = scheduleOf(o, plan, timeScale, probe);
+  const schedule = scheduleOf(o, plan, timeScale, otherWorkspaceKey, probe);
   const planned = schedule.totalRequests;
   budget.reserve(planned, `plan ${plan}`);
   const beside = run.ticker ?? o.progress;

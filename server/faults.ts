@@ -586,6 +586,12 @@ export const FAULTS = [
   F('no-retry-after', 'limits', 'retry-after-present', '429 without Retry-After'),
   F('shared-bucket', 'limits', 'scope', 'one bucket per workspace instead of per key'),
   F(
+    'global-bucket',
+    'limits',
+    'other-workspace',
+    'one bucket for every key of every workspace: draining one workspace refuses all others',
+  ),
+  F(
     'ratelimit-limit-is-burst',
     'limits',
     'limit-header',

@@ -81,6 +81,13 @@ export const VERDICT_RULES = [
   { id: 'algorithm', title: 'the limiter is a token bucket', provenance: 'assumed', gap: 'U24' },
   { id: 'scope', title: 'one bucket per key', provenance: 'assumed', gap: 'U25' },
   {
+    // Documented however U25 reads within a workspace: "Limits apply per workspace, per API key"
+    // gives another workspace's key a bucket of its own, whichever way the scope verdict goes.
+    id: 'other-workspace',
+    title: "draining one workspace's key does not refuse another workspace's key",
+    provenance: 'documented',
+  },
+  {
     id: 'no-dropped-requests',
     title: 'every planned request was sent on schedule',
     provenance: 'observed',

@@ -131,8 +131,12 @@ export function phaseLabel(
       return 'probe';
     case 'S1':
       return 'burst';
+    case 'S0w':
+      return 'probe of another workspace';
     case 'S5':
       return 'second key';
+    case 'S5w':
+      return 'another workspace';
     case 'S2':
       return 'overdrive 4×rate';
     case 'S2b':

@@ -13,7 +13,12 @@ import {
 import type { Aggregates, PhaseAgg } from './metrics.ts';
 import type { PlanLimits, PlanName } from './plans.ts';
 import { type ResetUnit, type ResetUnitReport, summariseResetUnits } from './reset-unit.ts';
-import type { PhaseName, Schedule } from './schedule.ts';
+import {
+  type KeyIndex,
+  OTHER_WORKSPACE_PHASES,
+  type PhaseName,
+  type Schedule,
+} from './schedule.ts';
 import { round } from './stats.ts';
 import { judgeScope, judgeVerdicts, type ScopeReport, type Verdict } from './verdicts.ts';
 
@@ -24,7 +29,7 @@ export type Engine = 'node' | 'k6';
 
 export interface PhaseSummary {
   name: PhaseName;
-  key: 0 | 1;
+  key: KeyIndex;
   planned: { count: number; startS: number; durationS: number; ratePerS: number };
   sent: number;
   accepted: number;
@@ -117,12 +122,19 @@ function plannedArrivals(schedule: Schedule): number[] {
   return ts.sort((a, b) => a - b);
 }
 
-/** A coarse observed curve from aggregates alone (k6): cumulative accepted at phase ends. */
+/**
+ * A coarse observed curve from aggregates alone (k6): cumulative accepted at phase ends, of the
+ * first key only (as the Node driver's exact curve): not the second key's S5 nor the other
+ * workspace's phases.
+ */
 export function coarseObservedSeries(agg: Aggregates): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let n = 0;
   const phases = Object.values(agg)
-    .filter((p): p is PhaseAgg => p !== undefined && p.phase !== 'S5')
+    .filter(
+      (p): p is PhaseAgg =>
+        p !== undefined && p.phase !== 'S5' && !OTHER_WORKSPACE_PHASES.has(p.phase),
+    )
     .sort((a, b) => (a.firstSentS ?? 0) - (b.firstSentS ?? 0));
   for (const p of phases) {
     if (p.firstSentS !== undefined) out.push([round(p.firstSentS, 4), n]);
@@ -147,7 +159,8 @@ export function judgeRun(input: JudgeInput): LoadResult {
   let aMin = Number.POSITIVE_INFINITY;
   let aMax = Number.NEGATIVE_INFINITY;
   for (const p of Object.values(agg)) {
-    if (!p) continue;
+    // The other workspace's answers are that verdict's alone (judgeOtherWorkspace).
+    if (!p || OTHER_WORKSPACE_PHASES.has(p.phase)) continue;
     for (const [u, n] of Object.entries(p.resetUnits)) {
       units[u as ResetUnit] = (units[u as ResetUnit] ?? 0) + (n ?? 0);
     }
@@ -169,6 +182,7 @@ export function judgeRun(input: JudgeInput): LoadResult {
     dropped: input.dropped,
     truncated,
   });
+  // Every request sent, the other workspace's too: the budget counts them all.
   const sent = Object.values(agg).reduce((n, p) => n + (p?.sent ?? 0), 0);
   const expected = expectedCurve(
     { burst: limits.burst, ratePerS: schedule.r },

@@ -3,11 +3,11 @@
  * start (wall seconds × timeScale) so every estimator works in the deployment's own units.
  */
 import type { RateHeaders } from './headers.ts';
-import type { PhaseName } from './schedule.ts';
+import type { KeyIndex, PhaseName } from './schedule.ts';
 
 export interface Sample {
   phase: PhaseName;
-  key: 0 | 1;
+  key: KeyIndex;
   /** Position in the phase's send order (0-based). */
   index: number;
   /** Just before the request was handed to the client. */

@@ -5,8 +5,11 @@
  *
  * With B = burst and r = rate/60 per second:
  * - S0   one probe: freshness of the key (`Remaining` = B − 1), the Limit header.
+ * - S0w  one probe of another workspace's key, beside S0: how much room its own bucket has.
  * - S1   burst well past B at a high arrival rate: accepted before the first 429 ≈ B + r·t.
  * - S5   a second key of the same workspace, right after S1: per-key or shared bucket?
+ * - S5w  a few requests on another workspace's key, right after S1: its own bucket, never
+ *        emptied by key A's drain (documented, whichever way S5 reads the workspace).
  * - S2   overdrive at 4r on the drained bucket: accept timestamps give r̂ by regression.
  * - S2b  0.9r after a short refill pause: a bucket never answers 429 here.
  * - D1   a short drain so the idle periods start from an empty bucket.
@@ -17,12 +20,25 @@
  */
 import type { PlanLimits } from './plans.ts';
 
-export type PhaseName = 'S0' | 'S1' | 'S5' | 'S2' | 'S2b' | 'D1' | 'S3' | 'S4' | 'S6';
+export type PhaseName =
+  | 'S0'
+  | 'S0w'
+  | 'S1'
+  | 'S5'
+  | 'S5w'
+  | 'S2'
+  | 'S2b'
+  | 'D1'
+  | 'S3'
+  | 'S4'
+  | 'S6';
 
 export const PHASE_NAMES: readonly PhaseName[] = [
   'S0',
+  'S0w',
   'S1',
   'S5',
+  'S5w',
   'S2',
   'S2b',
   'D1',
@@ -33,11 +49,25 @@ export const PHASE_NAMES: readonly PhaseName[] = [
 
 export type PhaseKind = 'probe' | 'burst' | 'steady' | 'retry';
 
+/**
+ * Which key a phase sends with: 0 the plan's first key, 1 a second key of the same workspace,
+ * 2 a key of another workspace (HARNESS_OTHER_WORKSPACE_KEY).
+ */
+export type KeyIndex = 0 | 1 | 2;
+
+/**
+ * The phases on another workspace's key: judged only by the other-workspace verdict, never
+ * counted in the plan's own (its answers carry that workspace's plan and bucket).
+ */
+export const OTHER_WORKSPACE_PHASES: ReadonlySet<PhaseName> = new Set(['S0w', 'S5w']);
+
+/** S5w's requests: a handful, so that the other workspace's own budget is never drained. */
+export const OTHER_WORKSPACE_REQUESTS = 5;
+
 export interface Phase {
   name: PhaseName;
   kind: PhaseKind;
-  /** Index of the key used: 0 = first key, 1 = second key of the same workspace. */
-  key: 0 | 1;
+  key: KeyIndex;
   /** Planned requests (S6 sends up to `count` until a 429, then one retry). */
   count: number;
   /** Server time of the first send, seconds from the run start. */
@@ -58,6 +88,8 @@ export interface ScheduleOptions {
   timeScale?: number;
   /** Keys available; S5 needs 2. Default 1. */
   keys?: number;
+  /** A key of another workspace is available: S0w and S5w run. Default false. */
+  otherWorkspace?: boolean;
   /** Burst arrival rate, requests per server second. Default min(2000, max(200, 2·B·r)). */
   burstRate?: number;
   /**
@@ -108,7 +140,7 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
   const add = (
     name: PhaseName,
     kind: PhaseKind,
-    key: 0 | 1,
+    key: KeyIndex,
     count: number,
     rate: number,
     startS: number,
@@ -133,12 +165,16 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
   };
 
   add('S0', 'probe', 0, 1, 1, 0);
-  // The probe took one token; give the bucket time to be full again before S1.
-  t = Math.max(1, 2 / r);
+  if (opts.otherWorkspace) add('S0w', 'probe', 2, 1, 1, 0);
+  // The probe took one token; give the bucket time to be full again before S1. S0w's token is
+  // key A's too where every workspace shares one bucket: refill it as well, so that such a
+  // deployment fails the other-workspace verdict and not, through the harness's own probe, fresh-key.
+  t = Math.max(1, (opts.otherWorkspace ? 3 : 2) / r);
   const s1 = add('S1', 'burst', 0, Math.ceil(1.2 * B) + 20, burstRate, t);
   // Half a token of pause: S2 must not overlap S1's last answers on the key.
   t = s1.startS + s1.durationS + 0.5 / r;
   if (keys >= 2) add('S5', 'burst', 1, 10, burstRate, t);
+  if (opts.otherWorkspace) add('S5w', 'burst', 2, OTHER_WORKSPACE_REQUESTS, burstRate, t);
   const s2 = add('S2', 'steady', 0, Math.max(8, Math.round(4 * r * overdriveS)), 4 * r, t);
   t = s2.startS + s2.durationS + 2 / r;
   const s2b = add('S2b', 'steady', 0, Math.max(3, Math.floor(0.9 * r * underRateS)), 0.9 * r, t);

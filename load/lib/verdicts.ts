@@ -8,7 +8,7 @@ import type { BurstEstimate, RateEstimate } from './estimators.ts';
 import type { LimiterClassification } from './classify-limiter.ts';
 import type { Aggregates } from './metrics.ts';
 import type { PlanLimits } from './plans.ts';
-import type { Schedule } from './schedule.ts';
+import { OTHER_WORKSPACE_PHASES, type Schedule } from './schedule.ts';
 
 import { type VerdictRule, verdictRule } from '../../core/checks/load-verdicts.ts';
 
@@ -19,7 +19,10 @@ export interface Verdict extends VerdictRule {
   status: VerdictStatus;
   expected: string;
   observed: string;
-  /** Inconclusive only: in words, why the measurement could not decide (reports say it). */
+  /**
+   * Inconclusive: in words, why the measurement could not decide; skipped for want of
+   * configuration (a key the run was not given): what it needs. Reports list both as not run.
+   */
   why?: string;
 }
 
@@ -51,8 +54,17 @@ export const RATE_MAX_TOLERANCE = 0.03;
 export const RATE_MIN_TOLERANCE = 0.01;
 
 const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
+/**
+ * The plan's own phases: the other workspace's answers carry that workspace's plan and bucket,
+ * so only its own verdict (judgeOtherWorkspace) reads them.
+ */
+const ownPhases = (agg: Aggregates) =>
+  Object.values(agg).filter(
+    (p): p is NonNullable<Aggregates['S1']> =>
+      p !== undefined && !OTHER_WORKSPACE_PHASES.has(p.phase),
+  );
 const sum = (agg: Aggregates, pick: (p: NonNullable<Aggregates['S1']>) => number) =>
-  Object.values(agg).reduce((n, p) => n + (p ? pick(p) : 0), 0);
+  ownPhases(agg).reduce((n, p) => n + pick(p), 0);
 
 /**
  * A burst number against B̂: outside the measured interval is a certain failure; inside it passes
@@ -106,13 +118,65 @@ export function judgeScope(agg: Aggregates, burst: number): ScopeReport {
   return { scope: 'unknown', evidence: [...ev, 'mixed answers'] };
 }
 
+/**
+ * Another workspace's key right after key A was drained (S5w), against what its own bucket held
+ * just before (S0w, beside S0). "Limits apply per workspace, per API key": however that reads
+ * within a workspace (U25, the scope verdict), another workspace's key has a bucket of its own,
+ * so a 429 there while its own bucket had room is key A's drain refusing it — documented. A 429
+ * when its own bucket was already low (the key used elsewhere) proves nothing: inconclusive.
+ */
+export function judgeOtherWorkspace(agg: Aggregates, schedule: Schedule): Verdict {
+  const head = verdictRule('other-workspace');
+  const expected = `no 429 on another workspace's key right after key A was drained, while its own bucket has room`;
+  const before = agg.S0w;
+  const after = agg.S5w;
+  const inconclusive = (observed: string, why: string): Verdict => ({
+    ...head,
+    status: 'inconclusive',
+    expected,
+    observed,
+    why,
+  });
+  if (!schedule.phases.some((p) => p.name === 'S5w')) {
+    const why =
+      'needs HARNESS_OTHER_WORKSPACE_KEY (a key of another workspace, none of whose keys this run loads)';
+    return { ...head, status: 'skipped', expected, observed: `not run: ${why}`, why };
+  }
+  if (!after)
+    return inconclusive(
+      'S5w not sent',
+      "the run ended before the requests on another workspace's key were sent",
+    );
+  const other = after.other + (before?.other ?? 0);
+  if (other > 0)
+    return inconclusive(
+      `${other} answer(s) to another workspace's key neither 2xx nor 429`,
+      "another workspace's key was not answered 2xx or 429 (401, 5xx, transport errors): is HARNESS_OTHER_WORKSPACE_KEY a valid key?",
+    );
+  const room = before && before.ok > 0 ? before.firstRemaining : undefined;
+  const seen = `${after.ok} accepted, ${after.rej} × 429 of ${after.sent} on another workspace's key right after key A was drained (its own bucket had ${room ?? 'n/a'} left just before)`;
+  if (after.rej === 0) return { ...head, status: 'pass', expected, observed: seen };
+  if (room !== undefined && room >= after.sent)
+    return { ...head, status: 'fail', expected, observed: seen };
+  return inconclusive(
+    seen,
+    !before
+      ? "the probe of another workspace's key before key A's burst got no answer: whether its own bucket had room is unknown"
+      : before.rej > 0
+        ? "another workspace's key was refused already before key A's burst: its own bucket was empty (used elsewhere), so a 429 after it proves nothing"
+        : room === undefined
+          ? "another workspace's key answered without X-RateLimit-Remaining: whether its own bucket had room cannot be told"
+          : `another workspace's key had only ${room} request(s) left before key A's burst: its own use may have refused it`,
+  );
+}
+
 type Judge = (run: JudgedRun) => Verdict;
 
 const limitHeader: Judge = ({ limits, agg }) => {
   const sent = sum(agg, (p) => p.sent);
   const limitBad = sum(agg, (p) => p.limitBad);
-  const lmin = Math.min(...Object.values(agg).map((p) => p?.limitMin ?? Number.POSITIVE_INFINITY));
-  const lmax = Math.max(...Object.values(agg).map((p) => p?.limitMax ?? Number.NEGATIVE_INFINITY));
+  const lmin = Math.min(...ownPhases(agg).map((p) => p.limitMin ?? Number.POSITIVE_INFINITY));
+  const lmax = Math.max(...ownPhases(agg).map((p) => p.limitMax ?? Number.NEGATIVE_INFINITY));
   return {
     ...verdictRule('limit-header'),
     status: sent === 0 ? 'skipped' : limitBad === 0 ? 'pass' : 'fail',
@@ -340,6 +404,8 @@ const scopeVerdict: Judge = ({ scope }) => ({
   observed: scope.scope,
 });
 
+const otherWorkspace: Judge = ({ agg, schedule }) => judgeOtherWorkspace(agg, schedule);
+
 const noDroppedRequests: Judge = ({ dropped, truncated }) => ({
   ...verdictRule('no-dropped-requests'),
   status: dropped === 0 && !truncated ? 'pass' : 'fail',
@@ -372,6 +438,7 @@ const JUDGES: readonly Judge[] = [
   resetUnitVerdict,
   algorithm,
   scopeVerdict,
+  otherWorkspace,
   noDroppedRequests,
   only200Or429,
 ];

@@ -12,7 +12,7 @@ import {
 } from '../../core/cli/command-spec.ts';
 import { ConfigError, loadConfig } from '../../core/config.ts';
 import { prepareOut } from '../../core/output-dir.ts';
-import { FAULT_NAMES } from '../../server/faults.ts';
+import { FAULT_NAMES, FAULTS } from '../../server/faults.ts';
 
 export const spec = {
   name: 'detect',
@@ -52,6 +52,14 @@ export async function run(argv: string[]): Promise<number> {
   if (unknown.length > 0)
     throw new UsageError(
       `unknown fault ${unknown.map((f) => `'${f}'`).join(', ')} (npm run serve -- --list-faults)`,
+      usageText(spec),
+    );
+  // The matrix runs the contract suite; a limits fault shows only under load, which its own
+  // self-tests measure. Asked for one alone, the matrix would run nothing and pass: "0 of 0".
+  const limits = FAULTS.filter((f) => f.area === 'limits' && only?.includes(f.name));
+  if (limits.length > 0)
+    throw new UsageError(
+      `${limits.map((f) => `'${f.name}' (load.${f.check})`).join(', ')}: a limits fault, judged under load, not by this matrix of contract and webhook checks — its detection is the load self-tests': node --import tsx --test test/load/reference-deployment.test.ts (Node driver), test/load/k6-faults.test.ts (k6)`,
       usageText(spec),
     );
   // The matrix switches faults of the embedded deployment: a target named by the configuration

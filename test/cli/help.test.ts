@@ -107,6 +107,19 @@ describe('harness <command> --help', () => {
     }
   });
 
+  test('detect --fault with a limits fault: refused, naming the load self-tests, exit 2', () => {
+    // The matrix runs the contract suite only: asked for a limits fault it ran nothing and
+    // reported "0 of 0 faults caught", exit 0.
+    const r = harness('detect', '--fault', 'global-bucket', '--out', '/tmp/harness-detect-none');
+    assert.equal(r.code, 2, r.err);
+    assert.equal(r.out, '');
+    assert.match(
+      r.err,
+      /^harness detect: 'global-bucket' \(load\.other-workspace\): a limits fault/,
+    );
+    assert.match(r.err, /test\/load\/reference-deployment\.test\.ts/);
+  });
+
   test('a missing value, a stray argument and an unknown command: usage, exit 2', () => {
     const missing = harness('load', '--plan');
     assert.equal(missing.code, 2);

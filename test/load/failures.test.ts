@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import type { LoadResult } from '../../load/lib/result.ts';
 import { loadFailures, loadNotRun } from '../../load/failures.ts';
 import { loadArea } from '../../load/load-step.ts';
-import { type JudgedRun, judgeVerdicts } from '../../load/lib/verdicts.ts';
+import { type JudgedRun, judgeOtherWorkspace, judgeVerdicts } from '../../load/lib/verdicts.ts';
+import type { Schedule } from '../../load/lib/schedule.ts';
 
 const passing = JSON.parse(
   readFileSync(new URL('../report/fixtures/load-team.json', import.meta.url), 'utf8'),
@@ -82,7 +83,8 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
   const s1 = { sent: 1220, ok: 1012, rej: 208, remOkMax: 999 };
   const run = {
     limits: { burst: 1000, ratePerMin: 600, burstSource: 'plan', rateSource: 'plan' },
-    schedule: {},
+    // No other workspace's phases planned: that verdict is skipped, not inconclusive.
+    schedule: { phases: [] },
     agg: { S1: s1 },
     burst,
     rate: { method: 'none', n: 2, perS: Number.NaN, perMin: Number.NaN },
@@ -98,7 +100,7 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
     ['burst', 'rate', 'retry-after-honoured', 'remaining-matches-burst', 'reset-unit', 'algorithm'],
   );
   for (const v of open) assert.match(v.why ?? '', /[a-z]{3,} [a-z]{2,}/, `${v.id}: ${v.why}`);
-  for (const v of verdicts.filter((x) => x.status !== 'inconclusive'))
+  for (const v of verdicts.filter((x) => x.status === 'pass' || x.status === 'fail'))
     assert.equal(v.why, undefined, `${v.id} decided: no why`);
   const r = { ...structuredClone(passing), plan: 'growth', verdicts } as LoadResult;
   const reason = loadNotRun(r).find((n) => n.name === 'growth remaining-matches-burst')?.reason;
@@ -110,6 +112,19 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
     verdicts.find((v) => v.id === 'remaining-matches-burst')?.observed,
     'highest Remaining in the burst 999 (so 1000 tokens)',
   );
+});
+
+test('a verdict skipped for want of a key is listed as not run, saying which', () => {
+  const v = judgeOtherWorkspace({}, { phases: [] } as unknown as Schedule);
+  const r = { ...structuredClone(passing), verdicts: [v] } as LoadResult;
+  assert.deepEqual(loadNotRun(r), [
+    {
+      name: 'team other-workspace',
+      reason:
+        'skipped: needs HARNESS_OTHER_WORKSPACE_KEY (a key of another workspace, none of whose keys this run loads)',
+    },
+  ]);
+  assert.equal(loadArea([r]).verdict, 'pass');
 });
 
 test('a result written before verdicts said why: what was seen and expected, in words', () => {

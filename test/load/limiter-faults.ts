@@ -16,6 +16,9 @@ export const LIMITER_FAULTS: Record<string, { verdicts: string[]; classification
   'reset-ms': { verdicts: ['reset-unit'] },
   'no-retry-after': { verdicts: ['retry-after-present'] },
   'shared-bucket': { verdicts: ['scope'] },
+  // One bucket for every workspace is also one for both keys of key A's: scope (U25) fails too,
+  // by its own rule; the documented verdict that names the fault is the other workspace's.
+  'global-bucket': { verdicts: ['other-workspace'] },
   'ratelimit-limit-is-burst': { verdicts: ['limit-header'] },
 };
 
@@ -29,8 +32,12 @@ export function missedFault(fault: string, r: LoadResult): string | undefined {
   if (!byVerdict && !byClass) return `${fault} not caught (failed: ${failed.join(', ') || 'none'})`;
   if (fault === 'reset-ms' && r.resetUnit.unit !== 'epoch-ms')
     return `${fault}: Reset unit ${r.resetUnit.unit}`;
-  if (fault === 'shared-bucket' && r.scope.scope !== 'shared')
+  if ((fault === 'shared-bucket' || fault === 'global-bucket') && r.scope.scope !== 'shared')
     return `${fault}: scope ${r.scope.scope}`;
+  // Another workspace's key is refused only when the deployment shares one bucket across
+  // workspaces: any other fault (a per-workspace bucket among them) must leave it alone.
+  if (fault !== 'global-bucket' && failed.includes('other-workspace'))
+    return `${fault}: other-workspace failed too (${r.verdicts.find((v) => v.id === 'other-workspace')?.observed})`;
   return undefined;
 }
 

@@ -50,6 +50,8 @@ async function measureNow(
       plans,
       baseUrl: svc.baseUrl,
       keys: Object.fromEntries(plans.map((p) => [p, [ws[p].keys.full, ws[p].keys.full2]])),
+      // The seeded `other` workspace: no plan here drains it (S5w, the other-workspace verdict).
+      otherWorkspaceKey: ws.other.keys.full,
       engine,
       timeScale,
       outDir: null,

@@ -105,8 +105,11 @@ export function slidingCounter(limit: number, windowS: number, offset: number): 
 export type ResetStyle = 'epoch-s' | 'epoch-ms' | 'delta-s' | 'http-date';
 
 export interface SimOptions {
-  /** Limiter per key index; the same object twice makes a shared bucket. */
-  limiters: [Limiter, Limiter];
+  /**
+   * Limiter per key index (0, 1: keys of the plan's workspace; 2: another workspace's); the same
+   * object twice makes a shared bucket. A phase whose key has no limiter is not sent.
+   */
+  limiters: [Limiter, Limiter, Limiter?];
   ratePerMin: number;
   /** One-way latency jitter, seconds (uniform on [0.0002, 0.0002 + jitter]). */
   jitterS: number;
@@ -156,7 +159,7 @@ export function simulateRun(schedule: Schedule, o: SimOptions): Sample[] {
   const pending: Pending[] = [];
   let s6: Phase | undefined;
   for (const p of schedule.phases) {
-    if (p.key === 1 && o.limiters[1] === undefined) continue;
+    if (o.limiters[p.key] === undefined) continue;
     if (p.kind === 'retry') {
       s6 = p;
       continue;
@@ -169,7 +172,7 @@ export function simulateRun(schedule: Schedule, o: SimOptions): Sample[] {
   pending.sort((a, b) => a.arriveS - b.arriveS);
   const samples: Sample[] = [];
   const serve = (q: Pending): Sample => {
-    const d = o.limiters[q.phase.key].take(q.arriveS);
+    const d = o.limiters[q.phase.key]!.take(q.arriveS);
     return {
       phase: q.phase.name,
       key: q.phase.key,

@@ -198,6 +198,15 @@ describe('through the service: headers, 429 and each limiter fault', () => {
         assert.equal((await burst(svc, svc.ws.team.keys.full2, 1)).accepted, 0);
       },
     ],
+    [
+      'global-bucket',
+      async (svc) => {
+        // Another workspace's key (the seeded `other` Team workspace) is refused once Team's is
+        // drained: one bucket for every key of every workspace.
+        await burst(svc, svc.ws.team.keys.full, 200);
+        assert.equal((await burst(svc, svc.ws.other.keys.full, 1)).accepted, 0);
+      },
+    ],
   ];
 
   for (const [fault, check] of cases) {
