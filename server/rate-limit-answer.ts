@@ -54,7 +54,7 @@ export function takeUnrouted(
   const k = token ? ctx.store.keysBySecret.get(token) : undefined;
   const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
   if (k && workspace) {
-    /* biome-ignore format: one line, as Stryker keys its mutants */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
+    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
     const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
     return { limit: workspace.ratePerMin, decision };
   }
