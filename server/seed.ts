@@ -2,7 +2,7 @@
  * The seeded state of the reference deployment: one workspace per plan plus a second Team
  * workspace (`other`) for isolation checks; three keys each (two full — S5 of the load run
  * needs two keys of one workspace — and one read-only); a few macros; one disabled rule; two
- * contacts.
+ * contacts (none in `other`).
  */
 import { ENTERPRISE_DEFAULT, PLAN_LIMITS } from './plans.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
@@ -53,11 +53,13 @@ const RULE = {
 };
 
 /**
- * Two contacts per workspace: a page of one then always has a next page, so the rule matrix's
- * read of the contact list at its smallest page (contracts/rule-matrix.spec.ts, the read-only
- * key) makes the deployment compute the next cursor on every run, not only when the run's own
- * contacts happen to outnumber a page — and the answer shapes a snapshot records do not depend
- * on which test ran first.
+ * Two contacts per workspace but the `other` one: a page of one then always has a next page, so
+ * the rule matrix's read of the contact list at its smallest page (contracts/rule-matrix.spec.ts,
+ * the read-only key) makes the deployment compute the next cursor on every run, not only when the
+ * run's own contacts happen to outnumber a page — and the answer shapes a snapshot records do not
+ * depend on which test ran first. The `other` workspace (the isolation checks' workspace B, which
+ * creates no contact) keeps an empty contact list, so the matrix's read of B's list still gets
+ * an empty page answered: a deployment that computes a next cursor for it (a 500) still fails.
  */
 const CONTACTS = [
   { email: 'ada@customer.example', name: 'Ada Seed' },
@@ -92,7 +94,7 @@ export function seed(
       const id = newId('mac', 6);
       store.macros.set(id, { id, workspaceId: ws.id, name: m.name, actions: m.actions });
     }
-    for (const c of CONTACTS) {
+    for (const c of name === 'other' ? [] : CONTACTS) {
       const id = newId('ctc');
       store.contacts.set(id, {
         id,
