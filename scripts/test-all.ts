@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findK6 } from '../load/k6-engine.ts';
+import { type Failure, formatFailures, playwrightFailures, tapFailures } from './failure-digest.ts';
 
 interface Counts {
   passed: number;
@@ -53,12 +54,20 @@ function findFiles(dir: string, suffix: string): string[] {
   return out.sort();
 }
 
+/** Every failed test of the run, repeated above the closing line (scripts/failure-digest.ts). */
+const failures: Failure[] = [];
+
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
 async function whole(name: string, cmd: string, args: string[]): Promise<Counts> {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const code = await run(cmd, args);
   console.log(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}`);
+  if (code !== 0)
+    failures.push({
+      name,
+      message: `${cmd} ${args.join(' ')} exited ${code} (its output is above)`,
+    });
   return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
 }
 
@@ -126,7 +135,14 @@ async function nodeTestRun(
     failed: num('fail') + num('cancelled'),
     skipped: num('skipped') + num('todo'),
   };
-  if (code !== 0 && counts.failed === 0) counts.failed = 1; // the runner itself broke
+  failures.push(...tapFailures(text));
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1; // the runner itself broke
+    failures.push({
+      name: `${label}: the test runner`,
+      message: `exited ${code} with no failed test in its TAP`,
+    });
+  }
   return counts;
 }
 
@@ -136,7 +152,9 @@ async function contracts(): Promise<Counts> {
   const json = join(outDir, 'playwright.json');
   const code = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
   try {
-    const stats = JSON.parse(readFileSync(json, 'utf8')).stats as Record<string, number>;
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    const stats = report.stats as Record<string, number>;
+    failures.push(...playwrightFailures(report));
     const counts = {
       passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
       failed: stats.unexpected ?? 0,
@@ -191,6 +209,8 @@ for (const name of only) {
   lines.push(`  ${name.padEnd(10)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   total = add(total, c);
 }
+const digest = formatFailures(failures);
+if (digest) console.log(digest);
 console.log(`\n${lines.join('\n')}`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed > 0 ? 1 : 0);
