@@ -412,7 +412,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookTimeoutMs: 3000,
       });
       const target = workerTarget(cfg, resolved, receiver);
-      // The reserve is the run's key's (`--reserve`): the other keys keep only their own few.
+      // The reserve is the run's key's (`--reserve`): the other keys keep only their own few. A
+      // worker is its own process, so it says so itself, as the run does (run/run-all.ts).
       configureRateBudgets({
         reserveFor: target.keys.full ? `Bearer ${target.keys.full}` : undefined,
       });

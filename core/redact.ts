@@ -37,6 +37,12 @@ export function secretsIn(text: string): string[] {
  * very same request. Registered secrets are masked before this exception applies.
  */
 export const BOGUS_KEY_PREFIX = 'sk_harness_invalid_';
+const BOGUS_LOWER = BOGUS_KEY_PREFIX.toLowerCase();
+
+/** Whether a bearer token is one the harness invented to be refused (any case: it is a prefix). */
+export function isInventedKey(token: string): boolean {
+  return token.toLowerCase().startsWith(BOGUS_LOWER);
+}
 
 /*
  * Every pass below runs in time linear in the text, whatever the text: redaction sees everything
@@ -50,13 +56,12 @@ export const BOGUS_KEY_PREFIX = 'sk_harness_invalid_';
 /** A bearer token, unless it is an RFC 6750 challenge parameter or a key invented to be refused. */
 const BEARER = /(Bearer\s+)([A-Za-z0-9._~+/=-]+)/gi;
 const CHALLENGE_PARAM = /^[A-Za-z_]+=$/;
-const BOGUS_LOWER = BOGUS_KEY_PREFIX.toLowerCase();
 
 function maskBearer(text: string): string {
   return text.replace(BEARER, (m: string, head: string, token: string, at: number) => {
     // `Bearer realm="v1"`: the token run stops at the quote, so it reads `realm=` followed by `"`.
     if (CHALLENGE_PARAM.test(token) && text[at + m.length] === '"') return m;
-    if (token.toLowerCase().startsWith(BOGUS_LOWER)) return m;
+    if (isInventedKey(token)) return m;
     return `${head}[REDACTED]`;
   });
 }

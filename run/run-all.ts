@@ -258,6 +258,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       (p) => cfg.apiKey !== undefined && cfg.planKeys[p].includes(cfg.apiKey),
     );
   if (budget) cfg.reserve = budget.reserve;
+  // This process's budgets; each Playwright worker sets its own (contracts/fixtures.ts).
   configureRateBudgets({
     keyReserve: cfg.reserve ?? 0,
     reserveFor: cfg.apiKey ? `Bearer ${cfg.apiKey}` : undefined,

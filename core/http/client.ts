@@ -17,7 +17,7 @@ import { matchOperation, type OperationSpec } from '../spec/operations.ts';
 import { noteCreated } from './created-ledger.ts';
 import type { Exchange } from './exchange.ts';
 import { RateBudgetExhausted, rateBudget } from './rate-budget.ts';
-import { BOGUS_KEY_PREFIX } from '../redact.ts';
+import { isInventedKey } from '../redact.ts';
 import { tallyRead } from './read-tally.ts';
 
 /** One request as a transport sends it: header names as given, in order. */
@@ -213,11 +213,11 @@ function clientWith(
 
 /**
  * Whether an Authorization value names no workspace key: none, another scheme (`Basic …`), a
- * `Bearer` without a token, or a key the harness invented to be refused (BOGUS_KEY_PREFIX).
+ * `Bearer` without a token, or a key the harness invented to be refused (core/redact.ts).
  */
 export function namesNoKey(authorization: string | undefined): boolean {
   const token = /^bearer[ \t]+(\S+)/i.exec(authorization ?? '')?.[1];
-  return token === undefined || token.startsWith(BOGUS_KEY_PREFIX);
+  return token === undefined || isInventedKey(token);
 }
 
 /** The value of header `name` (any case), if given. */

@@ -85,7 +85,8 @@ export interface RateBudgetOptions {
    * budgets of the run's other keys (the read-only key, the other workspace's) keep only the
    * per-sharer reserve — `--reserve` is that key's, sized to its plan, and a Growth key's 200 would
    * leave a Team key below it from its first request, every one of them waiting. Undefined: every
-   * budget keeps it.
+   * budget keeps it. Set in each process that paces: the run (run/run-all.ts: the fuzz and the
+   * probes) and every Playwright worker (contracts/fixtures.ts), which are separate processes.
    */
   reserveFor?: string;
   /** Longest single pacing wait: wrong headers must not stall a run. */
