@@ -102,6 +102,12 @@ test('examples: what is masked and what is kept', () => {
   assert.equal(redact('Bearer realm="v1"'), 'Bearer realm="v1"');
   assert.equal(redact('Authorization: Bearer abc.def'), 'Authorization: Bearer [REDACTED]');
   assert.equal(redact(`Bearer ${BOGUS_KEY_PREFIX}x1`), `Bearer ${BOGUS_KEY_PREFIX}x1`);
+  // A kept token that ends in `Bearer` before whitespace starts another bearer phrase (found by
+  // the property above, seed 59397881: the old pattern's lookahead looked inside it).
+  assert.equal(
+    redact(`Bearer ${BOGUS_KEY_PREFIX}Bearer\tkey`),
+    `Bearer ${BOGUS_KEY_PREFIX}Bearer\t[REDACTED]`,
+  );
   assert.equal(redact('admin_token=abc def'), 'admin_token=[REDACTED] def');
   // The digest may sit after other signature-named words in the same value.
   assert.equal(redact(`signature=a-signature=b-signature=${hex}`), 'signature=[REDACTED]');
@@ -119,6 +125,10 @@ const HOSTILE: Array<[string, string]> = [
   ['a 1 MiB word of repeated "signature"', 'signature'.repeat(MiB / 9)],
   ['signature-named assignments without a digest', 'signature=a-'.repeat(MiB / 12)],
   ['Bearer followed by 1 MiB of spaces', `Bearer${' '.repeat(MiB)}"`],
+  [
+    'a chain of kept invented keys, each ending in Bearer (each looked into once)',
+    `Bearer ${`${BOGUS_KEY_PREFIX}Bearer `.repeat(MiB / 26)}`,
+  ],
   ['"signature" followed by 1 MiB of spaces', `signature${' '.repeat(MiB)}x`],
   ['admin_token followed by 1 MiB of spaces', `admin_token${' '.repeat(MiB)}`],
   ['a 1 MiB value after "signature:" with no digest', `signature: ${'g'.repeat(MiB)}`],
