@@ -9,6 +9,7 @@ import { ServiceClock } from './clock.ts';
 import type { ServiceContext } from './context.ts';
 import { FaultSet } from './faults.ts';
 import { installGuard } from './guard.ts';
+import { installListFaults } from './list-faults.ts';
 import { LAX_BODY_LIMIT } from './lax.ts';
 import { ANONYMOUS_LIMIT, limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
@@ -165,6 +166,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   );
 
   installGuard(app);
+  installListFaults(app);
   registerApiRoutes(app);
   if (opts.admin !== false) registerAdminRoutes(app);
 

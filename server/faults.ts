@@ -177,6 +177,36 @@ export const FAULTS = [
     },
   ]),
   F(
+    'list-without-tickets',
+    'contracts',
+    'tickets.list-holds-tickets',
+    'answers the list envelope without its tickets (no data)',
+    [
+      {
+        check: 'tickets.list-envelope',
+        why: 'the assumed envelope {data, has_more, next_cursor} (U4) misses its data too: the same missing list, judged against the envelope',
+      },
+      {
+        check: 'exchange.response-schema',
+        why: "the spec's list schema requires data (U4), judged on every list answer: the same missing list",
+      },
+      {
+        check: 'tickets.filter-includes',
+        why: 'a filtered list is the same list without its tickets: the matching ticket cannot be in it (U4)',
+      },
+      {
+        check: 'tickets.filter-applied',
+        why: 'a filtered list without its tickets shows nothing the filter could be judged on, and the check reads that as not applied (U4)',
+      },
+    ],
+  ),
+  F(
+    'list-default-limit-zero',
+    'contracts',
+    'tickets.list-holds-tickets',
+    'lists no ticket when the request gives no limit (its default page size is 0)',
+  ),
+  F(
     'pagination-overlap',
     'contracts',
     'tickets.pagination-walk',

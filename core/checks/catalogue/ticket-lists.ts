@@ -112,4 +112,60 @@ export const filterIncludes = defineCheck({
   },
 });
 
-export const TICKET_LIST_CHECKS = [listEnvelope, paginationWalk, filterApplied, filterIncludes];
+/**
+ * The tickets of a list answer whatever its envelope (not shown in the docs): a bare array, the
+ * envelope's `data`, or else the one array of objects the answer's object holds. Undefined when
+ * the answer holds no list of Ticket representations at all (objects with a string `id`).
+ */
+export function listedTickets(json: unknown): Array<Record<string, unknown>> | undefined {
+  const isTickets = (v: unknown): v is Array<Record<string, unknown>> =>
+    Array.isArray(v) &&
+    v.every(
+      (t) => typeof t === 'object' && t !== null && typeof (t as { id?: unknown }).id === 'string',
+    );
+  if (isTickets(json)) return json;
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const o = json as Record<string, unknown>;
+  if (Array.isArray(o.data)) return isTickets(o.data) ? o.data : undefined;
+  const arrays = Object.values(o).filter(Array.isArray);
+  return arrays.length === 1 && isTickets(arrays[0]) ? arrays[0] : undefined;
+}
+
+/**
+ * The documented minimum of a list, whatever its envelope (U4): "List tickets … Ticket
+ * representations" (Endpoints). A 2xx answer holds a list of tickets, and — read right after the
+ * run's ticket was answered by id — lists at least one: which tickets, their order and paging are
+ * not shown, but a list that never lists the workspace's tickets lists none. The envelope's keys
+ * stay tickets.list-envelope's verdict (assumed). args.holds: a ticket of the workspace the API
+ * has just answered by id.
+ */
+export const listHoldsTickets = defineCheck({
+  name: 'tickets.list-holds-tickets',
+  provenance: 'documented',
+  rule: 'Endpoints: List tickets answers Ticket representations — a list of tickets (envelope not shown), not empty while the workspace holds one.',
+  kind: 'scenario',
+  run(ex, a: { holds?: string } = {}) {
+    const r = ex.response;
+    if (!r || r.status < 200 || r.status >= 300) return undefined;
+    const rows = listedTickets(r.json);
+    if (!rows)
+      return {
+        received: `${r.status} body ${r.bodyText.length === 0 ? '(empty)' : show(r.json ?? r.bodyText, 120)}`,
+        expected: 'Ticket representations: a JSON array of tickets, bare or in the envelope',
+      };
+    if (a.holds && rows.length === 0)
+      return {
+        received: `${r.status} with an empty list`,
+        expected: `the workspace's tickets: it holds ${a.holds}, answered by id just before`,
+      };
+    return undefined;
+  },
+});
+
+export const TICKET_LIST_CHECKS = [
+  listEnvelope,
+  listHoldsTickets,
+  paginationWalk,
+  filterApplied,
+  filterIncludes,
+];
