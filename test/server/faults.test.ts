@@ -9,6 +9,7 @@ import { before, describe, test } from 'node:test';
 import { type VerdictId, VERDICT_IDS, verdictRule } from '../../load/lib/verdicts.ts';
 import { FAULTS, type FaultName, ruleOf } from '../../server/faults.ts';
 import type { CheckName } from '../../core/checks/all.ts';
+import { listedTickets } from '../../core/checks/catalogue/ticket-lists.ts';
 import { checks } from '../../core/checks/index.ts';
 import { makeService, newTicket } from './harness.ts';
 
@@ -41,7 +42,7 @@ async function walkIds(s: Svc, key: string): Promise<string[] | 'no-envelope'> {
     const j: { data: Array<{ id: string }>; next_cursor: string | null } = (
       await s.call('GET', `/v1/tickets?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key)
     ).json;
-    if (!j || Array.isArray(j)) return 'no-envelope';
+    if (!j || Array.isArray(j) || !Array.isArray(j.data)) return 'no-envelope';
     ids.push(...j.data.map((t) => t.id));
     cursor = j.next_cursor;
     if (!cursor) break;
@@ -85,6 +86,13 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   listShape: async (s) => {
     const j = (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).json;
     return Array.isArray(j) ? 'array' : Object.keys(j).sort();
+  },
+  // The documented minimum of a list (tickets.list-holds-tickets), whatever its envelope: the
+  // first page, no limit given, lists tickets once the workspace holds one.
+  unfilteredListed: async (s) => {
+    await createTicket(s);
+    const j = (await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).json;
+    return (listedTickets(j)?.length ?? 0) > 0;
   },
   paginationDuplicates: async (s) => {
     const key = s.ws.growth.keys.full;
@@ -160,8 +168,9 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
   crossWorkspaceList: async (s) => {
     const t = (await createTicket(s)).json;
     const j = (await s.call('GET', '/v1/tickets?limit=100', s.ws.other.keys.full)).json;
-    const data = Array.isArray(j) ? j : j.data;
-    return data.some((x: { id: string }) => x.id === t.id);
+    // A list without its tickets (list-without-tickets) shows none of them either.
+    const data: Array<{ id: string }> = (Array.isArray(j) ? j : j?.data) ?? [];
+    return data.some((x) => x.id === t.id);
   },
   headersOn404: async (s) =>
     'x-ratelimit-limit' in
@@ -366,6 +375,16 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
     'priorityFilter',
     'closedFilter',
   ],
+  'list-without-tickets': [
+    'listShape',
+    'unfilteredListed',
+    'paginationDuplicates',
+    'paginationGaps',
+    'priorityFilter',
+    'closedFilter',
+  ],
+  // Only a request without `limit`: every other probe's list read sends one.
+  'list-default-limit-zero': ['unfilteredListed'],
   'pagination-overlap': ['paginationDuplicates'],
   'pagination-skips-one': ['paginationGaps'],
   'close-keeps-status': ['closeStatus', 'closedFilter'],
