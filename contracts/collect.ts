@@ -14,6 +14,8 @@ import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
 export interface TestRow {
   title: string;
   file: string;
+  /** The test's line in its file. */
+  line?: number;
   project: string;
   status: 'passed' | 'failed' | 'skipped' | 'timedOut' | 'interrupted';
   durationMs: number;
@@ -101,6 +103,7 @@ export function readPlaywrightTests(file: string): TestRow[] {
         rows.push({
           title: [...path, spec.title].filter(Boolean).join(' › '),
           file: spec.file,
+          ...(typeof spec.line === 'number' ? { line: spec.line } : {}),
           project: t.projectName,
           status: status === 'passed' && t.status === 'unexpected' ? 'failed' : status,
           durationMs: last?.duration ?? 0,

@@ -8,6 +8,8 @@
  * write (node:test's TAP, Playwright's JSON), never scraped from the console.
  */
 
+import { readPlaywrightTests } from '../contracts/collect.ts';
+
 /** One failed test: its name, where it is, and the message it failed with. */
 export interface Failure {
   name: string;
@@ -78,45 +80,20 @@ export function tapFailures(tap: string): Failure[] {
   return out;
 }
 
-interface PwResult {
-  status?: string;
-  error?: { message?: string };
-  errors?: Array<{ message?: string }>;
-}
-interface PwSpec {
-  title: string;
-  file?: string;
-  line?: number;
-  tests?: Array<{ status?: string; results?: PwResult[] }>;
-}
-interface PwSuite {
-  title?: string;
-  specs?: PwSpec[];
-  suites?: PwSuite[];
-}
-
-/** The unexpected (failed, not flaky) tests of Playwright's JSON report. */
-export function playwrightFailures(report: { suites?: PwSuite[] }): Failure[] {
-  const out: Failure[] = [];
-  const walk = (suite: PwSuite, path: string[]) => {
-    const here = suite.title ? [...path, suite.title] : path;
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests ?? []) {
-        if (t.status !== 'unexpected') continue;
-        const last = t.results?.at(-1);
-        const message = last?.error?.message ?? last?.errors?.[0]?.message ?? '(no message)';
-        out.push({
-          name: [...here.slice(1), spec.title].join(' › '),
-          location: spec.file ? `${spec.file}:${spec.line ?? 0}` : undefined,
-          // Playwright's messages carry terminal colours; a log file wants plain text.
-          message: message.replace(/\u001b\[[0-9;]*m/g, ''),
-        });
-      }
-    }
-    for (const s of suite.suites ?? []) walk(s, here);
-  };
-  for (const s of report.suites ?? []) walk(s, []);
-  return out;
+/**
+ * The failed tests of Playwright's JSON report, read as the harness reads it
+ * (contracts/collect.ts): a test whose last try failed, timed out or was interrupted — a flaky one
+ * passed in the end and is not listed.
+ */
+export function playwrightFailures(file: string): Failure[] {
+  return readPlaywrightTests(file)
+    .filter((t) => t.status !== 'passed' && t.status !== 'skipped')
+    .map((t) => ({
+      name: t.title,
+      location: t.line === undefined ? t.file : `${t.file}:${t.line}`,
+      // Playwright's messages carry terminal colours; a log file wants plain text.
+      message: (t.error ?? t.status).replace(/\u001b\[[0-9;]*m/g, ''),
+    }));
 }
 
 /** The closing block: each failure, named, located and explained. Empty when nothing failed. */

@@ -152,9 +152,8 @@ async function contracts(): Promise<Counts> {
   const json = join(outDir, 'playwright.json');
   const code = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
   try {
-    const report = JSON.parse(readFileSync(json, 'utf8'));
-    const stats = report.stats as Record<string, number>;
-    failures.push(...playwrightFailures(report));
+    const stats = JSON.parse(readFileSync(json, 'utf8')).stats as Record<string, number>;
+    failures.push(...playwrightFailures(json));
     const counts = {
       passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
       failed: stats.unexpected ?? 0,

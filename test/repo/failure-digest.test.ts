@@ -73,7 +73,8 @@ test('Playwright JSON: unexpected tests only (not flaky, not passed), colours st
                     status: 'unexpected',
                     results: [
                       {
-                        errors: [{ message: '\u001b[31mReceived 200\u001b[39m / Documented 401' }],
+                        status: 'failed',
+                        error: { message: '\u001b[31mReceived 200\u001b[39m / Documented 401' },
                       },
                     ],
                   },
@@ -83,13 +84,13 @@ test('Playwright JSON: unexpected tests only (not flaky, not passed), colours st
                 title: 'flaky one',
                 file: 'auth.spec.ts',
                 line: 40,
-                tests: [{ status: 'flaky', results: [] }],
+                tests: [{ status: 'flaky', results: [{ status: 'failed' }, { status: 'passed' }] }],
               },
               {
                 title: 'passes',
                 file: 'auth.spec.ts',
                 line: 60,
-                tests: [{ status: 'expected', results: [] }],
+                tests: [{ status: 'expected', results: [{ status: 'passed' }] }],
               },
             ],
           },
@@ -97,7 +98,10 @@ test('Playwright JSON: unexpected tests only (not flaky, not passed), colours st
       },
     ],
   };
-  const failures = playwrightFailures(report);
+  // Read from a file, as npm test reads Playwright's JSON report.
+  const file = join(mkdtempSync(join(tmpdir(), 'digest-pw-')), 'playwright.json');
+  writeFileSync(file, JSON.stringify(report));
+  const failures = playwrightFailures(file);
   assert.deepEqual(failures, [
     {
       name: 'key rotation › a rotated key stops working',
