@@ -32,6 +32,8 @@ export default defineConfig<
   retries: 0,
   outputDir: `${out}/test-results`,
   reporter: [
+    // First: from the suite's end on, a stop (SIGINT) no longer loses the files below.
+    ['./contracts/reports-outlive-stop.ts'],
     ['./contracts/playwright-console.ts', { outDir: out }],
     ['html', { outputFolder: `${out}/playwright-html`, open: 'never' }],
     ['junit', { outputFile: `${out}/junit-contracts.xml` }],

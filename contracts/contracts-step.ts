@@ -35,7 +35,7 @@ export interface ContractsRun {
 export const CONTRACTS_TIMEOUT_MS = 10 * 60_000;
 
 /** Grace after SIGINT (Playwright stops, tears down, writes its reports) before SIGKILL. */
-const STOP_GRACE_MS = 15_000;
+export const STOP_GRACE_MS = 15_000;
 /** The same after an interrupt: the user or CI wants the run over in seconds. */
 const INTERRUPT_GRACE_MS = 2_000;
 

@@ -138,9 +138,9 @@ before(async () => {
         ...ref.vars,
         HARNESS_BASE_URL: goesSilent.url,
         NODE_EXTRA_CA_CERTS: certA,
-        // Short enough that three unanswered requests end the suite in seconds, long enough that
-        // the dozen answered ones are not cut short when CI runs this beside another heavy file
-        // (at 2 s one CI run saw no test pass before the silence).
+        // Short enough that three unanswered requests end the suite in seconds, with room for
+        // the dozen answered ones on a busy CI machine. (The CI runs that saw "0 tests passed"
+        // here had lost the suite's report to the stop itself: contracts/reports-outlive-stop.ts.)
         HARNESS_TIMEOUT_MS: '5000',
       },
       // The creation validation tests, one request each: a dozen answered, then silence (the

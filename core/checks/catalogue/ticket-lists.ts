@@ -133,11 +133,11 @@ export function listedTickets(json: unknown): Array<Record<string, unknown>> | u
 
 /**
  * The documented minimum of a list, whatever its envelope (U4): "List tickets … Ticket
- * representations" (Endpoints). A 2xx answer holds a list of tickets, and — read right after the
- * run's ticket was answered by id — lists at least one: which tickets, their order and paging are
- * not shown, but a list that never lists the workspace's tickets lists none. The envelope's keys
- * stay tickets.list-envelope's verdict (assumed). args.holds: a ticket of the workspace the API
- * has just answered by id.
+ * representations" (Endpoints). A 2xx answer holds a list of tickets, and — read after the API
+ * answered the creation of the worker's ticket — lists at least one: which tickets, their order
+ * and paging are not shown, but a list that never lists the workspace's tickets lists none. The
+ * envelope's keys stay tickets.list-envelope's verdict (assumed). args.holds: a ticket of the workspace whose
+ * creation the API answered (the worker's shared ticket).
  */
 export const listHoldsTickets = defineCheck({
   name: 'tickets.list-holds-tickets',
@@ -156,7 +156,7 @@ export const listHoldsTickets = defineCheck({
     if (a.holds && rows.length === 0)
       return {
         received: `${r.status} with an empty list`,
-        expected: `the workspace's tickets: it holds ${a.holds}, answered by id just before`,
+        expected: `the workspace's tickets: it holds ${a.holds}, whose creation it answered`,
       };
     return undefined;
   },
