@@ -218,14 +218,7 @@ async function runContractsSuite(o: ContractsStepOptions): Promise<ContractsStep
     },
   );
   let results = readChecks(o.out);
-  let tests: TestRow[];
-  try {
-    tests = readPlaywrightTests(jsonFile);
-  } catch (e) {
-    // A runner SIGKILLed while writing its report: the checks the workers recorded still count.
-    if (!r.interrupted && !r.timedOut) throw e;
-    tests = [];
-  }
+  let tests = suiteTests(jsonFile, Boolean(r.interrupted || r.timedOut || r.targetDown));
   // What the run left out to fit its request budget is part of the suite's report: not run.
   const listed = tests.length;
   if (o.leftOut) tests.push(...leftOutRows(o.leftOut));
@@ -262,6 +255,21 @@ async function runContractsSuite(o: ContractsStepOptions): Promise<ContractsStep
   }
   area.details = { wallMs: r.wallMs };
   return { area: withReads(area, o.out), tests, results };
+}
+
+/**
+ * The suite's test rows from Playwright's JSON report. A suite the harness stopped (`stopped`:
+ * interrupted, out of time, the target down) may have been SIGKILLed while writing it when the
+ * stop's grace ran out: a cut-short report then counts as none, and the checks the workers
+ * recorded still count. A suite that ended by itself with an unreadable report is an error.
+ */
+export function suiteTests(jsonFile: string, stopped: boolean): TestRow[] {
+  try {
+    return readPlaywrightTests(jsonFile);
+  } catch (e) {
+    if (!stopped) throw e;
+    return [];
+  }
 }
 
 /**

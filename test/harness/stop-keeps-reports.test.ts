@@ -6,15 +6,16 @@
  * printed "N passed", but playwright.json was never written and the run reported 0 tests
  * (gate.test.ts's 'goes silent' case, about one CI run in three). Here the stop is sent at that
  * moment on purpose — when the console prints the summary — and every report file must exist,
- * with every test that ran.
+ * with every test that ran. And should the stop's grace run out while the report is written (the
+ * SIGKILL), a cut-short report of a stopped suite counts as no rows rather than ending the area.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { readPlaywrightTests } from '../../contracts/collect.ts';
-import { STOP_GRACE_MS } from '../../contracts/contracts-step.ts';
+import { STOP_GRACE_MS, suiteTests } from '../../contracts/contracts-step.ts';
 import { ProcessGroup } from '../../core/process/process-group.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -67,4 +68,12 @@ test('SIGINT to the group as the suite ends: every report file is written, every
   const passed = Number(/\b(\d+) passed\b/.exec(console)?.[1]);
   assert.ok(passed >= 2, console);
   assert.equal(rows.filter((r) => r.status === 'passed').length, passed);
+});
+
+test('a cut-short report counts as no rows for a stopped suite, and is an error for one that ended by itself', () => {
+  const cut = join(out, 'cut-short.json');
+  writeFileSync(cut, '{"config": {}, "suites": [{"title": "tickets-create.spec.ts", "specs": [');
+  assert.deepEqual(suiteTests(cut, true), []);
+  assert.throws(() => suiteTests(cut, false), SyntaxError);
+  assert.deepEqual(suiteTests(join(out, 'never-written.json'), false), []);
 });
