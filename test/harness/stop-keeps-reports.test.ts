@@ -43,13 +43,13 @@ test('SIGINT to the group as the suite ends: every report file is written, every
     },
     'SIGINT',
   );
-  let console = '';
+  let output = '';
   let stopped = false;
   group.child.stdout?.on('data', (d: Buffer) => {
-    console += String(d);
+    output += String(d);
     // The console reporter prints its counts first in the reporters' onEnd; the JSON, JUnit
     // and HTML reporters write after it.
-    if (!stopped && /\b\d+ passed\b/.test(console)) {
+    if (!stopped && /\b\d+ passed\b/.test(output)) {
       stopped = true;
       void group.stop(STOP_GRACE_MS);
     }
@@ -60,13 +60,13 @@ test('SIGINT to the group as the suite ends: every report file is written, every
   );
   await group.ended;
   const [code, signal] = await exit;
-  assert.ok(stopped, `the summary was printed and the stop sent:\n${console}`);
+  assert.ok(stopped, `the summary was printed and the stop sent:\n${output}`);
   assert.equal(signal, null, `the runner was not ended by the signal (exit ${code}, ${signal})`);
   for (const f of ['playwright.json', 'junit-contracts.xml', 'playwright-html/index.html'])
     assert.ok(existsSync(join(out, f)), `${f} was written`);
   const rows = readPlaywrightTests(join(out, 'playwright.json'));
-  const passed = Number(/\b(\d+) passed\b/.exec(console)?.[1]);
-  assert.ok(passed >= 2, console);
+  const passed = Number(/\b(\d+) passed\b/.exec(output)?.[1]);
+  assert.ok(passed >= 2, output);
   assert.equal(rows.filter((r) => r.status === 'passed').length, passed);
 });
 
