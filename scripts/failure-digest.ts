@@ -8,7 +8,7 @@
  * write (node:test's TAP, Playwright's JSON), never scraped from the console.
  */
 
-import { readPlaywrightTests } from '../contracts/collect.ts';
+import type { TestRow } from '../contracts/collect.ts';
 
 /** One failed test: its name, where it is, and the message it failed with. */
 export interface Failure {
@@ -85,7 +85,7 @@ export function tapFailures(tap: string): Failure[] {
  * (contracts/collect.ts): a test whose last try failed, timed out or was interrupted — a flaky one
  * passed in the end and is not listed.
  */
-export function playwrightFailures(file: string, rows = readPlaywrightTests(file)): Failure[] {
+export function playwrightFailures(rows: TestRow[]): Failure[] {
   return rows
     .filter((t) => t.status !== 'passed' && t.status !== 'skipped')
     .map((t) => ({

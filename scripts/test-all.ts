@@ -9,7 +9,7 @@
  * Usage: tsx scripts/test-all.ts [--only lint,typecheck,spec,unit,contracts]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findK6 } from '../load/k6-engine.ts';
 import { type TestRow, readPlaywrightTests } from '../contracts/collect.ts';
@@ -151,6 +151,9 @@ async function contracts(): Promise<Counts> {
   if (findFiles('contracts', '.spec.ts').length === 0) return { passed: 0, failed: 0, skipped: 0 };
   console.log('\n=== contract suite against the embedded reference deployment (Playwright)');
   const json = join(outDir, 'playwright.json');
+  // A report left by an earlier run must not be read as this run's (a runner that breaks before
+  // writing one would otherwise count the old run's tests).
+  rmSync(json, { force: true });
   const code = await run(bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
   // One read of the report gives both the counts and the failures (the harness's own reader).
   let rows: TestRow[];
@@ -160,7 +163,7 @@ async function contracts(): Promise<Counts> {
     rows = [];
     failures.push({ name: "contracts: Playwright's JSON report", message: String(e) });
   }
-  failures.push(...playwrightFailures(json, rows));
+  failures.push(...playwrightFailures(rows));
   const counts = {
     passed: rows.filter((t) => t.status === 'passed').length,
     failed: rows.filter((t) => t.status !== 'passed' && t.status !== 'skipped').length,

@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { readPlaywrightTests } from '../../contracts/collect.ts';
 import { formatFailures, playwrightFailures, tapFailures } from '../../scripts/failure-digest.ts';
 
 function realTap(): string {
@@ -101,7 +102,7 @@ test('Playwright JSON: unexpected tests only (not flaky, not passed), colours st
   // Read from a file, as npm test reads Playwright's JSON report.
   const file = join(mkdtempSync(join(tmpdir(), 'digest-pw-')), 'playwright.json');
   writeFileSync(file, JSON.stringify(report));
-  const failures = playwrightFailures(file);
+  const failures = playwrightFailures(readPlaywrightTests(file));
   assert.deepEqual(failures, [
     {
       name: 'key rotation › a rotated key stops working',
