@@ -6,7 +6,9 @@
  * read operation is among them (and records whether the resources beyond tickets answer, U10), and
  * an unknown path's error answer.
  */
+import { createClient } from '../core/http/client.ts';
 import type { Exchange } from '../core/http/exchange.ts';
+import { undiciTransport } from '../core/http/undici-transport.ts';
 import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { BORROWED_REQUESTS } from './annotations.ts';
 import { test } from './fixtures.ts';
@@ -36,17 +38,67 @@ test.describe('transport', () => {
 
   test("an unknown path under the API prefix answers with the key's plan limit", {
     tag: [...EXCHANGE_TAGS, '@ratelimit.plan-limit'],
-  }, async ({ api, needs, target }) => {
+  }, async ({ api, needs, target, verdict, probe }) => {
     needs('otherWorkspaceKey');
     // A /v1 path no operation serves is still an API request: authenticated, and limited per key
     // (Limits: every response carries the key's X-RateLimit-Limit). A deployment that takes such a
     // request for one outside the API answers it from a keyless bucket instead (mutation triage
     // of server/guard.ts). Sent with workspace B's key: off the run key's burst (issue 25), and on
-    // the embedded deployment a Team key, whose 120/min no keyless bucket shares. Under /v1/, not
-    // the bare /v1: a gateway routing /v1/ may answer that itself (nginx: a 301 to /v1/).
-    const ex = await api.withKey(target.keys.otherWorkspace).send('GET', '/v1/no-such-resource');
+    // the embedded deployment a Team key, whose 120/min no keyless bucket shares.
+    const other = target.keys.otherWorkspace!;
+    const ex = await api.withKey(other).send('GET', '/v1/no-such-resource');
     // The fixture applies every exchange check (ratelimit.plan-limit among them) to this answer.
     need(ex.response, `the target answered (${ex.error ?? 'ok'})`).toBeDefined();
+    // Two more spellings of an unknown API path a service must not take for one outside the API:
+    // the bare prefix, and an absolute-form request target (RFC 9112 §3.2.2: a server accepts
+    // `GET http://host/v1/… HTTP/1.1`). A gateway in front may answer either itself (nginx: the
+    // bare /v1 with a 301 to /v1/), without the service's headers: so they are sent outside the
+    // fixture, and only an answer carrying X-RateLimit-Limit — the service's — is judged, by the
+    // plan rule alone. Mutation triage of server/guard.ts: both were the 9 documented gaps left.
+    // Sent with a key the user declared under a plan, the other workspace's first (off the run
+    // key's burst): the plan rule judges nothing else.
+    const declared = [other, target.keys.full].find(
+      (k) => k !== undefined && target.planOf(`Bearer ${k}`) !== undefined,
+    );
+    if (declared === undefined) {
+      probe(
+        'transport',
+        'unknown-path-answer:no-declared-key',
+        null,
+        'not reachable on this target: no key of the run is listed under a plan (HARNESS_TEAM_KEYS, …), so the bare /v1 and the absolute form are not sent',
+      );
+      return;
+    }
+    const spellings = [
+      { id: 'bare-prefix', path: '/v1', absoluteForm: false },
+      { id: 'absolute-form', path: '/v1/no-such-resource', absoluteForm: true },
+    ];
+    for (const s of spellings) {
+      const sent = await createClient({
+        baseUrl: target.baseUrl,
+        transport: undiciTransport({ absoluteForm: s.absoluteForm }),
+        key: declared,
+        headers: { accept: 'application/json, application/problem+json' },
+        timeoutMs: target.cfg.timeoutMs,
+      }).send('GET', s.path);
+      // The repro sends the same request target (curl --request-target).
+      if (s.absoluteForm) sent.request.requestTarget = sent.request.url;
+      const limit = sent.response?.headers['x-ratelimit-limit'];
+      probe(
+        'transport',
+        `unknown-path-answer:${s.id}`,
+        sent.response
+          ? `${sent.response.status}${limit === undefined ? ', no X-RateLimit-Limit' : ''}`
+          : null,
+        !sent.response
+          ? `not reachable on this target: ${sent.error ?? 'no answer'}`
+          : limit === undefined
+            ? 'not reachable on this target: answered without X-RateLimit-Limit, so not by the service (a gateway in front?)'
+            : undefined,
+      );
+      if (limit !== undefined)
+        verdict.check('ratelimit.plan-limit', sent, { planOf: target.planOf });
+    }
   });
 
   test('every read operation answers with the documented headers, media type and status', {

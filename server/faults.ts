@@ -572,6 +572,18 @@ export const FAULTS = [
     'X-RateLimit-Limit 600 (the Growth rate) on every answer to a key of a Team workspace; the bucket still refills at 120/min',
   ),
   F(
+    'bare-prefix-outside-api',
+    'contracts',
+    'ratelimit.plan-limit',
+    "the bare /v1 (no route) is taken for a request outside the API: answered from the per-address bucket, with its X-RateLimit-Limit instead of the key's plan",
+  ),
+  F(
+    'absolute-form-outside-api',
+    'contracts',
+    'ratelimit.plan-limit',
+    "an absolute-form request target no route matches (GET http://host/v1/…) is taken for one outside the API: answered from the per-address bucket, with its X-RateLimit-Limit instead of the key's plan",
+  ),
+  F(
     'ratelimit-static-headers',
     'contracts',
     'ratelimit.grants-within-remaining',

@@ -86,7 +86,7 @@ export function installGuard(app: FastifyInstance): void {
     const route = req.routeOptions.url;
     if (route?.startsWith('/admin')) return; // the dashboard stand-in is not part of v1
     const now = ctx.clock.now();
-    if (route === undefined ? !/^\/v1(\/|$)/.test(requestPath(req)) : !route.startsWith('/v1')) {
+    if (route === undefined ? !underApi(req, ctx.faults) : !route.startsWith('/v1')) {
       // Outside /v1 there is nothing to authenticate; the 404 still carries the headers.
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
       reply.headers(rateHeaderValues(ctx, ctx.anonymousLimit.ratePerMin, d));
@@ -175,4 +175,17 @@ export function installGuard(app: FastifyInstance): void {
     }
     return payload;
   });
+}
+
+/**
+ * Whether the target of a request no route matched is under /v1: the bare /v1 and /v1/…, in
+ * origin or absolute form, decoded as the router decodes. (At the end of the file: the lines
+ * above keep the numbers their mutation triage is keyed by.)
+ */
+function underApi(req: FastifyRequest, faults: ServiceContext['faults']): boolean {
+  // FAULT absolute-form-outside-api: the target read as its raw text, not cut to its path.
+  const absolute = !req.url.startsWith('/');
+  const path = absolute && faults.has('absolute-form-outside-api') ? req.url : requestPath(req);
+  // FAULT bare-prefix-outside-api: only /v1/… is the API's, not the bare /v1.
+  return (faults.has('bare-prefix-outside-api') ? /^\/v1\// : /^\/v1(\/|$)/).test(path);
 }

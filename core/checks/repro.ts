@@ -131,6 +131,12 @@ function curlWords(
   for (const line of lines) words.push('-H', doubleQuoted(pieces(line, secrets, subs)));
   if (sentBody !== undefined)
     words.push('--data-raw', singleQuoted(pieces(sentBody, secrets, subs)));
+  const target = ex.request.requestTarget;
+  if (target !== undefined)
+    words.push(
+      '--request-target',
+      singleQuoted(pieces(shownText(target, REPRO_LINE), secrets, subs)),
+    );
   words.push(singleQuoted(pieces(sentUrl, secrets, subs)));
   return { words, masked };
 }

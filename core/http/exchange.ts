@@ -10,6 +10,11 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Request body as sent (text), if any. */
   body?: string;
+  /**
+   * The request target as sent when it was not `url`'s origin form (the absolute form, an
+   * undici transport option): what a repro sends with curl's --request-target.
+   */
+  requestTarget?: string;
 }
 
 export interface RecordedResponse {

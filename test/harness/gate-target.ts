@@ -11,6 +11,9 @@
  *                             HTTP in front of URL; once FILE exists the next request kills it
  *                             (connection dropped, process gone); after N requests it goes silent;
  *                             every request waits N ms before it is forwarded (a slow staging)
+ *   gateway --upstream URL    HTTP in front of URL that answers two spellings of an API path
+ *                             itself, without the service's headers, as gateways do: the bare
+ *                             /v1 with a 301 to /v1/ (nginx), an absolute-form target with a 400
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -66,6 +69,18 @@ async function server(): Promise<Server> {
       return createServer(() => {});
     case 'proxy':
       return createServer(proxyHandler());
+    case 'gateway': {
+      const pass = proxyHandler();
+      return createServer((req, res) => {
+        if (req.url === '/v1')
+          return res
+            .writeHead(301, { location: '/v1/', 'content-type': 'text/html' })
+            .end('<html>301</html>');
+        if (!req.url?.startsWith('/'))
+          return res.writeHead(400, { 'content-type': 'text/html' }).end('<html>400</html>');
+        pass(req, res);
+      });
+    }
     case 'tls-proxy': {
       const { key, cert } = await generateSelfSignedCert();
       if (values['cert-out']) writeFileSync(values['cert-out'], cert);

@@ -11,6 +11,7 @@ import { FAULTS, type FaultName, ruleOf } from '../../server/faults.ts';
 import type { CheckName } from '../../core/checks/all.ts';
 import { listedTickets } from '../../core/checks/catalogue/ticket-lists.ts';
 import { checks } from '../../core/checks/index.ts';
+import { undiciTransport } from '../../core/http/undici-transport.ts';
 import { makeService, newTicket } from './harness.ts';
 
 type Svc = ReturnType<typeof makeService>;
@@ -171,6 +172,20 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     // A list without its tickets (list-without-tickets) shows none of them either.
     const data: Array<{ id: string }> = (Array.isArray(j) ? j : j?.data) ?? [];
     return data.some((x) => x.id === t.id);
+  },
+  // An unknown API path spelled two more ways, with the Team key: whose X-RateLimit-Limit answers.
+  barePrefixLimit: async (s) =>
+    (await s.call('GET', '/v1', s.ws.team.keys.full)).headers['x-ratelimit-limit'],
+  // inject() sends origin form only: the absolute form goes over a real socket, as the suite sends it.
+  absoluteFormLimit: async (s) => {
+    const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const a = await undiciTransport({ absoluteForm: true }).send({
+      method: 'GET',
+      url: new URL(`${base}/v1/no-such-resource`),
+      headers: [['authorization', `Bearer ${s.ws.team.keys.full}`]],
+      timeoutMs: 5000,
+    });
+    return 'error' in a ? a.error : a.headers['x-ratelimit-limit'];
   },
   headersOn404: async (s) =>
     'x-ratelimit-limit' in
@@ -402,12 +417,20 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'get-ticket-no-auth': ['getTicketNoKey'],
   'malformed-authorization-accepted': ['malformedAuthorization'],
   'get-contact-cross-workspace': ['crossWorkspaceContact'],
-  // rateValues reads the headers a Team-plan key gets.
-  'team-limit-header-600': ['planLimitHeaders', 'rateValues'],
+  // rateValues and the unknown-path spellings read the headers a Team-plan key gets.
+  'team-limit-header-600': [
+    'planLimitHeaders',
+    'rateValues',
+    'barePrefixLimit',
+    'absoluteFormLimit',
+  ],
   'list-leaks-workspaces': ['crossWorkspaceList'],
-  'ratelimit-headers-missing-on-4xx': ['headersOn404'],
+  // The unknown-path spellings are 404s too.
+  'ratelimit-headers-missing-on-4xx': ['headersOn404', 'barePrefixLimit', 'absoluteFormLimit'],
   'ratelimit-remaining-negative': ['rateValues'],
   'ratelimit-limit-on-writes': ['rateValues'],
+  'bare-prefix-outside-api': ['barePrefixLimit'],
+  'absolute-form-outside-api': ['absoluteFormLimit'],
   'ratelimit-static-headers': ['rateValues', 'planLimitHeaders'],
   'ratelimit-remaining-frozen': ['rateValues'],
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],

@@ -120,8 +120,16 @@ function bounds(x: RateView, earlier: readonly Exchange[]): Bound[] {
   return out;
 }
 
-const opOf = (ex: Exchange) =>
-  ex.operation ? `${ex.operation.method} ${ex.operation.template}` : ex.request.method;
+/** The operation an answer came from; a path no operation serves by its method and path. */
+const opOf = (ex: Exchange) => {
+  if (ex.operation) return `${ex.operation.method} ${ex.operation.template}`;
+  const target = ex.request.requestTarget === undefined ? '' : ' (absolute-form target)';
+  try {
+    return `${ex.request.method} ${new URL(ex.request.url).pathname}${target}`;
+  } catch {
+    return ex.request.method;
+  }
+};
 
 export const limitStable = defineCheck({
   name: 'ratelimit.limit-stable',
