@@ -54,9 +54,9 @@ test.describe('transport', () => {
     // `GET http://host/v1/… HTTP/1.1`). A gateway in front may answer either itself (nginx: the
     // bare /v1 with a 301 to /v1/), without the service's headers: so they are sent outside the
     // fixture, and only an answer carrying X-RateLimit-Limit — the service's — is judged, by the
-    // plan rule alone. Mutation triage of server/guard.ts: both were the 9 documented gaps left.
-    // Sent with a key the user declared under a plan, the other workspace's first (off the run
-    // key's burst): the plan rule judges nothing else.
+    // plan rule alone (mutation triage of server/guard.ts: 8 of its 9 documented gaps left were
+    // these two spellings). Sent with a key the user declared under a plan — the other
+    // workspace's first, off the run key's burst — since the plan rule judges no other.
     const declared = [other, target.keys.full].find(
       (k) => k !== undefined && target.planOf(`Bearer ${k}`) !== undefined,
     );
