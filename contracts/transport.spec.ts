@@ -55,9 +55,11 @@ test.describe('transport', () => {
     // bare /v1 with a 301 to /v1/), without the service's headers: so they are sent outside the
     // fixture, and only an answer carrying X-RateLimit-Limit — the service's — is judged, by the
     // plan rule alone (mutation triage of server/guard.ts: 8 of its 9 documented gaps left were
-    // these two spellings). Sent with a key the user declared under a plan — the other
-    // workspace's first, off the run key's burst — since the plan rule judges no other.
-    const declared = [other, target.keys.full].find(
+    // these two spellings). Sent with a key the user declared under a plan, since the plan rule
+    // judges no other, and never the run's key: its bucket is the run's budget (issue 25: a gate
+    // run takes at most the Team burst from it). The other workspace's key, else the read-only
+    // key, which shares the run key's declared plan and has a bucket of its own.
+    const declared = [other, target.keys.readOnly].find(
       (k) => k !== undefined && target.planOf(`Bearer ${k}`) !== undefined,
     );
     if (declared === undefined) {
@@ -65,7 +67,7 @@ test.describe('transport', () => {
         'transport',
         'unknown-path-answer:no-declared-key',
         null,
-        'not reachable on this target: no key of the run is listed under a plan (HARNESS_TEAM_KEYS, …), so the bare /v1 and the absolute form are not sent',
+        "not reachable on this target: neither the other workspace's key nor the read-only key is of a declared plan (HARNESS_TEAM_KEYS, …), so the bare /v1 and the absolute form are not sent",
       );
       return;
     }
