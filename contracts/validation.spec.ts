@@ -195,7 +195,7 @@ test.describe('creation input validation', () => {
     need(ok.response, 'the target answered').toBeDefined();
   });
 
-  test('message input: body missing, empty or author unknown → 422', {
+  test('message input: body missing, empty or author unknown → 422; an update with a field of the wrong type → 422 (U6)', {
     tag: ['@validation.status-422', '@validation.error-field-named', '@validation.problem-body'],
   }, async ({ api, verdict, tag }) => {
     // Invalid messages, refused: sent to the worker's shared ticket (issue 25: no ticket made for
@@ -215,6 +215,14 @@ test.describe('creation input validation', () => {
       verdict.check('validation.error-field-named', ex, { field });
       verdict.check('validation.problem-body', ex);
     }
+    // A field of the wrong type beside one that changes nothing (the priority it was created
+    // with): refused as we assume (U6), or ignored — the update payload is not shown — leaving
+    // the ticket as it was. Tags, which no check reading this ticket looks at.
+    const update = await api.send('PATCH', `/v1/tickets/${encodeURIComponent(t.id)}`, {
+      body: { tags: 'vip', priority: 'high' },
+    });
+    verdict.check('validation.status-422', update, { what: 'an update whose tags are a string' });
+    verdict.check('validation.error-field-named', update, { field: 'tags' });
     need(t.id, 'the ticket was created').not.toBe(MISSING_ID);
   });
 });

@@ -10,9 +10,9 @@ import type { ServiceContext } from './context.ts';
 import { FaultSet } from './faults.ts';
 import { installGuard } from './guard.ts';
 import { installListFaults } from './list-faults.ts';
-import { LAX_BODY_LIMIT } from './lax.ts';
 import { ANONYMOUS_LIMIT, limiterFor } from './plans.ts';
 import { sendProblem } from './problem.ts';
+import { behaviourOf, selectReadings } from './readings/index.ts';
 import { drainRefusedBody } from './refused-body.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
 import { registerApiRoutes } from './routes/index.ts';
@@ -49,13 +49,13 @@ export interface ServiceOptions {
   trustedCa?: string[];
   /** Real ms between SLA sweeps. Default 250. */
   slaSweepMs?: number;
-  /** Request body limit in bytes. Default 1 MiB (U26); none in practice with `lax`. */
+  /** Request body limit in bytes. Default 1 MiB (U26); none in practice under `U26=no-limits`. */
   bodyLimit?: number;
   /**
-   * The lax profile (server/lax.ts): validates only what the service docs state — no body-size
-   * limit, no field lengths, wrong-typed update fields ignored. Default false.
+   * Readings of the docs' gaps other than our assumptions (server/readings/: `U9=customer-note-is-reply`,
+   * or `other` for all at once). Default none: every gap answered as docs/assumptions.md assumes.
    */
-  lax?: boolean;
+  readings?: Iterable<string>;
   /**
    * A long-lived deployment: this many old tickets in every seeded workspace, of every status and
    * odd content (server/seed-tickets.ts), deterministic for `seedTicketsSeed`. Default 0.
@@ -94,6 +94,7 @@ const ERROR_CODES: Record<string, [number, string, string]> = {
 
 export function buildService(opts: ServiceOptions = {}): BuiltService {
   const faults = new FaultSet(opts.faults ?? []);
+  const behaviour = behaviourOf(selectReadings(opts.readings ?? []));
   const clock = new ServiceClock({ scale: opts.timeScale, source: opts.clockSource });
   const store = new Store();
   const adminToken = opts.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`;
@@ -136,12 +137,13 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     trustedCa,
     adminToken,
     dashboardBaseUrl,
-    lax: opts.lax ?? false,
+    behaviour,
   };
 
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: opts.bodyLimit ?? (opts.lax ? LAX_BODY_LIMIT : 1024 * 1024),
+    // Without our 1 MiB limit (U26) there is none in practice: 1 GiB keeps a loopback test alive.
+    bodyLimit: opts.bodyLimit ?? (behaviour.sizeLimits ? 1024 * 1024 : 1024 * 1024 * 1024),
     genReqId: newRequestId,
     // Never answer 5xx for a malformed request line or header: keep Node's 400 handling.
     return503OnClosing: false,

@@ -2,6 +2,7 @@
 import type { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { ServiceClock } from './clock.ts';
 import type { FaultSet } from './faults.ts';
+import type { Behaviour } from './readings/index.ts';
 import type { Limiter } from './rate-limit/types.ts';
 import type { ApiKey, Store, Workspace } from './store.ts';
 
@@ -18,8 +19,8 @@ export interface ServiceContext {
   trustedCa: string[];
   adminToken: string;
   dashboardBaseUrl: string;
-  /** The lax profile (server/lax.ts): validates only what the service docs state. */
-  lax: boolean;
+  /** What it does where the docs are silent: our assumptions, or the readings turned on (server/readings/). */
+  behaviour: Readonly<Behaviour>;
 }
 
 declare module 'fastify' {

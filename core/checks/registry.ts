@@ -16,6 +16,10 @@ export class CheckRegistry<C extends AnyCheck = never> {
       if (this.byName.has(c.name)) throw new Error(`duplicate check name '${c.name}'`);
       if (!/^[a-z0-9-]+\.[a-z0-9.-]+$/.test(c.name))
         throw new Error(`bad check name '${c.name}' (area.rule-name)`);
+      // A documented check says what its judgement may rest on (none: `[]`), so that no gate
+      // failure is decided by one of our guesses unawares (core/checks/verdict.ts).
+      if (c.provenance === 'documented' && !c.assumptions)
+        throw new Error(`documented check '${c.name}' must declare its assumptions ([] for none)`);
       this.byName.set(c.name, c);
     }
     return this as CheckRegistry<C | D>;

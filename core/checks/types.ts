@@ -25,6 +25,21 @@ export interface Failure {
 export interface Violation {
   received: string;
   expected: string;
+  /**
+   * The assumption that decided this judgement, when one did: the rule is documented, but a fact
+   * the check judged by rests on a gap of the docs (an action's kind read from an assumed field,
+   * a status only our reading expects). The finding is then an assumption mismatch naming it,
+   * never a gate failure — a correct deployment may read the gap otherwise. The gap must be one
+   * of the check's `assumptions`.
+   */
+  leansOn?: Assumption;
+}
+
+/** A gap of docs/assumptions.md a judgement rested on, and how. */
+export interface Assumption {
+  /** `U9`, or `SLA` for the SLA targets. */
+  gap: string;
+  why: string;
 }
 
 /**
@@ -48,6 +63,12 @@ export interface Check<A = unknown, N extends string = string> {
   judges?(exchange: Exchange, args: A): boolean;
   /** Where the rule × operation matrix shows it (core/checks/applies-to.ts). */
   appliesTo?: AppliesTo;
+  /**
+   * For a documented check: every gap its judgement may rest on (`[]`: documented facts and
+   * what the target showed only). A Violation leaning on another gap is a harness bug. The gap of
+   * the assumed route a check is applied on (U5–U10) needs no entry: every check may lean on it.
+   */
+  assumptions?: readonly string[];
 }
 
 /**

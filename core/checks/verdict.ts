@@ -9,7 +9,15 @@ import { appendJsonl } from '../output-dir.ts';
 import { formatFailure, toFailure } from './failure.ts';
 import type { HarnessCheck } from './all.ts';
 import type { CheckRegistry } from './registry.ts';
-import type { ArgsOf, Check, Exchange, ExchangeContext, Failure, NameOf } from './types.ts';
+import type {
+  ArgsOf,
+  Assumption,
+  Check,
+  Exchange,
+  ExchangeContext,
+  Failure,
+  NameOf,
+} from './types.ts';
 
 /** The argument list of `check`: none for a check without arguments, else exactly its type. */
 type ArgsParam<A> = [A] extends [undefined] ? [args?: undefined] : [args: A];
@@ -56,6 +64,20 @@ export function columnOf(ex: Exchange | undefined, args?: unknown): string | und
   if (ex?.operation) return ex.operation.operationId;
   const event = deliveryEvent(ex, args);
   return event === undefined ? undefined : `webhook:${event}`;
+}
+
+/**
+ * The assumption a failure on `ex` rests on when its operation's route is only assumed (U5–U10)
+ * and the target answered as if it had no such route: the guess was wrong, not the deployment.
+ */
+function routeGuessed(ex: Exchange | undefined): Assumption | undefined {
+  const op = ex?.operation;
+  const status = ex?.response?.status;
+  if (op?.provenance !== 'assumed' || !status || !ROUTE_MISSING.has(status)) return undefined;
+  return {
+    gap: op.gap ?? 'assumed',
+    why: `the assumed route ${op.method} ${op.template} answered ${status}`,
+  };
 }
 
 export class Verdict<C extends Check<any, string> = HarnessCheck> {
@@ -132,21 +154,18 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
       result.failure = toFailure(c, v, ex, this.history);
       result.failedAt = Date.now();
       if (ex && !ex.response) result.noAnswer = true;
-      // A documented rule evaluated on a route we only assumed (U5–U10) cannot fail the gate
-      // when that route does not exist on the target: the guess was wrong, not the deployment.
-      const op = ex?.operation;
-      const status = ex?.response?.status;
-      if (
-        c.provenance === 'documented' &&
-        op?.provenance === 'assumed' &&
-        status &&
-        ROUTE_MISSING.has(status)
-      ) {
+      const leans = c.provenance === 'documented' ? (v.leansOn ?? routeGuessed(ex)) : undefined;
+      if (leans) {
+        if (v.leansOn && !c.assumptions?.includes(leans.gap))
+          throw new Error(
+            `check ${name} judged on ${leans.gap}, which is not among its assumptions (${c.assumptions?.join(', ') || 'none'})`,
+          );
+        // A documented rule judged on an assumed fact: the guess was wrong, not the deployment.
         result.provenance = 'assumed';
         result.failure = {
           ...result.failure,
           provenance: 'assumed',
-          received: `${result.failure.received} — the assumed route ${op.method} ${op.template} (${op.gap ?? 'assumed'}) answered ${status}`,
+          expected: `${result.failure.expected} — judged on an assumption (${leans.gap}): ${leans.why}`,
         };
       }
     }

@@ -11,6 +11,7 @@
  *    `ticket` must show what the API showed at that point and its `customer` the requester.
  * Work is linear in actions + deliveries (maps by ticket and endpoint).
  */
+import type { Assumption } from '../checks/types.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { type ActionKind, causeDocumented, firing, type ViewAt } from './action-events.ts';
 import { type CapturedDelivery, deliveryJson } from './capture-receiver.ts';
@@ -43,6 +44,48 @@ export interface LedgerAction {
   closes?: boolean;
   /** Playwright project that acted (one per fault in the detection matrix). */
   project?: string;
+  /**
+   * When `kind` was read from fields the docs do not give (a message's `author` and `internal`,
+   * U9) and the answer did not show it: why, and the kinds a correct deployment may take the
+   * action for instead. An event only those explain is an assumption mismatch, not a failure.
+   */
+  kindAssumed?: { why: string; others: ActionKind[] };
+}
+
+const MESSAGE_KINDS: readonly ActionKind[] = ['agent-reply', 'customer-reply', 'note'];
+
+const messageKind = (author: unknown, internal: unknown): ActionKind =>
+  internal === true ? 'note' : author === 'customer' ? 'customer-reply' : 'agent-reply';
+
+/**
+ * What a message action is, and how sure: the answer's own `author` and `internal` (the target
+ * says what it stored) decide it, but for a customer's internal note, which the docs place in
+ * neither "internal note" nor "customer reply" alone; else the request's fields, which are ours (U9).
+ */
+function messageAction(
+  body: Record<string, unknown>,
+  answer: unknown,
+  operation: string,
+): Pick<LedgerAction, 'kind' | 'kindAssumed'> {
+  const shown = (answer ?? {}) as Record<string, unknown>;
+  const observed =
+    (shown.author === 'agent' || shown.author === 'customer') &&
+    typeof shown.internal === 'boolean';
+  const [author, internal] = observed
+    ? [shown.author, shown.internal]
+    : [body.author, body.internal];
+  const kind = messageKind(author, internal);
+  if (observed && !(author === 'customer' && internal === true)) return { kind };
+  const why = observed
+    ? `${operation} stored an internal note by a customer, which the docs call neither an internal note nor a customer reply alone`
+    : `${operation} was taken for a ${kind} by its fields author and internal, which are ours (the message payload is not shown); its answer does not say what was stored`;
+  return {
+    kind,
+    kindAssumed: {
+      why,
+      others: observed ? ['customer-reply'] : MESSAGE_KINDS.filter((k) => k !== kind),
+    },
+  };
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -125,13 +168,7 @@ export function ledgerActionOf(
     case 'addMessage': {
       const ticketId = pathTicket(ex.request.url);
       if (!ticketId) return undefined;
-      const kind: ActionKind =
-        body.internal === true
-          ? 'note'
-          : body.author === 'customer'
-            ? 'customer-reply'
-            : 'agent-reply';
-      return { ...base, ticketId, kind };
+      return { ...base, ticketId, ...messageAction(body, answer, operation) };
     }
     case 'updateTicket':
     case 'closeTicket': {
@@ -199,6 +236,8 @@ export interface DeliveryMatch extends ArrivedDelivery {
     nth: number;
     /** The run's actions on the ticket, in order. */
     actions: string[];
+    /** The action fired it only as the kind a target may take it for instead (its `kindAssumed`). */
+    leansOn?: Assumption;
   };
   /** The requester the run created the ticket with. */
   requester?: { email?: string; name?: string };
@@ -301,15 +340,30 @@ export function matchDeliveries(
       taken.set(key, used);
       const nth = (counted.get(key) ?? 0) + 1;
       counted.set(key, nth);
-      const candidates = acts.flatMap((x, i) => {
-        const view = firing(x.kind, event, x.closes);
-        return view ? [{ i, viewAt: view, expected: expectedView(acts, i, view) }] : [];
-      });
-      const free = candidates.filter((c) => !used.has(c.i));
-      const pick =
-        free.find(
-          (c) => c.expected && ticketDifferences(c.expected, payload?.ticket).length === 0,
-        ) ?? free[0];
+      // The actions that fire it as what the run took them for; failing those, as what a
+      // target may take an action of assumed kind for (an assumption mismatch, not a cause).
+      const firingAs = (alternative: boolean) =>
+        acts.flatMap((x, i) => {
+          const kinds = alternative ? (x.kindAssumed?.others ?? []) : [x.kind];
+          const view = kinds.map((k) => firing(k, event, x.closes)).find(Boolean);
+          return view ? [{ i, viewAt: view, expected: expectedView(acts, i, view) }] : [];
+        });
+      const candidates = firingAs(false);
+      const pickFrom = (cs: typeof candidates) => {
+        const free = cs.filter((c) => !used.has(c.i));
+        return (
+          free.find(
+            (c) => c.expected && ticketDifferences(c.expected, payload?.ticket).length === 0,
+          ) ?? free[0]
+        );
+      };
+      let pick = pickFrom(candidates);
+      let leansOn: Assumption | undefined;
+      if (!pick) {
+        pick = pickFrom(firingAs(true));
+        const why = pick && acts[pick.i]!.kindAssumed?.why;
+        if (why) leansOn = { gap: 'U9', why: `${why}; taken otherwise, it fires ${event}` };
+      }
       if (pick) used.add(pick.i);
       match.cause = {
         ...(pick
@@ -322,6 +376,7 @@ export function matchDeliveries(
         firing: candidates.length,
         nth,
         actions: acts.map(describeAction),
+        ...(leansOn ? { leansOn } : {}),
       };
     }
     out.push(match);

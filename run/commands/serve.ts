@@ -17,6 +17,7 @@ import { envVar } from '../../core/variables.ts';
 import { seedDashboardEndpoints } from '../../server/dashboard-endpoints.ts';
 import { writeCredentialsFiles } from '../../server/credentials-file.ts';
 import { FAULTS } from '../../server/faults.ts';
+import { otherReadings, READINGS, selectReadings } from '../../server/readings/index.ts';
 import { startService } from '../../server/start.ts';
 
 /** The command line of `npm run serve` / `harness serve` (core/cli/command-spec.ts). */
@@ -75,10 +76,13 @@ export const spec = {
       arg: 'FILE',
       help: 'also write the credentials env file (0600) to FILE — an embedded run’s report says `--env-out .harness-replay.env`, then `set -a; . ./.harness-replay.env; set +a` to replay its repros',
     },
-    lax: {
-      type: 'boolean',
-      help: 'the lax profile: validates only what the service docs state — no body-size limit, no field lengths, wrong-typed update fields ignored (still correct: the gate passes, with assumption warnings)',
+    reading: {
+      type: 'string',
+      arg: 'U<n>=…',
+      multiple: true,
+      help: 'answer a gap of the docs otherwise than we assume, as a correct deployment may (repeatable, a,b; `other`: every reading at once; --list-readings shows them): the gate still passes, reporting assumption mismatches',
     },
+    'list-readings': { type: 'boolean', help: 'print the readings catalogue and exit' },
     'seed-tickets': {
       type: 'string',
       arg: 'N',
@@ -103,7 +107,9 @@ export const spec = {
     'npm run serve -- --fault burst-201 --port 0',
     'npm run serve -- --no-admin --webhook-endpoints examples/webhook-endpoints.yaml',
     'npm run serve -- --list-faults',
-    'npm run serve -- --lax --seed-tickets 3000   # lax, long-lived staging (Team key)',
+    'npm run serve -- --reading U26=no-limits,U6=ignore-wrong-types --seed-tickets 3000',
+    'npm run serve -- --reading other   # every gap read otherwise than we assume, all at once',
+    'npm run serve -- --list-readings',
     'npm run serve -- --api-plan growth   # the gate’s keys on Growth (600/min, burst 1000)',
     'npm run serve -- --fault create-200 --port 0 --env-out .harness-replay.env',
   ],
@@ -125,6 +131,13 @@ export async function run(argv: string[]): Promise<number> {
     for (const f of FAULTS) console.log(`${f.name.padEnd(34)} ${f.area.padEnd(9)} ${f.does}`);
     return 0;
   }
+  if (values['list-readings']) {
+    const inOther = new Set(otherReadings());
+    for (const r of READINGS)
+      console.log(`${r.name.padEnd(34)} ${inOther.has(r) ? 'other' : '     '}  ${r.does}`);
+    return 0;
+  }
+  const readings = selectReadings((parsed.values.reading ?? []).flatMap((r) => r.split(',')));
   if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) {
     throw new Error(
       `--host must be a loopback address (127.0.0.1, ::1, localhost), got '${values.host}'`,
@@ -161,7 +174,7 @@ export async function run(argv: string[]): Promise<number> {
     timeScale,
     admin,
     webhookRetryDelaysMs: retryDelays,
-    lax: values.lax === true,
+    readings: readings.map((r) => r.name),
     seedTickets,
     seedTicketsSeed: seed,
   });
@@ -202,7 +215,10 @@ export async function run(argv: string[]): Promise<number> {
   if (faults.length > 0) console.log(`Faults on: ${svc.ctx.faults.list().join(', ')}`);
   if (!admin) console.log('Dashboard mode: no /admin surface.');
   if (timeScale !== 1) console.log(`Clock runs ${timeScale}x real time.`);
-  if (values.lax) console.log('Lax profile: validates only what the service docs state.');
+  if (readings.length > 0)
+    console.log(
+      `Readings on (gaps answered otherwise than we assume): ${readings.map((r) => r.name).join(', ')}`,
+    );
   if (svc.seeded)
     console.log(
       `Long-lived: ${svc.seeded.total} old tickets (${seedTickets} per workspace, ${svc.seeded.huge} with a 300 KB subject each; seed ${seed}) written in ${svc.seeded.ms} ms.`,

@@ -13,7 +13,9 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
   if (!t) return reply;
   if (!validBody(ctx, reply, 'MessageCreate', req.body)) return reply;
   const body = req.body as { body: string; author: 'agent' | 'customer'; internal?: boolean };
-  if (body.internal && body.author !== 'agent') {
+  // Only agents write internal notes; a customer's is refused, or taken as the reply it is (U9).
+  const customerNote = body.internal === true && body.author !== 'agent';
+  if (customerNote && ctx.behaviour.customerNote === 'reject') {
     return validationFailed(ctx, reply, [
       { field: 'internal', code: 'not_allowed', message: 'only agents write internal notes' },
     ]);
@@ -31,7 +33,8 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
   ctx.store.messages.push(m);
   t.updatedAtMs = now;
   const extras = { message: messagePayload(m) };
-  if (m.internal) {
+  // A customer's note taken as the reply it is (U9) is stored as sent, and fires a reply's events.
+  if (m.internal && !customerNote) {
     emit(ctx, 'ticket.note_added', t, extras);
   } else {
     if (!ctx.faults.has('ticket-replied-never')) emit(ctx, 'ticket.replied', t, extras);

@@ -5,13 +5,27 @@
 import type { FastifyReply } from 'fastify';
 import { type ValidationIssue, validate } from '../../core/schemas/registry.ts';
 import type { ServiceContext } from '../context.ts';
-import { laxIssues, withoutWrongTyped } from '../lax.ts';
 import { sendProblem } from '../problem.ts';
 
-/** The body's issues against `schema`; the lax profile (server/lax.ts) drops our size limits. */
+/** Our assumed size limits (U26): the schema keywords a deployment without them does not enforce. */
+const SIZE_KEYWORDS = new Set([
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
+
+/**
+ * The body's issues against `schema`. Without our size limits (U26) those keywords are dropped —
+ * but an email address keeps its length: at most 254 characters is part of being one (RFC 5321),
+ * and the docs give the requester an `<EMAIL>`.
+ */
 function issuesOf(ctx: ServiceContext, schema: string, body: unknown): ValidationIssue[] {
   const issues = validate(schema, body ?? null);
-  return ctx.lax ? laxIssues(issues) : issues;
+  if (ctx.behaviour.sizeLimits) return issues;
+  return issues.filter((i) => !SIZE_KEYWORDS.has(i.keyword) || /\/email$/.test(i.pointer));
 }
 
 export function validBody(
@@ -31,8 +45,8 @@ export function validBody(
 }
 
 /**
- * An update body to apply, or undefined once a 422 was sent. The lax profile ignores the fields
- * of the wrong type (and validates the rest); the default profile rejects them.
+ * An update body to apply, or undefined once a 422 was sent. Fields of the wrong type are
+ * rejected, or ignored (U6=ignore-wrong-types: the rest is validated and applied).
  */
 export function validUpdate<T>(
   ctx: ServiceContext,
@@ -40,7 +54,10 @@ export function validUpdate<T>(
   schema: string,
   body: unknown,
 ): T | undefined {
-  const applied = ctx.lax ? withoutWrongTyped(body, validate(schema, body ?? null)).body : body;
+  const applied =
+    ctx.behaviour.wrongTypedUpdate === 'ignore'
+      ? withoutWrongTyped(body, validate(schema, body ?? null))
+      : body;
   return validBody(ctx, reply, schema, applied) ? (applied as T) : undefined;
 }
 
@@ -58,4 +75,19 @@ export function validationFailed(
     'The request does not satisfy the schema.',
     ctx.faults.has('validation-errors-missing') ? [] : errors,
   );
+}
+
+/**
+ * An update body without its wrong-typed fields: a field is wrong-typed when a `type` issue points
+ * at it or inside it (`/tags/3`). A body that is not an object is left as it is (422).
+ */
+function withoutWrongTyped(body: unknown, issues: readonly ValidationIssue[]): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const ignored = new Set(
+    issues
+      .filter((i) => i.keyword === 'type' && i.pointer.split('/')[1])
+      // RFC 6901: `~1` is `/`, `~0` is `~`.
+      .map((i) => i.pointer.split('/')[1]!.replace(/~1/g, '/').replace(/~0/g, '~')),
+  );
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !ignored.has(k)));
 }

@@ -73,7 +73,10 @@ test('the planned requests are what the fuzz sends (a correct deployment), every
 });
 
 test('gate-sized on a lax deployment: what it accepts unvalidated is a warning under its assumed rule, nothing fails, nothing could not run', async () => {
-  const svc = await startService({ lax: true, enterprise: UNLIMITED });
+  const svc = await startService({
+    readings: ['U26=no-limits', 'U6=ignore-wrong-types'],
+    enterprise: UNLIMITED,
+  });
   try {
     const r = await apiInputFuzzOn(svc, GATE.inputCases, { packed: true });
     const report = formatApiInputFuzz(r);

@@ -280,7 +280,10 @@ describe('guessed routes never block the gate', () => {
     assert.equal(v.check('ticket.created-status-open', ex(404, RL, { status: 404 })), false);
     const r = v.results[0]!;
     assert.equal(r.provenance, 'assumed', 'demoted to assumed');
-    assert.match(r.failure!.received, /assumed route POST \/v1\/tickets \(U5\) answered 404/);
+    assert.match(
+      r.failure!.expected,
+      /judged on an assumption \(U5\): the assumed route POST \/v1\/tickets answered 404/,
+    );
     assert.equal(v.fatalMessage(false), undefined, 'not fatal unless strict');
   });
 

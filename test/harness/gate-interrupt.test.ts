@@ -292,7 +292,10 @@ describe('a gate signalled mid-contracts against a lax, long-lived deployment it
   // RTL) on every list page, and a deployment that keeps what it does not validate. There the
   // Playwright workers once blocked their event loops on a list answer and outlived SIGTERM.
   test('SIGTERM after a dozen tests: nothing left within 10 s, every report, verdict ERROR', async () => {
-    const ref = await serveReference([], ['--lax', '--seed-tickets', '2000']);
+    const ref = await serveReference(
+      [],
+      ['--reading', 'U26=no-limits,U6=ignore-wrong-types', '--seed-tickets', '2000'],
+    );
     const g = startGate('bin', ['--skip', 'load'], ref.vars);
     await g.seen(/^ {2}\S+ 1\d /m);
     const recorded = record(g, PLAYWRIGHT);

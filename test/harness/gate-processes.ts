@@ -97,14 +97,19 @@ export async function startTarget(
 export async function serveReference(
   faults: string[] = [],
   args: string[] = [],
+  /** Its environment beside PATH and HOME (the secrets a `--webhook-endpoints` file names). */
+  env: Record<string, string> = {},
 ): Promise<{ baseUrl: string; vars: Record<string, string>; envFile: string }> {
-  const served = await spawnServe([
-    // The deployment's own fast retry schedule: the webhook retry check ends in a second.
-    '--webhook-retry-delays',
-    '100,200,400,800',
-    ...(faults.length ? ['--fault', faults.join(',')] : []),
-    ...args,
-  ]);
+  const served = await spawnServe(
+    [
+      // The deployment's own fast retry schedule: the webhook retry check ends in a second.
+      '--webhook-retry-delays',
+      '100,200,400,800',
+      ...(faults.length ? ['--fault', faults.join(',')] : []),
+      ...args,
+    ],
+    { env },
+  );
   started.push(served.process);
   return { baseUrl: served.baseUrl, vars: served.vars, envFile: served.envFile };
 }

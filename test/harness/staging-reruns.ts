@@ -1,7 +1,7 @@
 /**
  * Gate runs back to back against one lax, long-lived reference deployment, each part its own
- * process, as CI meets staging in the wild: `harness serve --lax --seed-tickets N` (thousands of
- * old tickets per workspace, odd content, a few 300 KB one-word subjects, 2000-tag lists; no body
+ * process, as CI meets staging in the wild: `harness serve --reading
+ * U26=no-limits,U6=ignore-wrong-types --seed-tickets N` (thousands of old tickets per workspace, odd content, a few 300 KB one-word subjects, 2000-tag lists; no body
  * size limit, wrong-typed update fields ignored) and `harness run --skip load` reached only through
  * HARNESS_* variables, with the key of the plan each run names (a Team key paces the run at the
  * refill rate). Shared by test/harness/staging-reruns.test.ts (CI-sized) and
@@ -90,7 +90,13 @@ async function openSince(
 }
 
 export async function stagingReruns(o: StagingScenario): Promise<StagingResult> {
-  const serveArgs = ['--lax', '--seed-tickets', String(o.seedTickets), ...(o.serveArgs ?? [])];
+  const serveArgs = [
+    '--reading',
+    'U26=no-limits,U6=ignore-wrong-types',
+    '--seed-tickets',
+    String(o.seedTickets),
+    ...(o.serveArgs ?? []),
+  ];
   const startedMs = Date.now();
   const served = await spawnServe(serveArgs);
   const result: StagingResult = {

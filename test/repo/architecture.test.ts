@@ -13,6 +13,7 @@ import { RECEIVER_PROPERTIES } from '../../fuzz/receiver/properties.ts';
 import { SIGNATURE_RULES } from '../../fuzz/signature/index.ts';
 import { VERDICT_IDS } from '../../load/lib/verdicts.ts';
 import { FAULTS } from '../../server/faults.ts';
+import { READINGS } from '../../server/readings/index.ts';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
 import { ENV_VARS } from '../../core/variables.ts';
 import { RULES as COMPARE_RULES } from '../../compat/compare/rules.ts';
@@ -88,6 +89,7 @@ describe('ARCHITECTURE.md', () => {
   > = {
     check: { units: ALL_CHECKS.map((c) => c.name), quoted: true },
     fault: { units: FAULTS.map((f) => f.name), quoted: true },
+    reading: { units: READINGS.map((r) => r.name), quoted: true },
     'load verdict': { units: VERDICT_IDS, quoted: true },
     'signature property': { units: SIGNATURE_RULES.map((r) => r.name), quoted: true },
     'receiver property': { units: RECEIVER_PROPERTIES.map((p) => p.name), quoted: true },

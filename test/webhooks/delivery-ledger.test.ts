@@ -177,6 +177,67 @@ describe('ledgerActionOf', () => {
   });
 });
 
+describe('a message whose kind rests on our fields (U9)', () => {
+  const customerNote = (answer: unknown) =>
+    exchange(
+      'POST',
+      '/v1/tickets/tkt_1/messages',
+      { body: 'customer note', author: 'customer', internal: true },
+      201,
+      answer,
+    );
+  const created = () =>
+    ledgerActionOf(
+      exchange(
+        'POST',
+        '/v1/tickets',
+        { subject: 'Printer on fire', requester: REQUESTER },
+        201,
+        ticket('open'),
+      ),
+      'own',
+      0,
+    )!;
+
+  test('is read from the answer when it shows author and internal; from the request otherwise, as an assumption', () => {
+    const shown = ledgerActionOf(customerNote({ author: 'customer', internal: false }), 'own');
+    assert.deepEqual([shown?.kind, shown?.kindAssumed], ['customer-reply', undefined]);
+    const unshown = ledgerActionOf(customerNote({ id: 'msg_1' }), 'own');
+    assert.equal(unshown?.kind, 'note');
+    assert.deepEqual(unshown?.kindAssumed?.others, ['agent-reply', 'customer-reply']);
+    // A customer's internal note, as the target stored it: neither kind alone by the docs.
+    const asSent = ledgerActionOf(customerNote({ author: 'customer', internal: true }), 'own');
+    assert.deepEqual([asSent?.kind, asSent?.kindAssumed?.others], ['note', ['customer-reply']]);
+  });
+
+  test('an event only another reading of its kind explains is an assumption mismatch, not a failure', () => {
+    const actions = [created(), ledgerActionOf(customerNote({ id: 'msg_1' }), 'own', 1)!];
+    const failures = judge(
+      matchDeliveries(actions, at([delivery('ticket.created'), delivery('customer.replied')])),
+    );
+    assert.deepEqual(
+      failures.map((f) => [f.check, f.provenance]),
+      [['webhook.event-caused', 'assumed']],
+    );
+    assert.match(
+      failures[0]!.received,
+      /fired by POST \/v1\/tickets\/\{ticket_id\}\/messages, which the run took for a note/,
+    );
+    assert.match(failures[0]!.expected, /judged on an assumption \(U9\)/);
+  });
+
+  test('an event no reading of any action explains is still a documented failure', () => {
+    const actions = [created(), ledgerActionOf(customerNote({ id: 'msg_1' }), 'own', 1)!];
+    const failures = judge(
+      matchDeliveries(actions, at([delivery('ticket.created'), delivery('ticket.closed')])),
+    );
+    assert.deepEqual(
+      failures.map((f) => [f.check, f.provenance]),
+      [['webhook.event-caused', 'documented']],
+    );
+  });
+});
+
 describe('matchDeliveries and the checks of what a delivery is about', () => {
   test('a correct deployment: every delivery caused once, showing the ticket as answered and the requester', () => {
     const ds = [

@@ -24,6 +24,7 @@ const rejected = <const N extends string>(name: N, what: string, appliesTo: Appl
   defineCheck({
     name,
     provenance: 'documented',
+    assumptions: [],
     rule: 'Every API request is authenticated with a workspace API key (Authorization: Bearer).',
     kind: 'scenario',
     appliesTo,
@@ -102,6 +103,7 @@ export const wwwAuthenticate = defineCheck({
 export const readOnlyForbidden = defineCheck({
   name: 'auth.readonly-forbidden',
   provenance: 'documented',
+  assumptions: [],
   rule: 'A key is scoped either to read-only or to full access: a read-only key cannot write.',
   kind: 'scenario',
   appliesTo: { columns: 'writes', send: ['read-only-key'] },
@@ -138,6 +140,7 @@ export const readOnly403 = defineCheck({
 export const readOnlyCanRead = defineCheck({
   name: 'auth.readonly-can-read',
   provenance: 'documented',
+  assumptions: [],
   rule: 'A read-only key can read.',
   kind: 'scenario',
   appliesTo: { columns: 'reads', send: ['read-only-key'] },
@@ -150,6 +153,7 @@ export const readOnlyCanRead = defineCheck({
 export const rotatedKeyRejected = defineCheck({
   name: 'auth.rotated-key-rejected',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Keys can be rotated at any time: after rotation the old key no longer works.',
   kind: 'scenario',
   run(ex) {
@@ -175,6 +179,7 @@ function leaks(ex: Exchange, ticket?: { subject?: unknown }): string | undefined
 export const otherWorkspaceGet = defineCheck({
   name: 'isolation.get-other-workspace',
   provenance: 'documented',
+  assumptions: [],
   // Documented: the data is isolated. That the answer equals the unknown-ticket one is U21
   // (isolation.same-as-unknown), an assumption: a 403 keeps the data isolated too.
   rule: "Data is isolated per workspace: another workspace's ticket is not served to it.",
@@ -215,6 +220,7 @@ export const sameAsUnknown = defineCheck({
 export const otherWorkspaceList = defineCheck({
   name: 'isolation.list',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Data is isolated per workspace: lists, filters and pages never contain another workspace’s tickets.',
   kind: 'scenario',
   appliesTo: { columns: 'lists', send: ['other-workspace'] },
@@ -261,6 +267,7 @@ const counted = (ex: Exchange, a: CountArgs) =>
 export const otherWorkspaceCount = defineCheck({
   name: 'isolation.count',
   provenance: 'documented',
+  assumptions: [],
   rule: "Data is isolated per workspace: a report counts only the workspace's own tickets, never another workspace's.",
   kind: 'scenario',
   appliesTo: { columns: 'counts', send: ['other-workspace'] },
@@ -305,6 +312,7 @@ function problemShape(e: Exchange): unknown {
 export const otherWorkspaceWrite = defineCheck({
   name: 'isolation.write-other-workspace',
   provenance: 'documented',
+  assumptions: [],
   rule: "Data is isolated per workspace: a write to another workspace's ticket is not accepted.",
   kind: 'scenario',
   appliesTo: { columns: 'by-id-writes', send: ['other-workspace'] },
@@ -342,6 +350,7 @@ export interface ForeignWrite {
 export const foreignUnchanged = defineCheck({
   name: 'isolation.foreign-unchanged',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Data is isolated per workspace: another workspace cannot change a ticket.',
   kind: 'scenario',
   run(ex, a: { writes: ForeignWrite[]; twin: Record<string, unknown> }) {
@@ -375,6 +384,7 @@ export const foreignUnchanged = defineCheck({
 export const rulesOwnWorkspace = defineCheck({
   name: 'isolation.rules-own-workspace',
   provenance: 'documented',
+  assumptions: [],
   rule: "Data is isolated per workspace: a rule created in one workspace never acts on another workspace's tickets.",
   kind: 'scenario',
   run(ex, a: { tag: string }) {

@@ -28,6 +28,7 @@ const payloadOf = (m: DeliveryMatch) =>
 export const workspaceIsolated = defineCheck({
   name: 'webhook.workspace-isolated',
   provenance: 'documented',
+  assumptions: [],
   rule: "Data isolation between workspaces is enforced, and an endpoint receives only the events chosen for it: nothing about another workspace's tickets reaches this workspace's endpoints.",
   kind: 'scenario',
   run(_ex, a: Matches) {
@@ -60,16 +61,30 @@ export const aboutRunTicket = defineCheck({
 export const eventCaused = defineCheck({
   name: 'webhook.event-caused',
   provenance: 'documented',
+  // The kind of a message action is read from our `author` and `internal` fields unless the
+  // answer shows them (delivery-ledger.ts): an event only another reading of them explains leans on U9.
+  assumptions: ['U9'],
   rule: 'Events: ticket.created fires when a new ticket enters the queue, ticket.replied when an agent or a customer adds a message, ticket.closed when a ticket is resolved or closed, customer.replied on a customer reply — once per such action, and never otherwise.',
   kind: 'scenario',
   run(_ex, a: Matches) {
     const bad = a.matches.filter((m) => m.cause && !m.cause.action);
-    if (bad.length === 0) return undefined;
-    const m = bad[0]!;
+    if (bad.length > 0) {
+      const m = bad[0]!;
+      const c = m.cause!;
+      return {
+        received: `${what(m)}, the ${ordinal(c.nth)} there: no action of the run fired it — ${c.firing} of the run's actions on the ticket fire ${m.event} (${c.actions.join(', ')})${more(bad.length)}; ${payloadOf(m)}`,
+        expected: `one ${m.event} per action that fires it, at each endpoint subscribed to it`,
+      };
+    }
+    // Caused, but only by an action taken for another kind than the run took it for.
+    const leaning = a.matches.filter((m) => m.cause?.leansOn);
+    if (leaning.length === 0) return undefined;
+    const m = leaning[0]!;
     const c = m.cause!;
     return {
-      received: `${what(m)}, the ${ordinal(c.nth)} there: no action of the run fired it — ${c.firing} of the run's actions on the ticket fire ${m.event} (${c.actions.join(', ')})${more(bad.length)}; ${payloadOf(m)}`,
-      expected: `one ${m.event} per action that fires it, at each endpoint subscribed to it`,
+      received: `${what(m)}: fired by ${c.action!.operation}, which the run took for a ${c.action!.kind}${more(leaning.length)}`,
+      expected: `${m.event} only from the actions that fire it`,
+      leansOn: c.leansOn,
     };
   },
 });
@@ -91,6 +106,7 @@ function heldTo(m: DeliveryMatch): Partial<TicketView> | undefined {
 export const ticketMatchesApi = defineCheck({
   name: 'webhook.ticket-matches-api',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Payload: `ticket` {id, subject, status, priority} is the ticket the event is about, as the API shows it at that point (status after the action that fired the event).',
   kind: 'scenario',
   run(_ex, a: Matches) {
@@ -119,6 +135,7 @@ const sameText = (x: unknown, y: string) =>
 export const customerIsRequester = defineCheck({
   name: 'webhook.customer-is-requester',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Payload: `customer` {name, email} is the customer — the requester of the ticket the event is about.',
   kind: 'scenario',
   run(_ex, a: Matches) {

@@ -10,6 +10,7 @@ import { defineCheck } from '../registry.ts';
 export const rateLimitHeaders = defineCheck({
   name: 'exchange.ratelimit-headers',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (integers).',
   kind: 'exchange',
   appliesTo: { columns: 'every-operation' },
@@ -67,6 +68,7 @@ export const documentedStatus = defineCheck({
 export const no5xx = defineCheck({
   name: 'exchange.no-5xx',
   provenance: 'documented',
+  assumptions: [],
   rule: 'The API uses standard HTTP status codes: a client mistake is a 4xx, never a server error.',
   kind: 'exchange',
   appliesTo: { columns: 'every-operation' },
@@ -80,6 +82,7 @@ export const no5xx = defineCheck({
 export const secureTransport = defineCheck({
   name: 'exchange.transport-secure',
   provenance: 'documented',
+  assumptions: [],
   rule: 'All API traffic is JSON over HTTPS.',
   kind: 'exchange',
   appliesTo: { columns: 'every-operation' },
@@ -93,6 +96,7 @@ export const secureTransport = defineCheck({
 export const jsonBody = defineCheck({
   name: 'exchange.json-body',
   provenance: 'documented',
+  assumptions: [],
   rule: 'All API traffic is JSON over HTTPS.',
   kind: 'exchange',
   appliesTo: { columns: 'every-operation' },

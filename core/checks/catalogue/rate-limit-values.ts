@@ -134,6 +134,7 @@ const opOf = (ex: Exchange) => {
 export const limitStable = defineCheck({
   name: 'ratelimit.limit-stable',
   provenance: 'documented',
+  assumptions: [],
   rule: 'X-RateLimit-Limit is the requests per minute allowed — the plan rate of the key (limits apply per API key): one value for one key.',
   kind: 'sequence',
   appliesTo: { columns: 'every-operation' },
@@ -152,6 +153,7 @@ export const limitStable = defineCheck({
 export const valuesInRange = defineCheck({
   name: 'ratelimit.values-in-range',
   provenance: 'documented',
+  assumptions: [],
   rule: 'X-RateLimit-Remaining is the requests left — a count, never below zero; X-RateLimit-Limit, the requests per minute allowed, is at least one where a request was allowed.',
   kind: 'exchange',
   appliesTo: { columns: 'every-operation' },
@@ -229,6 +231,7 @@ function declaredPlan(ex: Exchange, ctx: ExchangeContext | undefined) {
 export const planLimit = defineCheck({
   name: 'ratelimit.plan-limit',
   provenance: 'documented',
+  assumptions: [],
   rule: `${verdictRule('limit-header').title}: requests per minute of the key's plan (Team 120, Growth 600, Enterprise custom) — for a key the user declared under a plan.`,
   kind: 'exchange',
   appliesTo: { columns: 'every-operation', requires: ['declared-plan'] },

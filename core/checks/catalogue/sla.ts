@@ -7,6 +7,7 @@ import { body } from './answer.ts';
 export const slaPresent = defineCheck({
   name: 'ticket.sla-present',
   provenance: 'documented',
+  assumptions: [],
   rule: 'A ticket contains sla.first_response_due.',
   kind: 'scenario',
   run(ex) {
@@ -52,6 +53,7 @@ function dueSpans(a: ByPriority) {
 export const slaByPriority = defineCheck({
   name: 'ticket.sla-by-priority',
   provenance: 'documented',
+  assumptions: [],
   // The docs say only that priority affects the clock: which way is ticket.sla-priority-order.
   rule: 'Priority affects the SLA clock: the three priorities do not all get the same first response due time.',
   kind: 'scenario',

@@ -142,6 +142,7 @@ export function listedTickets(json: unknown): Array<Record<string, unknown>> | u
 export const listHoldsTickets = defineCheck({
   name: 'tickets.list-holds-tickets',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Endpoints: List tickets answers Ticket representations — a list of tickets (envelope not shown), not empty while the workspace holds one.',
   kind: 'scenario',
   run(ex, a: { holds?: string } = {}) {

@@ -10,6 +10,7 @@ const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export const createdStatusOpen = defineCheck({
   name: 'ticket.created-status-open',
   provenance: 'documented',
+  assumptions: [],
   rule: 'A newly created ticket has status open in the response to creation.',
   kind: 'scenario',
   run(ex) {
@@ -21,6 +22,7 @@ export const createdStatusOpen = defineCheck({
 export const timestampsUtc = defineCheck({
   name: 'ticket.timestamps-utc',
   provenance: 'documented',
+  assumptions: [],
   rule: 'created_at and sla.first_response_due are ISO 8601 UTC timestamps.',
   kind: 'scenario',
   run(ex) {
@@ -45,6 +47,7 @@ export const timestampsUtc = defineCheck({
 export const priorityEchoed = defineCheck({
   name: 'ticket.priority-echoed',
   provenance: 'documented',
+  assumptions: [],
   rule: 'priority is one of low, normal, high, as supplied at creation.',
   kind: 'scenario',
   run(ex, a: { sent: string }) {
@@ -58,6 +61,7 @@ export const priorityEchoed = defineCheck({
 export const requesterEchoed = defineCheck({
   name: 'ticket.requester-echoed',
   provenance: 'documented',
+  assumptions: [],
   rule: 'requester is the customer and carries an email and a name.',
   kind: 'scenario',
   run(ex, a: { sent: { email: string; name?: string } }) {
@@ -104,6 +108,7 @@ function firstDifference(got: string, sent: string): string {
 export const subjectEchoed = defineCheck({
   name: 'ticket.subject-echoed',
   provenance: 'documented',
+  assumptions: [],
   rule: 'The ticket’s subject is the subject line supplied at creation, character for character: emoji and every other plane, CJK, RTL, combining marks, control characters.',
   kind: 'scenario',
   run(ex, a: { sent: string }) {
@@ -125,6 +130,7 @@ export const subjectEchoed = defineCheck({
 export const closeCloses = defineCheck({
   name: 'tickets.close',
   provenance: 'documented',
+  assumptions: [],
   // "closed" as the status value is U1 (only open is documented): tickets.status-transition and
   // tickets.idempotent-close hold the assumed value; the documented rule is only "no longer open".
   rule: 'Close exists and resolves or closes the ticket (ticket.closed): it is no longer open.',

@@ -9,6 +9,7 @@ const s = (ex: Exchange) => ex.response?.status;
 export const invalidRejected = defineCheck({
   name: 'validation.invalid-rejected',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Creation input: subject and requester are required; priority is one of low, normal, high.',
   kind: 'scenario',
   run(ex, a: { what: string }) {

@@ -12,6 +12,7 @@ import {
 import { utf8JsonBody } from '../../webhooks/json-body.ts';
 import { schemaViolation, show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
+import type { Assumption } from '../types.ts';
 
 /** Webhook payload schema per event (spec `webhooks:`). */
 export const EVENT_SCHEMAS: Record<string, string> = {
@@ -69,6 +70,7 @@ export function judgeSignatureHeaders(
 export const signatureValid = defineCheck({
   name: 'webhook.signature-valid',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Each delivery is signed: HMAC-SHA256 of the raw body keyed by the secret, in X-Service-Signature (sha256=<hex>) and/or service-signature (<hex>).',
   kind: 'scenario',
   appliesTo: { columns: 'every-event' },
@@ -96,6 +98,7 @@ export const signatureValid = defineCheck({
 export const payloadSchema = defineCheck({
   name: 'webhook.payload-schema',
   provenance: 'documented',
+  assumptions: [],
   // Only the envelope is documented; per-event extras (customer.replied's message, …) are U13
   // and belong to webhook.event-shape, or a deployment without them would fail the gate.
   rule: 'Payload: event, ticket {id, subject, status, priority, url}, customer {name, email}.',
@@ -108,7 +111,11 @@ export const payloadSchema = defineCheck({
   },
 });
 
-/** The triggered event arrived among the deliveries of its trigger. */
+/**
+ * The triggered event arrived among the deliveries of its trigger. `leansOn`: the trigger's kind
+ * rests on a gap (a message taken for a customer's reply by its assumed `author`, U9), so a
+ * missing event may be the target's other reading of it.
+ */
 const eventArrived = <const N extends string>(
   name: N,
   provenance: 'documented' | 'assumed',
@@ -117,14 +124,16 @@ const eventArrived = <const N extends string>(
   defineCheck({
     name,
     provenance,
+    ...(provenance === 'documented' ? { assumptions: ['U9'] } : {}),
     rule,
     kind: 'scenario',
-    run(_ex, a: { event: string; got: string[]; diagnosis?: string }) {
+    run(_ex, a: { event: string; got: string[]; diagnosis?: string; leansOn?: Assumption }) {
       return a.got.includes(a.event)
         ? undefined
         : {
             received: `deliveries: ${a.got.join(', ') || 'none'}${a.diagnosis ? ` — ${a.diagnosis}` : ''}`,
             expected: `a ${a.event} delivery`,
+            ...(a.leansOn ? { leansOn: a.leansOn } : {}),
           };
     },
   });
@@ -138,6 +147,7 @@ export const eventDelivered = eventArrived(
 export const onlyChosenEvents = defineCheck({
   name: 'webhook.only-chosen-events',
   provenance: 'documented',
+  assumptions: [],
   rule: 'An endpoint receives only the events chosen for it.',
   kind: 'scenario',
   /** `endpoint`: which one, in the report (a dashboard has several). */
@@ -155,6 +165,7 @@ export const onlyChosenEvents = defineCheck({
 export const slaAtRiskFired = defineCheck({
   name: 'webhook.sla-at-risk-fired',
   provenance: 'documented',
+  assumptions: [],
   rule: 'sla.at_risk: a ticket crosses its at-risk threshold.',
   kind: 'scenario',
   run(_ex, a: { got: string[] }) {
@@ -241,6 +252,7 @@ export const slaAtRiskOnce = defineCheck({
 export const contentTypeJson = defineCheck({
   name: 'webhook.content-type',
   provenance: 'documented',
+  assumptions: [],
   rule: 'Webhook delivery: POST with Content-Type application/json and a JSON body (JSON is UTF-8, RFC 8259).',
   kind: 'scenario',
   appliesTo: { columns: 'every-event' },
