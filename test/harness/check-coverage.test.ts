@@ -5,6 +5,9 @@
  * Shown to fail means one of:
  *  - a contract or webhook fault of the catalogue names it: the detection matrix
  *    (detection.test.ts, `npm run detect`) runs that fault and requires the named check to fail;
+ *  - a reading of the readings catalogue names it in `shows`: the readings test
+ *    (test/readings/readings.test.ts) runs the gate against that reading and requires the check's
+ *    assumption mismatch (or that probe's other value);
  *  - a unit case of check-failure-cases.ts makes it fail — run here, not trusted from a list.
  *
  * The set of checks comes from the registry, so registering a new check without a fault or a
@@ -13,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FAULTS } from '../../server/faults.ts';
+import { READINGS } from '../../server/readings/index.ts';
 import { checks } from '../../core/checks/index.ts';
 import { formatFailure } from '../../core/checks/failure.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
@@ -24,8 +28,14 @@ function unshown(registered: readonly string[], byFault: Set<string>, byUnit: Se
   return registered.filter((n) => !byFault.has(n) && !byUnit.has(n)).sort();
 }
 
-/** Checks named by the faults the detection matrix runs (limits faults are load verdicts). */
-const byFault = new Set<string>(FAULTS.filter((f) => f.area !== 'limits').map((f) => f.check));
+/**
+ * Checks named by the faults the detection matrix runs (limits faults are load verdicts) and by
+ * the readings the readings test runs.
+ */
+const byFault = new Set<string>([
+  ...FAULTS.filter((f) => f.area !== 'limits').map((f) => f.check),
+  ...READINGS.flatMap((r) => r.shows),
+]);
 
 describe('unit failure cases', () => {
   registerSecret('whsec_unit_case_secret');
@@ -61,7 +71,7 @@ describe('every registered check is shown to fail', () => {
     assert.deepEqual(
       unshown(registered, byFault, byUnit),
       [],
-      'checks nothing shows to fail: add a fault to server/faults.ts (preferred) or a unit case to test/harness/check-failure-cases.ts',
+      'checks nothing shows to fail: add a fault to server/faults.ts (a documented check) or a reading to server/readings/ (an assumed one), else a unit case to test/harness/check-failure-cases.ts',
     );
   });
 
