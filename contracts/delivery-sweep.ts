@@ -18,6 +18,7 @@
 import { join } from 'node:path';
 import { checks } from '../core/checks/index.ts';
 import type { Failure } from '../core/checks/types.ts';
+import type { ProbeRow } from '../core/snapshot/types.ts';
 import { Verdict } from '../core/checks/verdict.ts';
 import { appendJsonl } from '../core/output-dir.ts';
 import type { CapturedDelivery } from '../core/webhooks/capture-receiver.ts';
@@ -98,7 +99,28 @@ export function sweepDeliveries(rawDir: string, run: string): Failure[] {
     appendJsonl(join(rawDir, 'checks-deliveries.jsonl'), v.results);
     failures.push(...v.failures());
   }
+  // Which kinds of action fired each documented event (observed, U12): what a deployment that
+  // announces a note as a reply, say, does differently. One project's run only: the detection
+  // matrix's projects are faults, not the target's behaviour.
+  if (groups.size === 1) appendJsonl(join(rawDir, 'probes-sweep.jsonl'), firedBy(matches));
   return failures;
+}
+
+/** One probe per documented event delivered: the kinds of the actions it was matched to. */
+function firedBy(matches: readonly DeliveryMatch[]): ProbeRow[] {
+  const kinds = new Map<string, Set<string>>();
+  for (const m of matches) {
+    const a = m.cause?.action;
+    if (!a || m.cause?.leansOn || !m.event) continue;
+    kinds.set(m.event, (kinds.get(m.event) ?? new Set()).add(a.kind));
+  }
+  return [...kinds].map(([event, ks]) => ({
+    gap: 'U12',
+    id: `fired-by:${event}`,
+    label: `the kinds of action ${event} was delivered for`,
+    value: [...ks].sort(),
+    test: SWEEP_TITLE,
+  }));
 }
 
 /** The checks of this file read only their arguments. */

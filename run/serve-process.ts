@@ -88,6 +88,8 @@ export function serveDashboard(opts: {
   endpointsFile: string;
   webhookUrl: string;
   faults?: string[];
+  /** Readings of the docs' gaps (server/readings/). */
+  readings?: string[];
   env?: Record<string, string>;
   /** Plan of the workspace whose keys are HARNESS_API_KEY / _READONLY_KEY (default team). */
   apiPlan?: 'team' | 'growth';
@@ -103,6 +105,7 @@ export function serveDashboard(opts: {
       '--webhook-retry-delays',
       '100,200,400,800',
       ...(opts.faults?.length ? ['--fault', opts.faults.join(',')] : []),
+      ...(opts.readings?.length ? ['--reading', opts.readings.join(',')] : []),
       ...(opts.apiPlan ? ['--api-plan', opts.apiPlan] : []),
     ],
     { env: opts.env },

@@ -114,6 +114,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     timeoutMs: opts.webhookTimeoutMs,
     trustedCa,
     dashboardBaseUrl,
+    behaviour,
     faults: {
       signatureReserialized: faults.has('signature-reserialized'),
       signatureWrongSecret: faults.has('signature-wrong-secret'),
@@ -121,7 +122,6 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       prefixMissing: faults.has('signature-prefix-missing'),
       unsubscribedDelivered: faults.has('unsubscribed-event-delivered'),
       chosenPerWorkspace: faults.has('events-chosen-per-workspace'),
-      noRetryOn503: faults.has('no-retry-on-503'),
       contentTypeText: faults.has('webhook-content-type-text'),
       crossWorkspace: faults.has('deliveries-cross-workspace'),
       bodyLatin1: faults.has('webhook-body-latin1'),

@@ -4,18 +4,40 @@
  */
 import type { ServiceContext } from './context.ts';
 import { iso } from './represent.ts';
+import type { Behaviour } from './readings/index.ts';
 import type { Message, Ticket } from './store.ts';
 import type { ASSUMED_EVENTS, DOCUMENTED_EVENTS } from './webhooks/events.ts';
 
 /** An event the deployment emits: the one list is server/webhooks/events.ts. */
 export type EventName = (typeof DOCUMENTED_EVENTS)[number] | (typeof ASSUMED_EVENTS)[number];
 
+/** The wire name of each trigger the docs name without an identifier (U12: our names, or a reading's). */
+const UNNAMED: Partial<Record<EventName, keyof Behaviour['eventNames']>> = {
+  'ticket.status_changed': 'status',
+  'agent.replied': 'agentReply',
+  'ticket.note_added': 'note',
+  'macro.applied': 'macro',
+};
+
 export function emit(
   ctx: ServiceContext,
-  event: EventName,
+  trigger: EventName,
   t: Ticket,
   extras: Record<string, unknown> = {},
 ): void {
+  const b = ctx.behaviour;
+  const unnamed = UNNAMED[trigger];
+  const event = unnamed ? b.eventNames[unnamed] : trigger;
+  // sla.at_risk in a shape of its own (U13): the ticket and its SLA, no customer.
+  if (trigger === 'sla.at_risk' && b.slaPayload === 'own') {
+    const { id, subject, status, priority } = t;
+    ctx.dispatcher.emit(t.workspaceId, event, {
+      event,
+      ticket: { id, subject, status, priority },
+      sla: extras.sla,
+    });
+    return;
+  }
   const payload: Record<string, unknown> = {
     event,
     ticket: {
@@ -27,12 +49,9 @@ export function emit(
     },
     // The webhook customer has a required name; a requester without one is named by email (U3).
     customer: { name: t.requester.name ?? t.requester.email, email: t.requester.email },
-    occurred_at: iso(ctx.clock.now()),
-    ...extras,
+    // The documented envelope, with each event's extras unless it sends the envelope only (U13).
+    ...(b.payloadExtras ? { occurred_at: iso(ctx.clock.now()), ...extras } : {}),
   };
-  if (ctx.faults.has('payload-envelope-only'))
-    for (const k of Object.keys(payload))
-      if (!['event', 'ticket', 'customer'].includes(k)) delete payload[k];
   if (ctx.faults.has('payload-customer-missing')) delete payload.customer;
   if (ctx.faults.has('payload-ticket-url-missing'))
     delete (payload.ticket as Record<string, unknown>).url;

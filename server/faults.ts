@@ -297,12 +297,6 @@ export const FAULTS = [
     'filters status=closed on the status a ticket was created with (a stale index): a ticket closed since is missing from status=closed',
   ),
   F(
-    'message-internal-dropped',
-    'contracts',
-    'tickets.message-stored',
-    'stores every message as public: internal: true is dropped',
-  ),
-  F(
     'reply-keeps-pending',
     'contracts',
     'tickets.status-transition',
@@ -688,7 +682,6 @@ export const FAULTS = [
       },
     ],
   ),
-  F('no-retry-on-503', 'webhooks', 'webhook.retried-after-5xx', 'gives up after a 503'),
   F('sla-at-risk-never', 'webhooks', 'webhook.sla-at-risk-fired', 'never sends sla.at_risk'),
   F(
     'webhook-content-type-text',
@@ -713,12 +706,6 @@ export const FAULTS = [
         why: 'the events the docs do not name (U12: agent.replied, ticket.note_added, ticket.status_changed, macro.applied, sla.at_risk) have no documented payload to hold them to: their assumed shape, which carries the same envelope, is their only judge — on the documented events webhook.payload-schema alone judges it',
       },
     ],
-  ),
-  F(
-    'payload-envelope-only',
-    'webhooks',
-    'webhook.event-shape',
-    'sends exactly the documented envelope {event, ticket, customer}: no occurred_at, no event extras (ticket.replied without its message)',
   ),
   F(
     'ticket-replied-never',

@@ -13,19 +13,25 @@
 import type { Reading as GroupReading } from './reading.ts';
 import { TICKET_DEFAULTS, TICKET_READINGS, type TicketBehaviour } from './tickets.ts';
 import { MESSAGE_DEFAULTS, MESSAGE_READINGS, type MessageBehaviour } from './messages.ts';
+import { WEBHOOK_DEFAULTS, WEBHOOK_READINGS, type WebhookBehaviour } from './webhooks.ts';
 
 /** What the deployment does wherever the docs are silent: every group's choices. */
-export type Behaviour = TicketBehaviour & MessageBehaviour;
+export type Behaviour = TicketBehaviour & MessageBehaviour & WebhookBehaviour;
 
 /** Our assumptions: the reference deployment's default answer to every gap. */
 export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
   ...TICKET_DEFAULTS,
   ...MESSAGE_DEFAULTS,
+  ...WEBHOOK_DEFAULTS,
 });
 
 export type Reading = GroupReading<Behaviour>;
 
-export const READINGS: readonly Reading[] = [...TICKET_READINGS, ...MESSAGE_READINGS];
+export const READINGS: readonly Reading[] = [
+  ...TICKET_READINGS,
+  ...MESSAGE_READINGS,
+  ...WEBHOOK_READINGS,
+];
 
 const BY_NAME = new Map(READINGS.map((r) => [r.name, r]));
 if (BY_NAME.size !== READINGS.length) throw new Error('readings: duplicate reading name');

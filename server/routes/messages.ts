@@ -15,7 +15,7 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
   const body = req.body as { body: string; author: 'agent' | 'customer'; internal?: boolean };
   // Only agents write internal notes; a customer's is refused, or taken as the reply it is (U9).
   const customerNote = body.internal === true && body.author !== 'agent';
-  if (customerNote && ctx.behaviour.customerNote === 'reject') {
+  if (customerNote && ctx.behaviour.internalNotes && ctx.behaviour.customerNote === 'reject') {
     return validationFailed(ctx, reply, [
       { field: 'internal', code: 'not_allowed', message: 'only agents write internal notes' },
     ]);
@@ -27,7 +27,8 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
     workspaceId: t.workspaceId,
     body: body.body,
     author: body.author,
-    internal: ctx.faults.has('message-internal-dropped') ? false : (body.internal ?? false),
+    // Without internal notes in the API (U9), `internal` is ignored: every message is public.
+    internal: ctx.behaviour.internalNotes && (body.internal ?? false),
     createdAtMs: now,
   };
   ctx.store.messages.push(m);
@@ -36,6 +37,8 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
   // A customer's note taken as the reply it is (U9) is stored as sent, and fires a reply's events.
   if (m.internal && !customerNote) {
     emit(ctx, 'ticket.note_added', t, extras);
+    // A message was added, if not a reply: some deployments announce it as one (U9).
+    if (ctx.behaviour.noteFiresReplied) emit(ctx, 'ticket.replied', t, extras);
   } else {
     if (!ctx.faults.has('ticket-replied-never')) emit(ctx, 'ticket.replied', t, extras);
     if (m.author === 'customer') {

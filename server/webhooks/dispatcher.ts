@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Agent } from 'undici';
+import { WEBHOOK_DEFAULTS } from '../readings/webhooks.ts';
 import { DEFAULT_JITTER, DEFAULT_RETRY_DELAYS_MS, retryDelay } from './backoff.ts';
 import { classifyAttempt } from './outcome.ts';
 import { signatureHeaders } from './sign.ts';
@@ -24,6 +25,7 @@ export class WebhookDispatcher {
   private readonly random: () => number;
   private readonly agent: Agent;
   private faults: WebhookFaults;
+  private readonly behaviour: Required<NonNullable<DispatcherOptions['behaviour']>>;
   private readonly endpoints = new Map<string, WebhookEndpoint>();
   private readonly log = new Map<string, Delivery>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -42,6 +44,8 @@ export class WebhookDispatcher {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.random = opts.random ?? Math.random;
     this.faults = { ...opts.faults };
+    const { retries, deliveryIdHeader, signatureForms } = WEBHOOK_DEFAULTS;
+    this.behaviour = { retries, deliveryIdHeader, signatureForms, ...opts.behaviour };
     this.dashboardBaseUrl = opts.dashboardBaseUrl ?? 'http://127.0.0.1';
     this.agent = createDeliveryAgent(opts.trustedCa);
     // Every attempt in flight listens for close; hundreds at once are normal, not a leak.
@@ -214,11 +218,12 @@ export class WebhookDispatcher {
       'Content-Type': faults.contentTypeText ? 'text/plain; charset=utf-8' : 'application/json',
       'User-Agent': USER_AGENT,
       'X-Service-Event': d.event,
-      'X-Service-Delivery': d.id,
+      [this.behaviour.deliveryIdHeader]: d.id,
     };
     // The exact bytes sent are the ones signed, whatever their encoding.
     const bytes = Buffer.from(d.body, faults.bodyLatin1 ? 'latin1' : 'utf8');
-    Object.assign(headers, signatureHeaders(ep.form, ep.secret, bytes, faults));
+    const form = this.behaviour.signatureForms === 'both' ? 'both' : ep.form;
+    Object.assign(headers, signatureHeaders(form, ep.secret, bytes, faults));
     const at = new Date(this.now()).toISOString();
     const result = await postOnce(
       this.agent,
@@ -236,10 +241,10 @@ export class WebhookDispatcher {
     });
     // Closing leaves the delivery pending: it was not answered, and a restart could resume it.
     if (this.closing.signal.aborted) return;
-    const verdict = classifyAttempt(result.status, faults);
+    const verdict = classifyAttempt(result.status);
     // A retry needs the endpoint still there and a delay left in the schedule; else it failed.
     const delay =
-      verdict === 'retry' && this.endpoints.has(d.endpointId)
+      verdict === 'retry' && this.behaviour.retries && this.endpoints.has(d.endpointId)
         ? retryDelay(d.attempts.length - 1, this.schedule, this.jitter, this.random)
         : undefined;
     if (delay === undefined) {

@@ -1,5 +1,3 @@
-import type { WebhookFaults } from './types.ts';
-
 /** What one attempt means for its delivery. */
 export type AttemptVerdict = 'delivered' | 'retry' | 'failed' | 'gone';
 
@@ -8,14 +6,10 @@ export type AttemptVerdict = 'delivered' | 'retry' | 'failed' | 'gone';
  * receiver is gone for good; any other status is final (the receiver rejected this delivery,
  * and sending the same bytes again cannot change its mind).
  */
-export function classifyAttempt(
-  status: number | undefined,
-  faults: WebhookFaults = {},
-): AttemptVerdict {
+export function classifyAttempt(status: number | undefined): AttemptVerdict {
   if (status === undefined) return 'retry';
   if (status >= 200 && status < 300) return 'delivered';
   if (status === 410) return 'gone';
-  if (status === 503 && faults.noRetryOn503) return 'failed';
   if (status === 408 || status === 429 || status >= 500) return 'retry';
   return 'failed';
 }

@@ -5,6 +5,7 @@
  */
 
 import type { DeliveryForm } from '../../core/signature/forms.ts';
+import type { WebhookBehaviour } from '../readings/webhooks.ts';
 
 export interface WebhookEndpoint {
   id: string;
@@ -63,8 +64,6 @@ export interface WebhookFaults {
    * event that any endpoint of its workspace chose (nothing nobody chose).
    */
   chosenPerWorkspace?: boolean;
-  /** Treats 503 as final instead of retrying it (U14). */
-  noRetryOn503?: boolean;
   /** Sends deliveries as `text/plain` instead of `application/json`. */
   contentTypeText?: boolean;
   /**
@@ -101,6 +100,11 @@ export interface DispatcherOptions {
   trustedCa?: string[];
   /** Deviations to apply (fault catalogue). Default: none. */
   faults?: WebhookFaults;
+  /**
+   * Where the docs are silent (server/readings/webhooks.ts): whether deliveries are retried, the
+   * delivery id's header, the signature forms. Default: our assumptions.
+   */
+  behaviour?: Partial<Pick<WebhookBehaviour, 'retries' | 'deliveryIdHeader' | 'signatureForms'>>;
   /** Base URL of the dashboard stand-in, for links in payloads. Default `http://127.0.0.1`. */
   dashboardBaseUrl?: string;
   /** Source of randomness for jitter, in [0, 1). Default `Math.random`. */

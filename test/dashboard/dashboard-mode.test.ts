@@ -23,9 +23,12 @@ import { type Area, runAll } from '../../run/run-all.ts';
 import { freePort } from '../../core/net.ts';
 import { serveDashboard, type ServedDeployment } from '../../run/serve-process.ts';
 
-/** A dashboard-mode deployment delivering to a receiver URL on a port picked now. */
+/**
+ * A dashboard-mode deployment delivering to a receiver URL on a port picked now, with `switches`
+ * on: faults, and readings (a name with `=`, server/readings/).
+ */
 async function withDeployment<T>(
-  faults: string[],
+  switches: string[],
   fn: (svc: ServedDeployment, env: Record<string, string>) => Promise<T>,
   endpointsFile = DASHBOARD_ENDPOINTS,
   apiPlan?: 'team' | 'growth',
@@ -35,7 +38,8 @@ async function withDeployment<T>(
   const svc = await serveDashboard({
     endpointsFile,
     webhookUrl: `http://127.0.0.1:${port}`,
-    faults,
+    faults: switches.filter((n) => !n.includes('=')),
+    readings: switches.filter((n) => n.includes('=')),
     env: secrets,
     ...(apiPlan ? { apiPlan } : {}),
   });
@@ -185,7 +189,7 @@ test('dashboard mode: a delivery that never arrives says whether anything reache
 test('dashboard mode: deliveries with exactly the documented envelope pass the delivery fuzz, the missing extras reported as assumed (U13), with a repro that reproduces', {
   timeout: 180_000,
 }, async () => {
-  await withDeployment(['payload-envelope-only'], async (_svc, env) => {
+  await withDeployment(['U13=envelope-only'], async (_svc, env) => {
     const json = join(mkdtempSync(join(tmpdir(), 'harness-envelope-')), 'deliveries.json');
     const fuzz = await fuzzDeliveries(env, '2', json);
     assert.equal(fuzz.code, 0, fuzz.out);
@@ -243,7 +247,7 @@ test('dashboard mode: a deployment that never retries passes `harness run --skip
   // A Growth-plan key (600/min, burst 1000): the run's ~580 requests fit its budget, so the time
   // printed is the suite's own; on a Team key the key's rate limit paces the run (rate-budget.ts).
   await withDeployment(
-    ['no-retry-on-503'],
+    ['U14=no-retries'],
     async (_svc, env) => {
       // The default wait (60 s), as a user has it: the wait must not follow the suite.
       const { HARNESS_WEBHOOK_RETRY_WAIT_MS: _, ...asUser } = env;

@@ -9,7 +9,6 @@
  * assumption mismatches — never a documented failure, never an area that cannot run.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../core/net.ts';
 import type { Failure } from '../../core/checks/types.ts';
@@ -27,31 +26,30 @@ export interface ReadingRun {
   /** Areas that could not run, with why. */
   errors: string[];
   /**
-   * `probe:<gap>` for each gap whose probes recorded another value than the reference
-   * deployment's baseline snapshot (reports/baselines/reference.snapshot.json) holds: what only
-   * the behaviour snapshot shows of a reading.
+   * `probe:<gap>` for each gap whose probes recorded another value than the same gate recorded
+   * against the deployment without readings: what only the behaviour snapshot shows of a reading.
    */
   probed: Set<string>;
+  /** The gap probes of the run's snapshot.json. */
+  gaps: Gaps;
   /** The end of the run's console output, for a failing assertion. */
   tail: string;
 }
 
 const ENDPOINTS = fileURLToPath(new URL('every-event.yaml', import.meta.url));
 
-type Gaps = { gaps?: Record<string, Record<string, unknown>> };
+type Gaps = Record<string, Record<string, unknown>>;
 
-const BASELINE = JSON.parse(
-  readFileSync(new URL('../../reports/baselines/reference.snapshot.json', import.meta.url), 'utf8'),
-) as Gaps;
-
-function probedOtherwise(snapshot: Gaps | undefined): Set<string> {
+function probedOtherwise(gaps: Gaps, reference: Gaps): Set<string> {
   const out = new Set<string>();
-  for (const [gap, ids] of Object.entries(snapshot?.gaps ?? {}))
+  for (const [gap, ids] of Object.entries(gaps))
     for (const [id, value] of Object.entries(ids))
-      if (JSON.stringify(value) !== JSON.stringify(BASELINE.gaps?.[gap]?.[id]))
-        out.add(`probe:${gap}`);
+      if (JSON.stringify(value) !== JSON.stringify(reference[gap]?.[id])) out.add(`probe:${gap}`);
   return out;
 }
+
+/** The same gate against the deployment without readings, once per process: what probes compare to. */
+let reference: Promise<Gaps> | undefined;
 
 /** One gate run against a fresh deployment with `readings` on (`serve` options `extra` beside). */
 export async function gateOnReadings(
@@ -85,9 +83,11 @@ export async function gateOnReadings(
     ? (JSON.parse(run.read('summary.json')) as Summary)
     : undefined;
   const areas = Object.entries(summary?.areas ?? {});
-  const snapshot = run.wrote('snapshot.json')
-    ? (JSON.parse(run.read('snapshot.json')) as Gaps)
-    : undefined;
+  const gaps = run.wrote('snapshot.json')
+    ? ((JSON.parse(run.read('snapshot.json')) as { gaps?: Gaps }).gaps ?? {})
+    : {};
+  if (readings.length === 0) reference ??= Promise.resolve(gaps);
+  else reference ??= gateOnReadings([], extra).then((r) => r.gaps);
   return {
     readings,
     code: run.code,
@@ -99,7 +99,8 @@ export async function gateOnReadings(
     errors: areas
       .filter(([, x]) => x.verdict === 'error')
       .map(([a, x]) => `${a}: ${x.error ?? x.headline}`),
-    probed: probedOtherwise(snapshot),
+    probed: readings.length ? probedOtherwise(gaps, await reference) : new Set(),
+    gaps,
     tail: `${run.stderr.slice(-1500)}\n${run.stdout.slice(-3000)}`,
   };
 }

@@ -440,7 +440,6 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'close-twice-409': ['closeTwice'],
   'filter-priority-ignored': ['priorityFilter'],
   'filter-stale-status': ['closedFilter'],
-  'message-internal-dropped': ['internalNote'],
   'reply-keeps-pending': ['customerReplyReopens'],
   'unsupported-media-400': ['formBody'],
   'contact-create-200': ['contactCreate'],

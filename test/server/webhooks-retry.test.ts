@@ -197,32 +197,33 @@ describe('retry policy (U14)', () => {
     }
   });
 
-  test('noRetryOn503 fault: exactly one attempt on 503', () =>
-    withEndpoint(
-      (i) => (i === 0 ? 503 : 200),
-      { retryDelaysMs: [5, 10], faults: { noRetryOn503: true } },
-      async (wh, rx) => {
-        const d = await emitOne(wh);
-        assert.equal(d.state, 'failed');
-        assert.deepEqual(
-          d.attempts.map((a) => a.status),
-          [503],
-        );
-        assert.equal(rx.received.length, 1);
-      },
-    ));
+  for (const status of [503, 500]) {
+    test(`without retries (U14=no-retries): exactly one attempt on ${status}`, () =>
+      withEndpoint(
+        (i) => (i === 0 ? status : 200),
+        { retryDelaysMs: [5, 10], behaviour: { retries: false } },
+        async (wh, rx) => {
+          const d = await emitOne(wh);
+          assert.equal(d.state, 'failed');
+          assert.deepEqual(
+            d.attempts.map((a) => a.status),
+            [status],
+          );
+          assert.equal(rx.received.length, 1);
+        },
+      ));
+  }
 
-  test('noRetryOn503 fault leaves other 5xx retried', () =>
+  test('the delivery id in another header (U14=delivery-id-header), the same on every attempt', () =>
     withEndpoint(
       (i) => (i === 0 ? 500 : 200),
-      { retryDelaysMs: [5, 10], faults: { noRetryOn503: true } },
-      async (wh) => {
+      { retryDelaysMs: [5, 10], behaviour: { deliveryIdHeader: 'X-Webhook-Id' } },
+      async (wh, rx) => {
         const d = await emitOne(wh);
         assert.equal(d.state, 'delivered');
-        assert.deepEqual(
-          d.attempts.map((a) => a.status),
-          [500, 200],
-        );
+        const ids = rx.received.map((r) => r.headers['x-webhook-id']);
+        assert.deepEqual(ids, [d.id, d.id]);
+        assert.equal(rx.received[0]!.headers['x-service-delivery'], undefined);
       },
     ));
 
