@@ -38,6 +38,7 @@ export const SWEEP_TITLE =
 /** The checks the sweep applies to every endpoint's deliveries. */
 export const SWEEP_CHECKS = [
   'webhook.workspace-isolated',
+  'webhook.delivered-once',
   'webhook.about-run-ticket',
   'webhook.event-caused',
   'webhook.ticket-matches-api',

@@ -125,6 +125,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       contentTypeText: faults.has('webhook-content-type-text'),
       crossWorkspace: faults.has('deliveries-cross-workspace'),
       bodyLatin1: faults.has('webhook-body-latin1'),
+      sentTwice: faults.has('deliveries-sent-twice'),
     },
   });
   const ctx: ServiceContext = {

@@ -733,6 +733,12 @@ export const FAULTS = [
     "sends ticket.closed with the ticket's status still open",
   ),
   F(
+    'deliveries-sent-twice',
+    'webhooks',
+    'webhook.delivered-once',
+    'sends every delivery a second time, with the same delivery id, right after the receiver answered it 2xx',
+  ),
+  F(
     'close-delivers-created',
     'webhooks',
     'webhook.event-caused',

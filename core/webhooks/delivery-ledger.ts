@@ -218,9 +218,9 @@ export interface DeliveryMatch extends ArrivedDelivery {
   /**
    * `own`: a ticket of the workspace under test the run acted on; `other-workspace`: one another
    * workspace's key created; `unknown`: a ticket the run never touched; `unreadable`: no event or
-   * ticket id to tell.
+   * ticket id to tell; `duplicate`: a delivery sent again after the receiver took it.
    */
-  about: 'own' | 'other-workspace' | 'unknown' | 'unreadable';
+  about: 'own' | 'other-workspace' | 'unknown' | 'unreadable' | 'duplicate';
   /** The payload read as UTF-8 JSON (absent when it is not: the Content-Type rule's failure). */
   payload?: { ticket?: unknown; customer?: unknown };
   /** For a documented event about an own ticket: which action fired it, if any. */
@@ -280,7 +280,9 @@ const describeAction = (a: LedgerAction) =>
 
 /**
  * Matches every delivery to what it is about. Deliveries are taken in arrival order; at each
- * endpoint a delivery id seen before (or, without one, the same bytes) is a retry and is skipped.
+ * endpoint a delivery id seen before (or, without one, the same bytes) is a retry and is skipped
+ * while no copy of it was answered 2xx; a delivery id sent again after the receiver took it is a
+ * `duplicate` (the same bytes without an id may be a second event: counted as one).
  * Among the actions that fire its event, a delivery takes the first one not yet taken at its
  * endpoint whose view it shows exactly, else the first one not yet taken (deliveries of one
  * ticket may arrive out of order).
@@ -296,19 +298,35 @@ export function matchDeliveries(
     byTicket.set(a.ticketId, list);
   }
   for (const list of byTicket.values()) list.sort((x, y) => x.at - y.at);
-  const seen = new Set<string>();
+  /** Per endpoint and delivery: whether a copy of it was answered 2xx. */
+  const took = new Map<string, boolean>();
   const taken = new Map<string, Set<number>>();
   const counted = new Map<string, number>();
   const out: DeliveryMatch[] = [];
   const ordered = [...arrived].sort((x, y) => x.delivery.receivedAt - y.delivery.receivedAt);
   for (const a of ordered) {
     const d = a.delivery;
-    const once = `${a.endpoint}\u0000${d.headers['x-service-delivery'] ?? d.raw.toString('base64')}`;
-    if (seen.has(once)) continue;
-    seen.add(once);
+    const id = d.headers['x-service-delivery'];
+    const once = `${a.endpoint}\u0000${id ?? d.raw.toString('base64')}`;
+    const earlier = took.get(once);
+    took.set(once, earlier === true || (d.answered >= 200 && d.answered < 300));
+    if (earlier === false) continue;
     const lenient = deliveryJson(d) as { event?: unknown; ticket?: { id?: unknown } } | undefined;
     const event = str(lenient?.event);
     const ticketId = str(lenient?.ticket?.id);
+    if (earlier === true && id !== undefined) {
+      // Filed with the project that acted on its ticket, as the first copy is.
+      const acts = ticketId ? byTicket.get(ticketId) : undefined;
+      const project = acts?.find((x) => x.kind === 'create')?.project ?? acts?.[0]?.project;
+      out.push({
+        ...a,
+        ...(project ? { project } : {}),
+        about: 'duplicate',
+        ...(event ? { event } : {}),
+        ...(ticketId ? { ticketId } : {}),
+      });
+      continue;
+    }
     if (!event || !ticketId) {
       out.push({ ...a, about: 'unreadable', ...(event ? { event } : {}) });
       continue;

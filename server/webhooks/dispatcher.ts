@@ -242,6 +242,9 @@ export class WebhookDispatcher {
     // Closing leaves the delivery pending: it was not answered, and a restart could resume it.
     if (this.closing.signal.aborted) return;
     const verdict = classifyAttempt(result.status);
+    // FAULT deliveries-sent-twice: the same delivery again to a receiver that took it.
+    if (verdict === 'delivered' && faults.sentTwice && d.attempts.length === 1)
+      await postOnce(this.agent, ep.url, headers, bytes, this.timeoutMs, this.closing.signal);
     // A retry needs the endpoint still there and a delay left in the schedule; else it failed.
     const delay =
       verdict === 'retry' && this.behaviour.retries && this.endpoints.has(d.endpointId)

@@ -64,6 +64,8 @@ export interface WebhookFaults {
    * event that any endpoint of its workspace chose (nothing nobody chose).
    */
   chosenPerWorkspace?: boolean;
+  /** Sends each delivery a second time, same id, after the receiver answered it 2xx. */
+  sentTwice?: boolean;
   /** Sends deliveries as `text/plain` instead of `application/json`. */
   contentTypeText?: boolean;
   /**

@@ -152,6 +152,14 @@ describe('events of the reference deployment', () => {
     assert.equal(created.at(-1)!.json.ticket.status, 'closed');
   });
 
+  test('fault deliveries-sent-twice sends each delivery again, same id, after a 2xx', async () => {
+    const { deliveries } = await scenario(['deliveries-sent-twice']);
+    const ids = deliveries.map((x) => x.d.headers['x-service-delivery']);
+    assert.ok(ids.length > 0 && ids.length % 2 === 0, `${ids.length} deliveries`);
+    for (const id of new Set(ids)) assert.equal(ids.filter((x) => x === id).length, 2, id);
+    assert.ok(deliveries.every((x) => x.d.answered === 204));
+  });
+
   test('fault webhook-body-latin1 sends Latin-1 bytes under application/json, signed as sent', async () => {
     const { deliveries } = await scenario(['webhook-body-latin1']);
     const created = deliveries.find((x) => x.json?.event === 'ticket.created')!;

@@ -115,6 +115,7 @@ function judge(matches: DeliveryMatch[]) {
     'webhook.customer-is-requester',
   ] as const)
     v.check(name, undefined, { matches });
+  v.check('webhook.delivered-once', undefined, { matches });
   return v.failures();
 }
 
@@ -174,6 +175,45 @@ describe('ledgerActionOf', () => {
     assert.equal(ledgerWorkspace(b, 'sk_other'), 'other');
     assert.equal(ledgerWorkspace(b, undefined), 'own');
     assert.doesNotMatch(JSON.stringify(ledgerActionOf(b, 'other')), /sk_other/);
+  });
+});
+
+describe('a delivery sent again', () => {
+  test('after the receiver answered it 503 is a retry, counted once; after a 2xx, a duplicate', () => {
+    const first = { ...delivery('ticket.created', { id: 'wd_1' }), answered: 503 };
+    const retry = { ...delivery('ticket.created', { id: 'wd_1' }), raw: first.raw };
+    const again = { ...delivery('ticket.created', { id: 'wd_1' }), raw: first.raw };
+    const retried = matchDeliveries(run(), at([first, retry]));
+    assert.deepEqual(
+      retried.map((m) => m.about),
+      ['own'],
+    );
+    assert.deepEqual(judge(retried), []);
+    const twice = matchDeliveries(run(), at([first, retry, again]));
+    assert.deepEqual(
+      twice.map((m) => m.about),
+      ['own', 'duplicate'],
+    );
+    assert.deepEqual(
+      judge(twice).map((f) => [f.check, f.provenance]),
+      [['webhook.delivered-once', 'documented']],
+    );
+  });
+
+  test('the same bytes without a delivery id after a 2xx count as another delivery (a second event may read the same)', () => {
+    const a = delivery('ticket.replied');
+    const strip = (d: CapturedDelivery) => {
+      const { 'x-service-delivery': _, ...headers } = d.headers;
+      return { ...d, headers };
+    };
+    const b = { ...strip(delivery('ticket.replied')), raw: a.raw };
+    const matches = matchDeliveries(run(), at([strip(a), b]));
+    assert.deepEqual(
+      matches.map((m) => m.about),
+      ['own', 'own'],
+    );
+    // Two replies on the ticket fire ticket.replied: both deliveries have their cause.
+    assert.deepEqual(judge(matches), []);
   });
 });
 
@@ -256,10 +296,10 @@ describe('matchDeliveries and the checks of what a delivery is about', () => {
     assert.deepEqual(judge(matches), []);
   });
 
-  test('a retry (same delivery id) counts once; a second ticket.created on close is an event no action fired', () => {
+  test('a retry (same delivery id, the first not taken) counts once; a second ticket.created on close is an event no action fired', () => {
     const first = delivery('ticket.created', { id: 'wd_same' });
     const retry = { ...delivery('ticket.created', { id: 'wd_same' }), raw: first.raw };
-    assert.deepEqual(judge(matchDeliveries(run(), at([first, retry]))), []);
+    assert.deepEqual(judge(matchDeliveries(run(), at([{ ...first, answered: 500 }, retry]))), []);
     const [f] = judge(
       matchDeliveries(
         run(),

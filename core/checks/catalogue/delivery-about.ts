@@ -42,6 +42,23 @@ export const workspaceIsolated = defineCheck({
   },
 });
 
+export const deliveredOnce = defineCheck({
+  name: 'webhook.delivered-once',
+  provenance: 'documented',
+  assumptions: [],
+  rule: 'The service sends the POST as the event happens — once: a delivery the receiver took (a 2xx at once) is not sent again; retries are for a receiver that is unavailable. Judged over every delivery captured until the suite ends and its deliveries have settled.',
+  kind: 'scenario',
+  run(_ex, a: Matches) {
+    const bad = a.matches.filter((m) => m.about === 'duplicate');
+    if (bad.length === 0) return undefined;
+    const m = bad[0]!;
+    return {
+      received: `${what(m)}: delivery ${m.delivery.headers['x-service-delivery']} sent again after the receiver answered it 2xx${more(bad.length)}`,
+      expected: 'each delivery once to a receiver that took it',
+    };
+  },
+});
+
 export const aboutRunTicket = defineCheck({
   name: 'webhook.about-run-ticket',
   provenance: 'assumed',
@@ -170,6 +187,7 @@ function ordinal(n: number): string {
 
 export const DELIVERY_ABOUT_CHECKS = [
   workspaceIsolated,
+  deliveredOnce,
   aboutRunTicket,
   eventCaused,
   ticketMatchesApi,
