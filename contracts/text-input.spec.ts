@@ -91,11 +91,12 @@ const bodyOf = (tag: Tag, subject: string, customer: string) => ({
 });
 
 /**
- * True when a creation and its read-back hold every rule the kinds are judged by: a 201, and the
- * subject and name back as sent. Only the packed screen asks; what is judged is the checks'.
+ * True when a creation and its read-back hold every rule the kinds are judged by: accepted (which
+ * 2xx is the assumed tickets.status-code's, not the kinds'), and the subject and name back as
+ * sent. Only the packed screen asks; what is judged is the checks'.
  */
 function clean(ex: Answer, get: Answer | undefined, sent: ReturnType<typeof bodyOf>): boolean {
-  if (ex.status !== 201 || get?.status !== 200) return false;
+  if (!is2xx(ex) || !get || !is2xx(get)) return false;
   return [ex, get].every((a) => {
     const b = a.json as { subject?: unknown; requester?: { name?: unknown } } | undefined;
     return b?.subject === sent.subject && b?.requester?.name === sent.requester.name;

@@ -5,7 +5,7 @@
 import type { ServiceContext } from './context.ts';
 import { iso } from './represent.ts';
 import type { Behaviour } from './readings/index.ts';
-import type { Message, Ticket } from './store.ts';
+import { isDone, type Message, type Ticket } from './store.ts';
 import type { ASSUMED_EVENTS, DOCUMENTED_EVENTS } from './webhooks/events.ts';
 
 /** An event the deployment emits: the one list is server/webhooks/events.ts. */
@@ -68,11 +68,14 @@ export function messagePayload(m: Message): Record<string, unknown> {
   return { id: m.id, author: m.author, body: m.body, internal: m.internal };
 }
 
-/** Emits ticket.status_changed (and ticket.closed when it closes) for a status transition. */
+/**
+ * Emits ticket.status_changed for a status transition, and ticket.closed when it resolves or
+ * closes the ticket (documented: "a ticket is resolved or closed").
+ */
 export function emitStatusChange(ctx: ServiceContext, t: Ticket, previous: string): void {
   if (previous === t.status) return;
   emit(ctx, 'ticket.status_changed', t, { previous_status: previous });
-  if (t.status === 'closed') emit(ctx, 'ticket.closed', t);
+  if (isDone(t.status)) emit(ctx, 'ticket.closed', t);
   // FAULT close-delivers-created: closing re-announces the ticket as new.
   if (t.status === 'closed' && ctx.faults.has('close-delivers-created'))
     emit(ctx, 'ticket.created', t);

@@ -158,18 +158,6 @@ export const FAULTS = [
     'ticket.subject-echoed',
     'stores a new ticket’s subject with every character outside the Basic Multilingual Plane replaced by "?" (a 3-byte utf8 column in lenient mode)',
   ),
-  F(
-    'create-200',
-    'contracts',
-    'exchange.documented-status',
-    'answers a creation with 200 instead of 201',
-    [
-      {
-        check: 'tickets.status-code',
-        why: 'every answer is held to the statuses the spec lists for its operation (exchange.documented-status) and each scenario to the one it must get: a 200 to a creation is both unlisted and not the 201 a ticket creation gets (U5)',
-      },
-    ],
-  ),
   F('list-bare-array', 'contracts', 'tickets.list-envelope', 'lists tickets as a bare JSON array', [
     {
       check: 'exchange.response-schema',
@@ -255,12 +243,6 @@ export const FAULTS = [
     'gives high priority the longest first-response target and low the shortest (24 h / 1 h)',
   ),
   F(
-    'sla-not-recomputed',
-    'contracts',
-    'ticket.sla-recomputed',
-    'keeps the old first_response_due when the priority changes',
-  ),
-  F(
     'get-priority-normal',
     'contracts',
     'tickets.get-matches',
@@ -273,18 +255,6 @@ export const FAULTS = [
     'answers a PATCH with 200 but drops the subject it carries',
   ),
   F(
-    'close-twice-409',
-    'contracts',
-    'tickets.idempotent-close',
-    'answers 409 to closing a ticket that is already closed',
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "409 is not among the statuses the spec lists for close (U7 makes closing idempotent, so no conflict is foreseen): every answer is held to its operation's list, beside the idempotence the scenario judges",
-      },
-    ],
-  ),
-  F(
     'filter-priority-ignored',
     'contracts',
     'tickets.filter-applied',
@@ -295,12 +265,6 @@ export const FAULTS = [
     'contracts',
     'tickets.filter-includes',
     'filters status=closed on the status a ticket was created with (a stale index): a ticket closed since is missing from status=closed',
-  ),
-  F(
-    'reply-keeps-pending',
-    'contracts',
-    'tickets.status-transition',
-    'leaves a pending ticket pending when the customer replies',
   ),
   F(
     'unsupported-media-400',

@@ -7,7 +7,7 @@ import { dueForAtRisk } from './sla.ts';
 export function runSlaSweep(ctx: ServiceContext): number {
   if (ctx.faults.has('sla-at-risk-never')) return 0;
   const now = ctx.clock.now();
-  const due = dueForAtRisk(ctx.store.tickets.values(), now, ctx.faults);
+  const due = dueForAtRisk(ctx.store.tickets.values(), now, ctx.behaviour.atRiskLeft);
   for (const t of due) {
     t.atRiskFired = true;
     emit(ctx, 'sla.at_risk', t, {

@@ -6,8 +6,12 @@ import { randomBytes } from 'node:crypto';
 
 export type Plan = 'team' | 'growth' | 'enterprise';
 export type Scope = 'read' | 'full';
-export type Status = 'open' | 'pending' | 'on_hold' | 'closed';
+/** U1: `resolved` only where the close operation leaves it (server/readings/tickets.ts). */
+export type Status = 'open' | 'pending' | 'on_hold' | 'resolved' | 'closed';
 export type Priority = 'low' | 'normal' | 'high';
+
+/** Resolved or closed: the docs' ticket.closed fires for either; no SLA clock runs, nothing waits. */
+export const isDone = (s: Status): boolean => s === 'resolved' || s === 'closed';
 
 export interface Workspace {
   id: string;

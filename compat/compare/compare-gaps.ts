@@ -89,6 +89,7 @@ export function timingInRange(baseline: unknown, current: unknown): boolean {
   return cur.every((v) => v >= lo && v <= hi);
 }
 
-function sameProbeValue(probe: string, a: unknown, b: unknown): boolean {
+/** Whether two values of `probe` are the same behaviour (beyond run-to-run noise). */
+export function sameProbeValue(probe: string, a: unknown, b: unknown): boolean {
   return isTiming(probe) ? timingInRange(a, b) : canonical(a) === canonical(b);
 }

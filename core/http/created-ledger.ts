@@ -79,8 +79,9 @@ export function createdSince(mark: number, baseUrl?: string): CreatedObject[] {
 /**
  * Whether a write left a ticket closed, by the deployment's own answer: the clean-up needs not
  * close again what a test closed last (each close is a request on a shared key: issue 25). A 2xx
- * write on a ticket answered with the ticket says its status; any other write on it (a message, a
- * macro applied) may reopen it, so it counts as open. Reads and refused writes change nothing.
+ * close did what the clean-up would do, whatever status it left (`resolved`: U1), unless its
+ * answer shows the ticket still open; another 2xx write on a ticket answered with the ticket says
+ * its status; any other write on it (a message, a macro applied) may reopen it, so it counts as open. Reads and refused writes change nothing.
  */
 export function ticketStateBy(ex: Exchange): { id: string; closed: boolean } | undefined {
   const r = ex.response;
@@ -96,7 +97,9 @@ export function ticketStateBy(ex: Exchange): { id: string; closed: boolean } | u
   if (!m) return undefined;
   const id = decodeURIComponent(m[1]!);
   const t = r.json as { id?: unknown; status?: unknown } | undefined;
-  const closed = t?.id === id && t.status === 'closed';
+  const shown = t?.id === id ? t.status : undefined;
+  const closed =
+    ex.operation?.operationId === 'closeTicket' ? shown !== 'open' : shown === 'closed';
   return { id, closed };
 }
 

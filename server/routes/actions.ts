@@ -9,8 +9,8 @@ export function applyActions(ctx: ServiceContext, t: Ticket, a: MacroActions): v
   const now = ctx.clock.now();
   if (a.priority && a.priority !== t.priority && !ctx.faults.has('priority-ignored')) {
     t.priority = a.priority;
-    if (!ctx.faults.has('sla-not-recomputed')) {
-      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+    if (ctx.behaviour.slaRecomputed) {
+      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx);
       t.atRiskFired = false;
     }
   }

@@ -44,8 +44,8 @@ export async function addMessage(ctx: ServiceContext, req: FastifyRequest, reply
     if (m.author === 'customer') {
       if (!ctx.faults.has('customer-replied-never')) emit(ctx, 'customer.replied', t, extras);
       runRules(ctx, t, 'customer.replied');
-      // A customer reply re-opens a ticket waiting on the customer (U1).
-      if (t.status === 'pending' && !ctx.faults.has('reply-keeps-pending')) {
+      // A customer reply re-opens a ticket waiting on the customer, or leaves it to an agent (U1).
+      if (t.status === 'pending' && ctx.behaviour.customerReplyReopens) {
         t.status = 'open';
         emitStatusChange(ctx, t, 'pending');
       }

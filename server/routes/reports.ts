@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.ts';
 import { iso } from '../represent.ts';
 import { atRiskAtMs } from '../sla.ts';
-import type { Ticket } from '../store.ts';
+import { isDone, type Ticket } from '../store.ts';
 
 export async function reportSummary(ctx: ServiceContext, req: FastifyRequest) {
   const ws = req.auth!.workspace.id;
@@ -17,13 +17,14 @@ export async function reportSummary(ctx: ServiceContext, req: FastifyRequest) {
     }, {});
   const byPriority = count((t) => t.priority);
   if (ctx.faults.has('report-skips-normal')) delete byPriority.normal;
-  const waiting = mine.filter((t) => t.status !== 'closed' && t.firstResponseAtMs === undefined);
+  const waiting = mine.filter((t) => !isDone(t.status) && t.firstResponseAtMs === undefined);
   return {
     generated_at: iso(now),
     tickets: { total: mine.length, by_status: count((t) => t.status), by_priority: byPriority },
     sla: {
-      at_risk: waiting.filter((t) => now >= atRiskAtMs(t, ctx.faults) && now < t.firstResponseDueMs)
-        .length,
+      at_risk: waiting.filter(
+        (t) => now >= atRiskAtMs(t, ctx.behaviour.atRiskLeft) && now < t.firstResponseDueMs,
+      ).length,
       breached: waiting.filter((t) => now >= t.firstResponseDueMs).length,
     },
   };

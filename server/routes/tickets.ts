@@ -8,12 +8,15 @@ import { emit, emitStatusChange } from '../events.ts';
 import { sendProblem } from '../problem.ts';
 import { ticketJson } from '../represent.ts';
 import { slaTarget } from '../sla.ts';
-import { type Priority, type Status, type Ticket, newId } from '../store.ts';
+import { isDone, type Priority, type Status, type Ticket, newId } from '../store.ts';
 import { runRules } from './actions.ts';
 import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
 import { validationFailed, validBody, validUpdate } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
+/** The statuses of this deployment: ours, and `resolved` where the close operation leaves it (U1). */
+const statusesOf = (ctx: ServiceContext): readonly Status[] =>
+  ctx.behaviour.closeStatus === 'resolved' ? [...STATUSES, 'resolved'] : STATUSES;
 const PRIORITIES = ['low', 'normal', 'high'] as const;
 /** A character outside the Basic Multilingual Plane (what a 3-byte utf8 column cannot hold). */
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
@@ -69,7 +72,7 @@ export function ticketInPath(
 
 export async function listTickets(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
   const q = parseListQuery(req.query as Record<string, unknown>, {
-    status: STATUSES,
+    status: statusesOf(ctx),
     priority: PRIORITIES,
   });
   if ('errors' in q) return validationFailed(ctx, reply, q.errors);
@@ -150,6 +153,11 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
   )
     throw new Error('value too long for type character varying(300)');
   if (!validBody(ctx, reply, 'TicketCreate', body)) return reply;
+  // The requester's name too, where this deployment requires it (U3).
+  if (ctx.behaviour.requesterRequires === 'email-and-name' && body!.requester.name === undefined)
+    return validationFailed(ctx, reply, [
+      { field: 'requester.name', code: 'required', message: 'requester.name is required' },
+    ]);
   // FAULT subject-astral-500: a 3-byte utf8 column refuses a character outside the BMP.
   if (ASTRAL.test(body!.subject) && ctx.faults.has('subject-astral-500'))
     throw new Error("Incorrect string value for column 'subject'");
@@ -159,7 +167,7 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
   const now = ctx.clock.now();
   const priority: Priority = ctx.faults.has('priority-ignored')
     ? 'normal'
-    : ((body!.priority as Priority | undefined) ?? 'normal');
+    : ((body!.priority as Priority | undefined) ?? ctx.behaviour.defaultPriority);
   const t: Ticket = {
     id: newId('tkt'),
     seq: ctx.store.nextSeq(),
@@ -174,7 +182,7 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
     tags: [...new Set<string>(body!.tags ?? [])],
     createdAtMs: now,
     updatedAtMs: now,
-    firstResponseDueMs: now + slaTarget(priority, ctx.faults),
+    firstResponseDueMs: now + slaTarget(priority, ctx),
     atRiskFired: false,
   };
   ctx.store.addTicket(t);
@@ -194,8 +202,10 @@ export async function createTicket(ctx: ServiceContext, req: FastifyRequest, rep
   const json = ticketJson(t, ctx);
   // The response to creation shows the status the ticket was created with (documented: open).
   json.status = ctx.faults.has('create-status-new') ? 'new' : 'open';
+  // 201 and where the ticket is, or 200 and the ticket alone (U5).
+  if (ctx.behaviour.createAnswer === '200') return reply.code(200).send(json);
   reply.header('location', `/v1/tickets/${t.id}`);
-  return reply.code(ctx.faults.has('create-200') ? 200 : 201).send(json);
+  return reply.code(201).send(json);
 }
 
 export async function getTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
@@ -203,14 +213,29 @@ export async function getTicket(ctx: ServiceContext, req: FastifyRequest, reply:
   if (!t) return reply;
   const json = ticketJson(t, ctx);
   if (ctx.faults.has('get-priority-normal')) json.priority = 'normal';
-  return json;
+  // The ticket itself, or in an envelope (U8).
+  return ctx.behaviour.getAnswer === 'wrapped' ? { ticket: json } : json;
 }
 
 export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
   const t = ticketInPath(ctx, req, reply);
   if (!t) return reply;
-  const patch = validUpdate<TicketPatch>(ctx, reply, 'TicketUpdate', req.body);
+  if (
+    ctx.behaviour.updateMedia === 'json' &&
+    /^application\/merge-patch\+json\b/i.test(req.headers['content-type'] ?? '')
+  )
+    return sendProblem(reply, 415, 'unsupported_media_type', 'An update is application/json.');
+  const patch = validUpdate<TicketPatch>(ctx, reply, 'TicketUpdate', req.body, statusesOf(ctx));
   if (!patch) return reply;
+  // Closing is the close operation's alone where this deployment says so (U7).
+  if (!ctx.behaviour.patchCloses && patch.status !== undefined && isDone(patch.status))
+    return validationFailed(ctx, reply, [
+      {
+        field: 'status',
+        code: 'not_allowed',
+        message: 'a ticket is closed by its close operation',
+      },
+    ]);
   const previous = t.status;
   if (patch.subject !== undefined && !ctx.faults.has('patch-subject-ignored'))
     t.subject = patch.subject;
@@ -218,8 +243,8 @@ export async function updateTicket(ctx: ServiceContext, req: FastifyRequest, rep
   if (patch.priority !== undefined && !ctx.faults.has('priority-ignored')) {
     t.priority = patch.priority;
     // A priority change recomputes the SLA (docs/assumptions.md); the at-risk announcement re-arms.
-    if (!ctx.faults.has('sla-not-recomputed')) {
-      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx.faults);
+    if (ctx.behaviour.slaRecomputed) {
+      t.firstResponseDueMs = t.createdAtMs + slaTarget(t.priority, ctx);
       t.atRiskFired = false;
     }
   }
@@ -234,9 +259,12 @@ export async function closeTicket(ctx: ServiceContext, req: FastifyRequest, repl
   const t = ticketInPath(ctx, req, reply);
   if (!t) return reply;
   const previous = t.status;
-  if (previous === 'closed' && ctx.faults.has('close-twice-409'))
+  // Closing a closed ticket: harmless, or a conflict (U7).
+  if (isDone(previous) && ctx.behaviour.closeClosed === 'conflict')
     return sendProblem(reply, 409, 'conflict', 'The ticket is already closed.');
-  if (!ctx.faults.has('close-keeps-status')) t.status = 'closed';
+  // Closed or resolved (U1); a ticket already closed stays as it is.
+  if (!ctx.faults.has('close-keeps-status') && !isDone(previous))
+    t.status = ctx.behaviour.closeStatus;
   if (previous !== t.status) t.updatedAtMs = ctx.clock.now();
   emitStatusChange(ctx, t, previous);
   return ticketJson(t, ctx);

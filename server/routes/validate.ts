@@ -20,12 +20,16 @@ const SIZE_KEYWORDS = new Set([
 /**
  * The body's issues against `schema`. Without our size limits (U26) those keywords are dropped —
  * but an email address keeps its length: at most 254 characters is part of being one (RFC 5321),
- * and the docs give the requester an `<EMAIL>`.
+ * and the docs give the requester an `<EMAIL>`. With them, a subject may run to this
+ * deployment's own longest (U26) where that is over the spec's 255.
  */
 function issuesOf(ctx: ServiceContext, schema: string, body: unknown): ValidationIssue[] {
   const issues = validate(schema, body ?? null);
-  if (ctx.behaviour.sizeLimits) return issues;
-  return issues.filter((i) => !SIZE_KEYWORDS.has(i.keyword) || /\/email$/.test(i.pointer));
+  if (!ctx.behaviour.sizeLimits)
+    return issues.filter((i) => !SIZE_KEYWORDS.has(i.keyword) || /\/email$/.test(i.pointer));
+  const subject = (body as { subject?: unknown } | null)?.subject;
+  const fits = typeof subject !== 'string' || [...subject].length <= ctx.behaviour.subjectMaxLength;
+  return issues.filter((i) => !(fits && i.keyword === 'maxLength' && i.pointer === '/subject'));
 }
 
 export function validBody(
@@ -33,8 +37,13 @@ export function validBody(
   reply: FastifyReply,
   schema: string,
   body: unknown,
+  /** Values of `status` this deployment takes beside the spec's enum (U1). */
+  statuses: readonly string[] = [],
 ): boolean {
-  const issues = issuesOf(ctx, schema, body);
+  const status = (body as { status?: unknown } | null)?.status;
+  const issues = issuesOf(ctx, schema, body).filter(
+    (i) => !(i.pointer === '/status' && i.keyword === 'enum' && statuses.includes(String(status))),
+  );
   if (issues.length === 0) return true;
   validationFailed(
     ctx,
@@ -53,12 +62,13 @@ export function validUpdate<T>(
   reply: FastifyReply,
   schema: string,
   body: unknown,
+  statuses: readonly string[] = [],
 ): T | undefined {
   const applied =
     ctx.behaviour.wrongTypedUpdate === 'ignore'
       ? withoutWrongTyped(body, validate(schema, body ?? null))
       : body;
-  return validBody(ctx, reply, schema, applied) ? (applied as T) : undefined;
+  return validBody(ctx, reply, schema, applied, statuses) ? (applied as T) : undefined;
 }
 
 /** The validation problem: 422 with errors[{field, code, message}] (U16, U20). */

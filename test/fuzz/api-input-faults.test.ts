@@ -2,14 +2,15 @@
  * The API input fuzz fails where it must: a 5xx for a body without a requester (fault
  * missing-requester-500), printed as a minimal counterexample with the key redacted; work done
  * behind a rejection (a proxy that lets every write through, then answers 422); a creation
- * answered 200 (fault create-200), judged by the contract suite's own exchange.documented-status
+ * answered 200 (reading U5=create-200), judged by the contract suite's own exchange.documented-status
  * with the statuses the spec lists; and an input on which the target drops the connection, or
  * stops answering altogether, which is a failing case with its repro, never "could not run".
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { describe, test } from 'node:test';
-import { FAULTS, ruleOf } from '../../server/faults.ts';
+import { checks } from '../../core/checks/index.ts';
+import { FAULTS } from '../../server/faults.ts';
 import { formatApiInputFuzz } from '../../fuzz/api-input/format.ts';
 import { apiInputFailures } from '../../fuzz/api-input/rules.ts';
 import { fuzzSeed } from '../../fuzz/shared/seed.ts';
@@ -112,23 +113,23 @@ async function droppingProxy(baseUrl: string, die: boolean) {
 }
 
 describe('api input fuzz, one judge and a target that must always answer', () => {
-  test('create-200: judged by exchange.documented-status with the statuses of the spec, as the contract suite judges it', async () => {
-    const fault = FAULTS.find((f) => f.name === 'create-200')!;
-    const svc = await startFuzzTarget([fault.name]);
+  test('U5=create-200: judged by exchange.documented-status with the statuses of the spec, as the contract suite judges it', async () => {
+    const check = 'exchange.documented-status';
+    const svc = await startFuzzTarget([], { readings: ['U5=create-200'] });
     try {
       const r = await apiInputFuzzOn(svc, 30, { operations: ['createTicket'] });
       const report = formatApiInputFuzz(r);
       const [create] = r.operations;
-      const warning = create?.warnings.find((w) => w.broken.check === fault.check);
-      assert.ok(warning, `the fault's own check is reported:\n${report}`);
+      const warning = create?.warnings.find((w) => w.broken.check === check);
+      assert.ok(warning, `the reading is reported by ${check}:\n${report}`);
       assert.equal(
         warning.broken.provenance,
-        ruleOf(fault).provenance,
+        checks.get(check).provenance,
         'with the check’s provenance',
       );
       assert.match(warning.reason, /^200 from POST \/v1\/tickets; expected one of 201\b/);
       assert.match(warning.counterexample.transcript, /^< HTTP\/1\.1 200$/m);
-      const failure = apiInputFailures(r).find((f) => f.check === fault.check);
+      const failure = apiInputFailures(r).find((f) => f.check === check);
       assert.equal(failure?.provenance, 'assumed', 'filed as the contract suite files it');
       // An assumed rule is a warning: the fuzz keeps looking for documented failures.
       assert.equal(create?.cases, 30, report);

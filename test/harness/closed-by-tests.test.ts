@@ -65,6 +65,15 @@ test('a close answered closed marks the ticket closed; a message, a macro or an 
     { id: 'tkt_1', closed: false },
     'a macro may reopen: the clean-up closes it again',
   );
+  // A close answered with another status than ours (U1), or without the ticket, did close it.
+  assert.deepEqual(
+    ticketStateBy(ex('POST', '/tickets/tkt_1/close', 200, { id: 'tkt_1', status: 'resolved' })),
+    { id: 'tkt_1', closed: true },
+  );
+  assert.deepEqual(ticketStateBy(ex('POST', '/tickets/tkt_1/close', 204)), {
+    id: 'tkt_1',
+    closed: true,
+  });
   // A close the deployment answered as still open is not closed.
   assert.deepEqual(
     ticketStateBy(ex('POST', '/tickets/tkt_1/close', 200, { id: 'tkt_1', status: 'open' })),

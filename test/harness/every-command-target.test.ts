@@ -4,10 +4,10 @@
  * over them (issue 24: `harness fuzz api-input` with HARNESS_BASE_URL set fuzzed the embedded
  * deployment and said PASS). Each command runs as its own process against reference deployments
  * started by `harness serve` as separate processes, reached only through those variables; the
- * traffic went there when the command finds the fault only that deployment has on.
+ * traffic went there when the command finds what only that deployment does.
  *
- *   faulty: create-200 (the API input fuzz warns: an assumed status rule) and signature-uppercase
- *           (the delivery check fails: a documented rule)
+ *   faulty: the reading U5=create-200 (the API input fuzz warns: an assumed status rule) and the
+ *           fault signature-uppercase (the delivery check fails: a documented rule)
  *   limits: burst-150, its clock 10× (the load checks, their schedule 10× shorter)
  *
  * `harness run` with HARNESS_BASE_URL is covered the same way by gate.test.ts and
@@ -27,7 +27,7 @@ const dir = mkdtempSync(join(tmpdir(), 'harness-every-command-'));
 
 before(async () => {
   [faulty, limits] = await Promise.all([
-    serveReference(['create-200', 'signature-uppercase'], ['--api-plan', 'growth']),
+    serveReference(['signature-uppercase'], ['--reading', 'U5=create-200', '--api-plan', 'growth']),
     serveReference(['burst-150'], ['--time-scale', '10']),
   ]);
 });
@@ -36,7 +36,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What only the faulty deployment answers: a creation with 200 (create-200). */
+/** What only the faulty deployment answers: a creation with 200 (U5=create-200). */
 const CREATE_200 =
   /\[exchange\.documented-status\] \d+ cases?, the shortest: 200 from POST \/v1\/tickets/;
 

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../core/net.ts';
 import type { Failure } from '../../core/checks/types.ts';
+import { sameProbeValue } from '../../compat/compare/compare-gaps.ts';
 import type { Summary } from '../../report/summary.ts';
 import { runHarness, serveReference } from '../harness/gate-processes.ts';
 
@@ -27,7 +28,8 @@ export interface ReadingRun {
   errors: string[];
   /**
    * `probe:<gap>` for each gap whose probes recorded another value than the same gate recorded
-   * against the deployment without readings: what only the behaviour snapshot shows of a reading.
+   * against the deployment without readings, beyond run-to-run noise (timestamps, ids, timings: as
+   * the compatibility report compares them): what only the behaviour snapshot shows of a reading.
    */
   probed: Set<string>;
   /** The gap probes of the run's snapshot.json. */
@@ -44,7 +46,7 @@ function probedOtherwise(gaps: Gaps, reference: Gaps): Set<string> {
   const out = new Set<string>();
   for (const [gap, ids] of Object.entries(gaps))
     for (const [id, value] of Object.entries(ids))
-      if (JSON.stringify(value) !== JSON.stringify(reference[gap]?.[id])) out.add(`probe:${gap}`);
+      if (!sameProbeValue(id, reference[gap]?.[id], value)) out.add(`probe:${gap}`);
   return out;
 }
 

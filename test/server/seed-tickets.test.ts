@@ -122,6 +122,6 @@ describe('seeded tickets', () => {
       (t) => t.createdAtMs < svc.clock.source() - 48 * 3_600_000,
     );
     assert.equal(old.length, 4 * N);
-    assert.deepEqual(dueForAtRisk(old, svc.clock.source(), svc.ctx.faults), []);
+    assert.deepEqual(dueForAtRisk(old, svc.clock.source(), svc.ctx.behaviour.atRiskLeft), []);
   });
 });

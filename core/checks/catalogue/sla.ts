@@ -2,19 +2,23 @@
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import type { Exchange } from '../types.ts';
-import { body } from './answer.ts';
+import { body, judgedOnTicket } from './answer.ts';
 
+/** ex: an answer showing the ticket — its creation, or an update (U6: a ticket only by our reading). */
 export const slaPresent = defineCheck({
   name: 'ticket.sla-present',
   provenance: 'documented',
-  assumptions: [],
+  assumptions: ['U6'],
   rule: 'A ticket contains sla.first_response_due.',
   kind: 'scenario',
   run(ex) {
     const sla = body(ex).sla;
     return typeof sla?.first_response_due === 'string'
       ? undefined
-      : { received: `sla ${show(sla)}`, expected: 'sla.first_response_due, a timestamp' };
+      : judgedOnTicket(ex, {
+          received: `sla ${show(sla)}`,
+          expected: 'sla.first_response_due, a timestamp',
+        });
   },
 });
 

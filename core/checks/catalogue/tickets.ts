@@ -3,7 +3,7 @@ import { sameJson } from '../../json-equal.ts';
 import { hasLoneSurrogate } from '../../unicode.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
-import { body, statusIn } from './answer.ts';
+import { body, judgedOnTicket, statusIn } from './answer.ts';
 
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -19,10 +19,11 @@ export const createdStatusOpen = defineCheck({
   },
 });
 
+/** ex: an answer showing the ticket — its creation, or a get (U8: a ticket only by our reading). */
 export const timestampsUtc = defineCheck({
   name: 'ticket.timestamps-utc',
   provenance: 'documented',
-  assumptions: [],
+  assumptions: ['U8'],
   rule: 'created_at and sla.first_response_due are ISO 8601 UTC timestamps.',
   kind: 'scenario',
   run(ex) {
@@ -38,10 +39,10 @@ export const timestampsUtc = defineCheck({
       ([, v]) => !(typeof v === 'string' && UTC.test(v) && !Number.isNaN(Date.parse(v))),
     );
     if (bad.length === 0) return undefined;
-    return {
+    return judgedOnTicket(ex, {
       received: bad.map(([k, v]) => `${k} ${v === undefined ? '(absent)' : show(v)}`).join(', '),
       expected: 'ISO 8601 UTC, e.g. 2026-11-22T09:00:00Z',
-    };
+    });
   },
 });
 export const priorityEchoed = defineCheck({
@@ -58,10 +59,11 @@ export const priorityEchoed = defineCheck({
   },
 });
 
+/** args: the requester sent at creation; ex: an answer showing the ticket, as ticket.subject-echoed's. */
 export const requesterEchoed = defineCheck({
   name: 'ticket.requester-echoed',
   provenance: 'documented',
-  assumptions: [],
+  assumptions: ['U8'],
   rule: 'requester is the customer and carries an email and a name.',
   kind: 'scenario',
   run(ex, a: { sent: { email: string; name?: string } }) {
@@ -73,7 +75,10 @@ export const requesterEchoed = defineCheck({
       (name === undefined || hasLoneSurrogate(name) || r.name === name)
     )
       return undefined;
-    return { received: `requester ${show(r)}`, expected: `requester ${show(a.sent)} as sent` };
+    return judgedOnTicket(ex, {
+      received: `requester ${show(r)}`,
+      expected: `requester ${show(a.sent)} as sent`,
+    });
   },
 });
 
@@ -104,11 +109,14 @@ function firstDifference(got: string, sent: string): string {
   }
 }
 
-/** args: the subject sent at creation; ex is a 2xx answer showing the ticket (the creation, a GET). */
+/**
+ * args: the subject sent at creation; ex is a 2xx answer showing the ticket (the creation, a GET).
+ * A GET's answer is a ticket only by our reading (U8): one that shows none leans on it.
+ */
 export const subjectEchoed = defineCheck({
   name: 'ticket.subject-echoed',
   provenance: 'documented',
-  assumptions: [],
+  assumptions: ['U8'],
   rule: 'The ticket’s subject is the subject line supplied at creation, character for character: emoji and every other plane, CJK, RTL, combining marks, control characters.',
   kind: 'scenario',
   run(ex, a: { sent: string }) {
@@ -117,22 +125,23 @@ export const subjectEchoed = defineCheck({
     if (hasLoneSurrogate(a.sent)) return undefined;
     const got = body(ex).subject;
     if (got === a.sent) return undefined;
-    return {
+    return judgedOnTicket(ex, {
       received:
         typeof got === 'string'
           ? `subject ${firstDifference(got, a.sent)}`
           : `subject ${show(got)}`,
       expected: `subject ${show(a.sent, 120)} as sent`,
-    };
+    });
   },
 });
 
 export const closeCloses = defineCheck({
   name: 'tickets.close',
   provenance: 'documented',
-  assumptions: [],
   // "closed" as the status value is U1 (only open is documented): tickets.status-transition and
   // tickets.idempotent-close hold the assumed value; the documented rule is only "no longer open".
+  // That the close answers with the ticket is U7: an answer without one (a 204) leans on it.
+  assumptions: ['U7'],
   rule: 'Close exists and resolves or closes the ticket (ticket.closed): it is no longer open.',
   kind: 'scenario',
   run(ex) {
@@ -140,10 +149,10 @@ export const closeCloses = defineCheck({
     const s = body(ex).status;
     if (r && r.status >= 200 && r.status < 300 && typeof s === 'string' && s !== 'open')
       return undefined;
-    return {
+    return judgedOnTicket(ex, {
       received: `${r?.status ?? 'no response'} with status ${show(s)}`,
       expected: '2xx and a status other than "open" (assumed "closed")',
-    };
+    });
   },
 });
 export const statusIs = statusIn(
