@@ -17,14 +17,15 @@ import { type RunningService, startService } from '../../server/start.ts';
 export const UNLIMITED = { ratePerMin: 1_000_000, burst: 1_000_000 };
 
 /**
- * The deployment with `faults` and the unlimited enterprise key; `webhooks` for the delivery
- * check: retries 20 and 40 ms apart, so a failing delivery's retries do not hold the test up.
+ * The deployment with `faults` (and `readings`) and the unlimited enterprise key; `webhooks` for
+ * the delivery check: retries 20 and 40 ms apart, so a failing delivery's retries do not hold the
+ * test up.
  */
 export function startFuzzTarget(
   faults: string[] = [],
-  { webhooks = false }: { webhooks?: boolean } = {},
+  { webhooks = false, readings = [] }: { webhooks?: boolean; readings?: string[] } = {},
 ): Promise<RunningService> {
-  const opts: ServiceOptions = { faults, enterprise: UNLIMITED };
+  const opts: ServiceOptions = { faults, readings, enterprise: UNLIMITED };
   if (webhooks) opts.webhookRetryDelaysMs = [20, 40];
   return startService(opts);
 }
