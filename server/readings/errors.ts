@@ -77,17 +77,17 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
     shows: ['resources.status-code'],
   },
   {
-    name: 'U16=error-object',
-    gap: 'U16',
-    does: 'answers errors as application/json {"error": {code, message, request_id, details: [{field, message}]}}, not as a problem',
-    set: { errorBody: 'error-object' },
-    shows: ['exchange.content-type', 'validation.problem-body'],
-  },
-  {
     name: 'U16=plain-text',
     gap: 'U16',
     does: 'answers errors as text/plain: "404 Not Found: No ticket with this id.", each invalid field on a line below',
     set: { errorBody: 'plain-text' },
+    shows: ['exchange.content-type', 'validation.problem-body'],
+  },
+  {
+    name: 'U16=error-object',
+    gap: 'U16',
+    does: 'answers errors as application/json {"error": {code, message, request_id, details: [{field, message}]}}, not as a problem',
+    set: { errorBody: 'error-object' },
     shows: ['exchange.content-type', 'validation.problem-body'],
   },
   {
@@ -102,7 +102,9 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
     gap: 'U17',
     does: 'refuses a missing or invalid key with 401 but no WWW-Authenticate header',
     set: { wwwAuthenticate: false },
-    shows: ['auth.www-authenticate'],
+    // The check judges 401s only: beside U17=403 and U18=403 (`--reading other`) there is none,
+    // and the probe of the missing key's answer records the challenge whatever its status.
+    shows: ['auth.www-authenticate', 'probe:U17'],
   },
   {
     name: 'U18=403',
