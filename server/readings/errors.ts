@@ -81,7 +81,7 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
     gap: 'U16',
     does: 'answers errors as text/plain: "404 Not Found: No ticket with this id.", each invalid field on a line below',
     set: { errorBody: 'plain-text' },
-    shows: ['exchange.content-type', 'validation.problem-body'],
+    shows: ['exchange.json-body', 'exchange.content-type', 'validation.problem-body'],
   },
   {
     name: 'U16=error-object',
@@ -100,7 +100,7 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
   {
     name: 'U17=no-challenge',
     gap: 'U17',
-    does: 'refuses a missing or invalid key with 401 but no WWW-Authenticate header',
+    does: 'refuses a missing or invalid key without a WWW-Authenticate header',
     set: { wwwAuthenticate: false },
     // The check judges 401s only: beside U17=403 and U18=403 (`--reading other`) there is none,
     // and the probe of the missing key's answer records the challenge whatever its status.
@@ -130,7 +130,7 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
   {
     name: 'U19=code-forbidden',
     gap: 'U19',
-    does: 'refuses a write with a read-only key with 403 and code forbidden instead of insufficient_scope',
+    does: 'refuses a write with a read-only key with the error code forbidden instead of insufficient_scope',
     set: { readOnlyWriteCode: 'forbidden' },
     shows: ['auth.readonly-403'],
   },
