@@ -92,6 +92,9 @@ const ERROR_CODES: Record<string, [number, string, string]> = {
   ],
 };
 
+/** Deprecated since 2026-01-01 (RFC 9745's structured date), gone after its Sunset (RFC 8594). */
+const DEPRECATION = { deprecation: '@1767225600', sunset: 'Thu, 01 Jul 2027 00:00:00 GMT' };
+
 export function buildService(opts: ServiceOptions = {}): BuiltService {
   const faults = new FaultSet(opts.faults ?? []);
   const behaviour = behaviourOf(selectReadings(opts.readings ?? []));
@@ -169,6 +172,12 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
   );
 
   installGuard(app);
+  // U27=deprecation-headers: every answer of the API announces that v1 is deprecated, and when it goes.
+  if (behaviour.deprecationHeaders)
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (!req.routeOptions.url?.startsWith('/admin')) reply.headers(DEPRECATION);
+      return payload;
+    });
   installListFaults(app);
   registerApiRoutes(app);
   if (opts.admin !== false) registerAdminRoutes(app);
@@ -182,14 +191,21 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     const mapped = e.code ? ERROR_CODES[e.code] : undefined;
     if (mapped) {
       if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') drainRefusedBody(req, reply);
-      const wrong400 =
-        (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && faults.has('unsupported-media-400')) ||
-        (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && faults.has('body-too-large-400'));
-      return sendProblem(reply, wrong400 ? 400 : mapped[0], mapped[1], mapped[2]);
+      const status =
+        e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? behaviour.wrongMediaTypeStatus
+          : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && faults.has('body-too-large-400')
+            ? 400
+            : mapped[0];
+      return sendProblem(reply, status, mapped[1], mapped[2]);
     }
     if (e.statusCode === 400 || e instanceof SyntaxError) {
-      const status = faults.has('malformed-json-422') ? 422 : 400;
-      return sendProblem(reply, status, 'malformed_json', 'The body is not valid JSON.');
+      return sendProblem(
+        reply,
+        behaviour.malformedJsonStatus,
+        'malformed_json',
+        'The body is not valid JSON.',
+      );
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return sendProblem(reply, e.statusCode, 'bad_request', e.message ?? 'Bad request.');

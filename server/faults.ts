@@ -213,24 +213,6 @@ export const FAULTS = [
     'answers close with 200 but leaves the status unchanged (PATCH {status: closed} and macros still close)',
   ),
   F(
-    'errors-plain-text',
-    'contracts',
-    'exchange.content-type',
-    'labels error answers text/plain instead of application/problem+json (the problem JSON unchanged)',
-  ),
-  F(
-    'validation-400',
-    'contracts',
-    'validation.status-422',
-    'answers schema violations with 400 instead of 422',
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "the spec lists no 400 for GET /v1/tickets (a query is never malformed JSON): the fault's 400 to an invalid query is also outside the operation's list of statuses",
-      },
-    ],
-  ),
-  F(
     'subject-not-required',
     'contracts',
     'validation.invalid-rejected',
@@ -266,25 +248,7 @@ export const FAULTS = [
     'tickets.filter-includes',
     'filters status=closed on the status a ticket was created with (a stale index): a ticket closed since is missing from status=closed',
   ),
-  F(
-    'unsupported-media-400',
-    'contracts',
-    'tickets.status-code',
-    'answers a body of the wrong media type with 400 instead of 415',
-  ),
   // --- contacts, macros, rules, reports (U10) -------------------------------------------------
-  F(
-    'contact-create-200',
-    'contracts',
-    'resources.status-code',
-    'answers the creation of a contact with 200 instead of 201',
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "every answer is held to the statuses the spec lists for its operation, and a 200 is not among createContact's: the same status the scenario finds is not the 201 a creation gets",
-      },
-    ],
-  ),
   F(
     'contact-name-dropped',
     'contracts',
@@ -330,32 +294,10 @@ export const FAULTS = [
   ),
   // --- validation ----------------------------------------------------------------------------
   F(
-    'malformed-json-422',
-    'contracts',
-    'validation.malformed-400',
-    'answers malformed JSON with 422 instead of 400',
-  ),
-  F(
     'body-too-large-400',
     'contracts',
     'validation.too-large-413',
     'answers a body over 1 MiB with 400 instead of 413',
-  ),
-  F(
-    'unknown-ticket-400',
-    'contracts',
-    'validation.unknown-404',
-    'answers an id it never issued with 400 (invalid id) instead of 404',
-    [
-      {
-        check: 'isolation.same-as-unknown',
-        why: "another workspace's ticket still answers 404 while an id nobody issued answers 400: the difference tells another workspace which ids exist — the leak U21 guards against, a consequence of the deviation rather than a second judge of it",
-      },
-      {
-        check: 'exchange.documented-status',
-        why: "400 is not among the statuses the spec lists for GET /v1/tickets/{ticket_id}: every answer is held to its operation's list",
-      },
-    ],
   ),
   F(
     'problem-status-400',
@@ -406,7 +348,6 @@ export const FAULTS = [
     'auth.malformed-authorization-rejected',
     'serves a request whose Authorization is not a bearer token (Basic …, or Bearer with no token) as the first workspace',
   ),
-  F('no-www-authenticate', 'contracts', 'auth.www-authenticate', 'omits WWW-Authenticate on 401'),
   F('readonly-can-write', 'contracts', 'auth.readonly-forbidden', 'lets a read-only key write'),
   F(
     'rotated-key-works',
@@ -428,36 +369,6 @@ export const FAULTS = [
     "serves another workspace's contact by id (GET /v1/contacts/{id}); tickets stay isolated",
   ),
   F(
-    'missing-key-403',
-    'contracts',
-    'auth.missing-key-401',
-    'answers a request without a key with 403 instead of 401',
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "the spec lists 403 only where a read-only key may be refused (writes): a 403 to a read is outside the read operation's list of statuses, judged on every answer",
-      },
-    ],
-  ),
-  F(
-    'invalid-key-403',
-    'contracts',
-    'auth.invalid-key-401',
-    'answers a request with an unknown key with 403 instead of 401',
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "the spec lists 403 only where a read-only key may be refused (writes): a 403 to a read is outside the read operation's list of statuses, judged on every answer",
-      },
-    ],
-  ),
-  F(
-    'readonly-wrong-code',
-    'contracts',
-    'auth.readonly-403',
-    'refuses a read-only write with 403 but code forbidden instead of insufficient_scope',
-  ),
-  F(
     'readonly-cannot-read',
     'contracts',
     'auth.readonly-can-read',
@@ -474,18 +385,6 @@ export const FAULTS = [
     'contracts',
     'auth.rotation-new-key-works',
     'rejects the key a rotation issued (401): rotation locks the workspace out',
-  ),
-  F(
-    'foreign-403',
-    'contracts',
-    'isolation.same-as-unknown',
-    "answers another workspace's ticket with 403 instead of the unknown-ticket 404",
-    [
-      {
-        check: 'exchange.documented-status',
-        why: "403 is not among the statuses the spec lists for GET /v1/tickets/{ticket_id} (another workspace's ticket is assumed unknown, U21): every answer is held to its operation's list",
-      },
-    ],
   ),
   F(
     'foreign-write-accepted',

@@ -113,7 +113,9 @@ export function installGuard(app: FastifyInstance): void {
       )
         return;
       const missing = resolved === 'missing';
-      if (!ctx.faults.has('no-www-authenticate')) {
+      // The refusal's status and challenge are the deployment's reading of U17 and U18 (401 with
+      // WWW-Authenticate as we assume; another reading answers 403, or 401 without a challenge).
+      if (ctx.behaviour.wwwAuthenticate) {
         reply.header(
           'www-authenticate',
           missing ? 'Bearer realm="v1"' : 'Bearer realm="v1", error="invalid_token"',
@@ -121,9 +123,7 @@ export function installGuard(app: FastifyInstance): void {
       }
       return sendProblem(
         reply,
-        (missing ? ctx.faults.has('missing-key-403') : ctx.faults.has('invalid-key-403'))
-          ? 403
-          : 401,
+        missing ? ctx.behaviour.missingKeyStatus : ctx.behaviour.invalidKeyStatus,
         missing ? 'missing_api_key' : 'invalid_api_key',
         missing
           ? 'Send a workspace API key as Authorization: Bearer <key>.'
@@ -151,8 +151,8 @@ export function installGuard(app: FastifyInstance): void {
     if (refused) {
       return sendProblem(
         reply,
-        403,
-        ctx.faults.has('readonly-wrong-code') ? 'forbidden' : 'insufficient_scope',
+        ctx.behaviour.readOnlyWriteStatus,
+        ctx.behaviour.readOnlyWriteCode,
         'This operation needs a full-access key; the key is read-only.',
       );
     }

@@ -1,6 +1,10 @@
-/** RFC 9457 problem details, the assumed error body of every 4xx (docs/assumptions.md U16). */
+/**
+ * RFC 9457 problem details, the assumed error body of every 4xx (docs/assumptions.md U16), and the
+ * other error bodies a reading of U16 writes instead.
+ */
 import type { FastifyReply } from 'fastify';
 import './context.ts';
+import type { Behaviour } from './readings/index.ts';
 
 export interface FieldError {
   field: string;
@@ -43,6 +47,49 @@ export function problemBody(
   };
 }
 
+/** How an error is written: its media type and its body. */
+export interface ErrorAnswer {
+  type: string;
+  body: string;
+}
+
+/**
+ * An error as the deployment writes it (U16): our RFC 9457 problem, or a reading's other shape —
+ * a JSON error object, or plain text. `member` is the problem's status member (the HTTP status).
+ */
+export function errorAnswer(
+  shape: Behaviour['errorBody'],
+  status: number,
+  code: string,
+  detail: string,
+  requestId: string,
+  errors?: FieldError[],
+  member = status,
+): ErrorAnswer {
+  const fields = errors && errors.length > 0 ? errors : undefined;
+  if (shape === 'error-object') {
+    const details = fields?.map(({ field, message }) => ({ field, message }));
+    return {
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify({
+        error: { code, message: detail, request_id: requestId, ...(details ? { details } : {}) },
+      }),
+    };
+  }
+  if (shape === 'plain-text') {
+    const lines = [`${status} ${TITLES[status] ?? 'Error'}: ${detail}`];
+    for (const e of fields ?? []) lines.push(`${e.field}: ${e.message}`);
+    return { type: 'text/plain; charset=utf-8', body: `${lines.join('\n')}\n` };
+  }
+  return {
+    type: 'application/problem+json; charset=utf-8',
+    body: JSON.stringify({
+      ...problemBody(status, code, detail, requestId, fields),
+      status: member,
+    }),
+  };
+}
+
 export function sendProblem(
   reply: FastifyReply,
   status: number,
@@ -50,12 +97,15 @@ export function sendProblem(
   detail: string,
   errors?: FieldError[],
 ): FastifyReply {
-  const body = problemBody(status, code, detail, String(reply.request.id), errors);
-  if (reply.server.svc?.faults.has('problem-status-400')) body.status = 400;
-  // FAULT errors-plain-text: the media type only — the problem JSON itself is unchanged, so the
-  // checks of the body (exchange.json-body, validation.problem-body) see a right one.
-  const type = reply.server.svc?.faults.has('errors-plain-text')
-    ? 'text/plain; charset=utf-8'
-    : 'application/problem+json';
-  return reply.code(status).type(type).send(JSON.stringify(body));
+  const svc = reply.server.svc;
+  const a = errorAnswer(
+    svc?.behaviour.errorBody ?? 'problem',
+    status,
+    code,
+    detail,
+    String(reply.request.id),
+    errors,
+    svc?.faults.has('problem-status-400') ? 400 : status,
+  );
+  return reply.code(status).type(a.type).send(a.body);
 }

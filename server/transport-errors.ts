@@ -3,14 +3,14 @@
  * (Node's `clientError`), an `Expect` other than 100-continue (Node's `checkExpectation`), a
  * path that does not percent-decode (Fastify's `frameworkErrors`). Node and Fastify answer these
  * with their own JSON and no rate-limit headers; the contract says every response carries the
- * three X-RateLimit headers and every error is problem+json (U16), so these do too.
+ * three X-RateLimit headers and every error has the deployment's error body (U16), so these do too.
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
-import { problemBody, sendProblem } from './problem.ts';
+import { errorAnswer, sendProblem } from './problem.ts';
 import { rateHeaderValues, retryAfterValue, takeUnrouted } from './rate-limit-answer.ts';
 
 export function newRequestId(): string {
@@ -44,11 +44,8 @@ function rawAnswer(
     code = 'rate_limited';
     detail = 'Rate limit exceeded; retry after Retry-After seconds.';
   }
-  // FAULT errors-plain-text: the media type only, as sendProblem.
-  headers['content-type'] = ctx.faults.has('errors-plain-text')
-    ? 'text/plain; charset=utf-8'
-    : 'application/problem+json; charset=utf-8';
-  const body = JSON.stringify(problemBody(status, code, detail, newRequestId()));
+  const { type, body } = errorAnswer(ctx.behaviour.errorBody, status, code, detail, newRequestId());
+  headers['content-type'] = type;
   if (ctx.faults.has('ratelimit-headers-missing-on-4xx')) {
     for (const h of Object.keys(headers)) if (h.startsWith('x-ratelimit-')) delete headers[h];
   }

@@ -56,7 +56,9 @@ export async function createContact(ctx: ServiceContext, req: FastifyRequest, re
   };
   ctx.store.contacts.set(c.id, c);
   reply.header('location', `/v1/contacts/${c.id}`);
-  return reply.code(ctx.faults.has('contact-create-200') ? 200 : 201).send(contactJson(c));
+  return reply
+    .code(ctx.behaviour.resources === 'contact-created-200' ? 200 : 201)
+    .send(contactJson(c));
 }
 
 export async function getContact(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {

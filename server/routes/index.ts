@@ -28,6 +28,8 @@ export function registerApiRoutes(app: FastifyInstance): void {
   app.patch('/v1/tickets/:ticket_id', write, on(updateTicket));
   app.post('/v1/tickets/:ticket_id/close', write, on(closeTicket));
   app.post('/v1/tickets/:ticket_id/messages', write, on(addMessage));
+  // U10=no-resources: none of the others is exposed; their paths are answered as any unknown one.
+  if (ctx.behaviour.resources === 'absent') return;
 
   app.get('/v1/contacts', read, on(listContacts));
   app.post('/v1/contacts', write, on(createContact));

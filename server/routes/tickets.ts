@@ -23,7 +23,7 @@ const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 const ASTRAL_ALL = /[\u{10000}-\u{10FFFF}]/gu;
 type TicketPatch = { subject?: string; priority?: Priority; status?: Status; tags?: string[] };
 
-/** The ticket of the caller's workspace, or undefined (a 404 was sent). Foreign = unknown (U21). */
+/** The caller's ticket, or undefined (a 404 sent: foreign = unknown, U21; or a reading's 400/403). */
 export function findTicket(
   ctx: ServiceContext,
   req: FastifyRequest,
@@ -43,11 +43,11 @@ export function findTicket(
       ? t.workspaceId === req.auth.workspace.id || leak
       : ctx.faults.has('get-ticket-no-auth'));
   if (visible) return t;
-  if (!t && ctx.faults.has('unknown-ticket-400')) {
+  if (!t && ctx.behaviour.unknownTicketStatus === 400) {
     sendProblem(reply, 400, 'invalid_id', 'The ticket id is not valid.');
     return undefined;
   }
-  if (t && ctx.faults.has('foreign-403')) {
+  if (t && ctx.behaviour.foreignTicketStatus === 403) {
     sendProblem(reply, 403, 'forbidden', 'The ticket belongs to another workspace.');
     return undefined;
   }

@@ -71,16 +71,15 @@ export function validUpdate<T>(
   return validBody(ctx, reply, schema, applied, statuses) ? (applied as T) : undefined;
 }
 
-/** The validation problem: 422 with errors[{field, code, message}] (U16, U20). */
+/** The validation problem: 422 (or a reading's 400) with errors[{field, code, message}] (U16, U20). */
 export function validationFailed(
   ctx: ServiceContext,
   reply: FastifyReply,
   errors: Array<{ field: string; code: string; message: string }>,
 ): FastifyReply {
-  const status = ctx.faults.has('validation-400') ? 400 : 422;
   return sendProblem(
     reply,
-    status,
+    ctx.behaviour.validationStatus,
     'validation_failed',
     'The request does not satisfy the schema.',
     ctx.faults.has('validation-errors-missing') ? [] : errors,

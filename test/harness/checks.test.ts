@@ -153,6 +153,37 @@ describe('checks registry', () => {
     assert.equal(fine.check('exchange.json-body', ex(204, RL)), true, 'a 204 has no body');
   });
 
+  test('an error body that is not JSON leans on U16; a 2xx body that is not JSON fails the gate', () => {
+    const v = new Verdict(checks, 't');
+    const text = rawEx(404, '404 Not Found: No ticket with this id.\n', 'text/plain');
+    assert.equal(v.check('exchange.json-body', text), false, 'reported');
+    assert.equal(v.results[0]!.provenance, 'assumed', 'an assumption mismatch, not fatal');
+    assert.match(v.results[0]!.failure!.expected, /judged on an assumption \(U16\)/);
+    const page = new Verdict(checks, 't');
+    page.check('exchange.json-body', rawEx(200, 'ok', 'text/plain'));
+    assert.equal(page.results[0]!.provenance, 'documented', 'a 2xx body is JSON by the docs');
+  });
+
+  test("another workspace's ticket answered as unknown in another error shape (U16) is the same answer", () => {
+    const shaped = (id: string) =>
+      ex(404, RL, { error: { code: 'not_found', message: `no ticket ${id}`, request_id: id } });
+    const v = new Verdict(checks, 't');
+    assert.equal(
+      v.check('isolation.same-as-unknown', shaped('req_1'), {
+        unknown: shaped('req_2'),
+        operation: 'GET',
+      }),
+      true,
+      'only the per-request id and text differ',
+    );
+    const other = ex(404, RL, { error: { code: 'gone' } });
+    assert.equal(
+      v.check('isolation.same-as-unknown', shaped('req_1'), { unknown: other, operation: 'GET' }),
+      false,
+      'another code is another answer',
+    );
+  });
+
   test('documented checks fail only on what the docs say; the assumed part is reported apart', () => {
     const documentedFailures = (run: (v: Verdict) => void) => {
       const v = new Verdict(checks, 't');

@@ -298,14 +298,24 @@ export const rotatedNewKeyWorks = defineCheck({
   },
 });
 
-/** Problem bodies compared without the per-request fields (an answer that is no object as is). */
+/** What may differ between two answers to the same mistake: the request's id, and the text naming it. */
+const PER_REQUEST = new Set(['request_id', 'detail', 'message']);
+
+/**
+ * Error bodies compared without their per-request fields, wherever the body's shape (U16) nests
+ * them — a problem's top level, or an `{error: {…}}` object; an answer that is no JSON object as is.
+ */
 function problemShape(e: Exchange): unknown {
-  const json = e.response?.json ?? {};
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
-  const j = { ...(json as Record<string, unknown>) };
-  delete j.request_id;
-  delete j.detail;
-  return j;
+  // Two levels deep at most: a target's answer may nest without end.
+  const strip = (v: unknown, depth: number): unknown =>
+    depth > 1 || v === null || typeof v !== 'object' || Array.isArray(v)
+      ? v
+      : Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([k]) => !PER_REQUEST.has(k))
+            .map(([k, x]) => [k, strip(x, depth + 1)]),
+        );
+  return strip(e.response?.json ?? {}, 0);
 }
 
 /** args: what was attempted, and whose objects its body named (the matrix's `body`). */
