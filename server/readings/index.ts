@@ -14,15 +14,17 @@ import type { Reading as GroupReading } from './reading.ts';
 import { TICKET_DEFAULTS, TICKET_READINGS, type TicketBehaviour } from './tickets.ts';
 import { MESSAGE_DEFAULTS, MESSAGE_READINGS, type MessageBehaviour } from './messages.ts';
 import { WEBHOOK_DEFAULTS, WEBHOOK_READINGS, type WebhookBehaviour } from './webhooks.ts';
+import { LIMIT_DEFAULTS, LIMIT_READINGS, type LimitBehaviour } from './limits.ts';
 
 /** What the deployment does wherever the docs are silent: every group's choices. */
-export type Behaviour = TicketBehaviour & MessageBehaviour & WebhookBehaviour;
+export type Behaviour = TicketBehaviour & MessageBehaviour & WebhookBehaviour & LimitBehaviour;
 
 /** Our assumptions: the reference deployment's default answer to every gap. */
 export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
   ...TICKET_DEFAULTS,
   ...MESSAGE_DEFAULTS,
   ...WEBHOOK_DEFAULTS,
+  ...LIMIT_DEFAULTS,
 });
 
 export type Reading = GroupReading<Behaviour>;
@@ -31,6 +33,7 @@ export const READINGS: readonly Reading[] = [
   ...TICKET_READINGS,
   ...MESSAGE_READINGS,
   ...WEBHOOK_READINGS,
+  ...LIMIT_READINGS,
 ];
 
 const BY_NAME = new Map(READINGS.map((r) => [r.name, r]));
