@@ -3,7 +3,7 @@
  * X-RateLimit-Reset, how the burst applies, and whose requests share a limit. The plan table and
  * the three headers' meanings are documented and stay; only what the docs leave open changes.
  * Each shows in the load area (a verdict of load/lib/verdicts.ts), which the readings test of
- * the whole gate with load (test/readings/limits-load.test.ts) runs.
+ * the whole gate with load (test/load/readings-gate.test.ts) runs.
  */
 import type { Reading } from './reading.ts';
 

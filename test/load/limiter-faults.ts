@@ -5,7 +5,7 @@ import type { LoadResult } from '../../load/lib/index.ts';
  * (reference-deployment.test.ts for the Node driver, k6-faults.test.ts for k6), so "named by the
  * same verdict" is checked, not assumed. Another limiter, Reset unit, Retry-After or scope is no
  * fault but a reading (server/readings/limits.ts), held to pass the gate instead
- * (test/readings/limits-load.test.ts).
+ * (test/load/readings-gate.test.ts).
  */
 export const LIMITER_FAULTS: Record<string, { verdicts: string[] }> = {
   'burst-201': { verdicts: ['burst', 'fresh-key'] },
