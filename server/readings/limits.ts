@@ -5,6 +5,7 @@
  * Each shows in the load area (a verdict of load/lib/verdicts.ts), which the readings test of
  * the whole gate with load (test/load/readings-gate.test.ts) runs.
  */
+import { VERDICT_RULES, verdictAssumptions } from '../../core/checks/load-verdicts.ts';
 import type { Reading } from './reading.ts';
 
 export interface LimitBehaviour {
@@ -36,6 +37,16 @@ export const LIMIT_DEFAULTS: LimitBehaviour = {
   limitScope: 'key',
 };
 
+/**
+ * What reports another limiter: every load verdict whose mismatch names U24 — the assumed ones of
+ * that gap (the algorithm, when the recoveries fit a window model well enough to name it; the
+ * Remaining a fresh key announces, how it falls) and the documented ones read through the token
+ * bucket, which lean on it. Which of them a window trips depends on where its boundary falls.
+ */
+const U24_SHOWS = VERDICT_RULES.filter(
+  (v) => ('gap' in v && v.gap === 'U24') || verdictAssumptions(v.id).includes('U24'),
+).map((v) => `load.${v.id}`);
+
 export const LIMIT_READINGS: Reading<LimitBehaviour>[] = [
   {
     name: 'U22=no-retry-after',
@@ -63,14 +74,14 @@ export const LIMIT_READINGS: Reading<LimitBehaviour>[] = [
     gap: 'U24',
     does: 'the burst is a fixed window’s quota: `burst` requests per window of burst/rate minutes (Team 200 per 100 s), whole again at each boundary',
     set: { limiter: 'fixed-window' },
-    shows: ['load.algorithm'],
+    shows: U24_SHOWS,
   },
   {
     name: 'U24=sliding-window',
     gap: 'U24',
     does: 'the burst is a sliding log’s quota: at most `burst` requests accepted in any trailing window of burst/rate minutes',
     set: { limiter: 'sliding-window' },
-    shows: ['load.algorithm'],
+    shows: U24_SHOWS,
   },
   {
     name: 'U25=per-workspace',
