@@ -28,8 +28,12 @@ export function missedFault(fault: string, r: LoadResult): string | undefined {
   const failed: string[] = r.verdicts
     .filter((v) => v.status === 'fail' && !v.leansOn)
     .map((v) => v.id);
-  if (!expect.verdicts.some((v) => failed.includes(v)))
-    return `${fault} not caught (failed: ${failed.join(', ') || 'none'})`;
+  if (!expect.verdicts.some((v) => failed.includes(v))) {
+    const leaned = r.verdicts
+      .filter((v) => v.status === 'fail' && v.leansOn)
+      .map((v) => `${v.id} on ${v.leansOn!.gap}`);
+    return `${fault} not caught (failed: ${failed.join(', ') || 'none'}${leaned.length ? `; leaning, the limiter shown as ${r.limiter.algorithm}: ${leaned.join(', ')}` : ''})`;
+  }
   if (fault === 'global-bucket' && r.scope.scope !== 'shared')
     return `${fault}: scope ${r.scope.scope}`;
   // Another workspace's key is refused only when the deployment shares one bucket across
