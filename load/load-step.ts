@@ -30,9 +30,11 @@ export async function runLoadStep(
   log: (l: string) => void,
   /** How to start the embedded deployment (server/start.ts, from the run). */
   start?: StartEmbedded,
+  /** The target's clock speed (`harness run --time-scale`): the schedule is that much shorter. */
+  timeScale = 1,
 ): Promise<{ area: AreaSummary; limits: PlanLimitObservation[]; results: LoadResult[] }> {
-  // The embedded deployment: Team and Growth, two keys each, in real time.
-  const target = await resolveTarget(cfg, { plans: ['team', 'growth'], start });
+  // The embedded deployment: Team and Growth, two keys each, in real time (or at `timeScale`).
+  const target = await resolveTarget(cfg, { plans: ['team', 'growth'], start, timeScale });
   try {
     const keys = target.keys.plans;
     const plans = Object.keys(keys) as PlanName[];
@@ -50,6 +52,7 @@ export async function runLoadStep(
       otherWorkspaceKey: target.keys.otherWorkspace,
       // k6 when the user has one (K6_BIN or PATH), else the Node driver: same JSON, same judge.
       engine: 'auto',
+      timeScale,
       outDir: out,
       progress: process.stderr,
       allowInsecureRemote: cfg.allowInsecure,

@@ -225,7 +225,10 @@ function writeReports(results: readonly LoadResult[], dir: string): void {
 export function summaryLine(r: LoadResult): string {
   const b = r.estimates.burst;
   const rate = r.estimates.rate;
-  const failed = r.verdicts.filter((v) => v.status === 'fail').map((v) => v.id);
+  // A documented verdict an assumed model decided says so: it does not fail the gate.
+  const failed = r.verdicts
+    .filter((v) => v.status === 'fail')
+    .map((v) => (v.leansOn ? `${v.id} (on ${v.leansOn.gap})` : v.id));
   // A run is only as good as its measurement: say which verdicts could not be decided.
   const open = r.verdicts.filter((v) => v.status === 'inconclusive').map((v) => v.id);
   return `${r.plan.padEnd(10)} B̂ ${b?.value != null ? `${b.value.toFixed(1)} ± ${b.uncertainty.toFixed(1)}` : 'n/a'} (plan ${r.limits.burst}) · r̂ ${

@@ -102,6 +102,11 @@ export interface RunOptions {
   verbose?: boolean;
   /** Print each contract test's check tags on the console (the report files always have them). */
   tags?: boolean;
+  /**
+   * `--time-scale N`: the target's clock runs N× real time (a reference deployment served with
+   * `--time-scale N`), so the load area's schedule is N× shorter. Default 1.
+   */
+  timeScale?: number;
 }
 
 export interface RunResult {
@@ -411,7 +416,7 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
 
   let loadRequests: LoadCount | undefined;
   await area('load', '[2/3] plan-limit load checks…', async () => {
-    const l = await runLoadStep(cfg, ctx.out, log, startService);
+    const l = await runLoadStep(cfg, ctx.out, log, startService, opts.timeScale);
     run.limits = l.limits;
     loadRequests = loadCount(l.results);
     return l.area;

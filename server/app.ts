@@ -135,7 +135,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     store,
     clock,
     faults,
-    limiter: limiterFor(faults),
+    limiter: limiterFor(behaviour.limiter),
     anonymousLimit: opts.anonymousLimit ?? ANONYMOUS_LIMIT,
     dispatcher,
     trustedCa,

@@ -464,26 +464,11 @@ export const FAULTS = [
   F('rate-130', 'limits', 'rate', 'refills at 130/120 of the plan rate'),
   F('rate-100', 'limits', 'rate', 'refills at 100/120 of the plan rate'),
   F(
-    'fixed-window',
-    'limits',
-    'algorithm',
-    '`burst` requests per fixed window of burst/rate minutes',
-  ),
-  F(
-    'sliding-window',
-    'limits',
-    'algorithm',
-    '`burst` requests per sliding window of burst/rate minutes',
-  ),
-  F(
     'remaining-off-by-one',
     'limits',
     'remaining-zero-on-429',
     'X-RateLimit-Remaining one higher than the truth',
   ),
-  F('reset-ms', 'limits', 'reset-unit', 'X-RateLimit-Reset in epoch milliseconds'),
-  F('no-retry-after', 'limits', 'retry-after-present', '429 without Retry-After'),
-  F('shared-bucket', 'limits', 'scope', 'one bucket per workspace instead of per key'),
   F(
     'global-bucket',
     'limits',

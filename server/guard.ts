@@ -131,7 +131,7 @@ export function installGuard(app: FastifyInstance): void {
       );
     }
     const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
-    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${resolved.id}`;
+    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.behaviour.limitScope === 'workspace' ? `ws:${workspace.id}` : `key:${resolved.id}`;
     const d = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
     const advertised =
       ctx.faults.has('ratelimit-limit-is-burst') ||

@@ -1,10 +1,11 @@
-/** The documented plan table (service-api.md, Limits) and the limiter faults that bend it. */
+/** The documented plan table (service-api.md, Limits), the limiter of a reading, and the faults that bend it. */
 import type { FaultSet } from './faults.ts';
 import { JumpFreeLimiter } from './rate-limit/clock-jumps.ts';
 import { FixedWindowLimiter } from './rate-limit/fixed-window.ts';
 import { SlidingLogLimiter } from './rate-limit/sliding-log.ts';
 import { TokenBucketLimiter } from './rate-limit/token-bucket.ts';
 import type { LimitConfig } from './rate-limit/types.ts';
+import type { Behaviour } from './readings/index.ts';
 import type { Plan, Workspace } from './store.ts';
 
 export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, LimitConfig> = {
@@ -24,10 +25,13 @@ export const ENTERPRISE_DEFAULT: LimitConfig = { ratePerMin: 300, burst: 450 };
  */
 export const ANONYMOUS_LIMIT: LimitConfig = { ratePerMin: 900, burst: 1500 };
 
-/** The limiter of a deployment with `faults`, blind to the admin clock's jumps (clock-jumps.ts). */
-export function limiterFor(faults: FaultSet): JumpFreeLimiter {
-  if (faults.has('fixed-window')) return new JumpFreeLimiter(new FixedWindowLimiter());
-  if (faults.has('sliding-window')) return new JumpFreeLimiter(new SlidingLogLimiter());
+/**
+ * The limiter of how the burst applies (U24: a token bucket, or a reading's window), blind to the
+ * admin clock's jumps (clock-jumps.ts).
+ */
+export function limiterFor(limiter: Behaviour['limiter']): JumpFreeLimiter {
+  if (limiter === 'fixed-window') return new JumpFreeLimiter(new FixedWindowLimiter());
+  if (limiter === 'sliding-window') return new JumpFreeLimiter(new SlidingLogLimiter());
   return new JumpFreeLimiter(new TokenBucketLimiter());
 }
 

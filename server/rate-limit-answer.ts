@@ -9,7 +9,7 @@ import { enforcedLimit } from './plans.ts';
 import type { Decision } from './rate-limit/types.ts';
 import type { Workspace } from './store.ts';
 
-/** The three X-RateLimit header values for a decision (the remaining/reset faults apply here). */
+/** The three X-RateLimit header values for a decision (the remaining faults apply here). */
 export function rateHeaderValues(
   ctx: ServiceContext,
   limit: number,
@@ -18,7 +18,7 @@ export function rateHeaderValues(
   const remaining = ctx.faults.has('ratelimit-remaining-negative')
     ? -(d.remaining + 1)
     : d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
-  const reset = ctx.faults.has('reset-ms') ? Math.ceil(d.resetAtMs) : Math.ceil(d.resetAtMs / 1000);
+  const reset = resetMarker(ctx, d);
   return {
     'x-ratelimit-limit': String(limit),
     'x-ratelimit-remaining': String(remaining),
@@ -26,9 +26,9 @@ export function rateHeaderValues(
   };
 }
 
-/** Retry-After (seconds) of a refused request, or undefined under the no-retry-after fault. */
+/** Retry-After (seconds) of a refused request, or undefined where it carries none (U22). */
 export function retryAfterValue(ctx: ServiceContext, d: Decision): string | undefined {
-  if (ctx.faults.has('no-retry-after')) return undefined;
+  if (ctx.behaviour.retryAfter === 'none') return undefined;
   return String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
 }
 
@@ -54,7 +54,7 @@ export function takeUnrouted(
   const k = token ? ctx.store.keysBySecret.get(token) : undefined;
   const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
   if (k && workspace) {
-    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.faults.has('shared-bucket') ? `ws:${workspace.id}` : `key:${k.id}`;
+    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.behaviour.limitScope === 'workspace' ? `ws:${workspace.id}` : `key:${k.id}`;
     const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
     return { limit: workspace.ratePerMin, decision };
   }
@@ -75,4 +75,16 @@ export function bentRateHeaders(
   if (ctx.faults.has('ratelimit-remaining-frozen'))
     return { 'x-ratelimit-remaining': String(workspace.burst - 1) };
   return undefined;
+}
+
+/**
+ * X-RateLimit-Reset: when the key's limit is whole again, in the unit the deployment reads the
+ * "reset marker" in (U23). (At the end of the file: the lines above keep the numbers their
+ * mutation triage is keyed by.)
+ */
+function resetMarker(ctx: ServiceContext, d: Decision): number {
+  if (ctx.behaviour.resetUnit === 'epoch-ms') return Math.ceil(d.resetAtMs);
+  if (ctx.behaviour.resetUnit === 'delta-s')
+    return Math.max(0, Math.ceil((d.resetAtMs - ctx.clock.now()) / 1000));
+  return Math.ceil(d.resetAtMs / 1000);
 }

@@ -22,12 +22,16 @@ export const DOCUMENTED_PLANS = {
 /**
  * Each verdict's rule and provenance, in the order reports list the verdicts: the one place they
  * are written (the judges below and the reference deployment's fault catalogue read them here).
+ * A documented verdict declares the gaps its judgement may lean on (`assumptions`, `[]` for none),
+ * as a documented check does: one that an assumed model decided is an assumption mismatch naming
+ * the gap (load/lib/verdicts.ts `leansOn`), never a gate failure.
  */
 export const VERDICT_RULES = [
   {
     id: 'limit-header',
     title: 'X-RateLimit-Limit equals the plan rate on every response',
     provenance: 'documented',
+    assumptions: [],
   },
   {
     id: 'fresh-key',
@@ -35,12 +39,15 @@ export const VERDICT_RULES = [
     provenance: 'assumed',
     gap: 'U24',
   },
-  { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented' },
-  { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented' },
+  // B̂, r̂ and the under-rate phase read the answers through a token bucket (U24): only where the
+  // run showed one is their judgement the deployment's alone.
+  { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented', assumptions: ['U24'] },
+  { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented', assumptions: ['U24'] },
   {
     id: 'no-429-below-rate',
     title: 'no 429 while sending at 0.9 × the rate',
     provenance: 'documented',
+    assumptions: ['U24'],
   },
   {
     id: 'retry-after-present',
@@ -86,6 +93,7 @@ export const VERDICT_RULES = [
     id: 'other-workspace',
     title: "draining one workspace's key does not refuse another workspace's key",
     provenance: 'documented',
+    assumptions: [],
   },
   {
     id: 'no-dropped-requests',
@@ -111,4 +119,10 @@ export interface VerdictRule {
 export function verdictRule(id: VerdictId): VerdictRule {
   const v: Omit<VerdictRule, 'id'> = VERDICT_RULES.find((r) => r.id === id)!;
   return { id, title: v.title, provenance: v.provenance, ...(v.gap ? { gap: v.gap } : {}) };
+}
+
+/** The gaps a documented verdict's judgement may lean on (none for an assumed or observed one). */
+export function verdictAssumptions(id: VerdictId): readonly string[] {
+  const v = VERDICT_RULES.find((r) => r.id === id);
+  return v && 'assumptions' in v ? v.assumptions : [];
 }

@@ -173,6 +173,9 @@ export function buildSchedule(limits: PlanLimits, opts: ScheduleOptions = {}): S
   const s1 = add('S1', 'burst', 0, Math.ceil(1.2 * B) + 20, burstRate, t);
   // Half a token of pause: S2 must not overlap S1's last answers on the key.
   t = s1.startS + s1.durationS + 0.5 / r;
+  // Where a workspace's keys share one bucket (U25), S5 finds it drained: the token or so it may
+  // still take is one S2 would have had first, which delays S2's first accept, never the slope
+  // r̂ is read from — the documented verdicts hold either way.
   if (keys >= 2) add('S5', 'burst', 1, 10, burstRate, t);
   if (opts.otherWorkspace) add('S5w', 'burst', 2, OTHER_WORKSPACE_REQUESTS, burstRate, t);
   const s2 = add('S2', 'steady', 0, Math.max(8, Math.round(4 * r * overdriveS)), 4 * r, t);

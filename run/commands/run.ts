@@ -80,6 +80,11 @@ export const spec = {
       type: 'boolean',
       help: 'show each contract test’s check tags on the console (always in the report files)',
     },
+    'time-scale': {
+      type: 'string',
+      arg: 'N',
+      help: 'the target’s clock runs N× real time — a reference deployment served with --time-scale N (the load area starts the embedded one so) — and the load area’s schedule is N× shorter (default 1)',
+    },
   },
   env: [
     'HARNESS_BASE_URL',
@@ -120,6 +125,7 @@ export const spec = {
     'npm start -- --grep @auth.invalid-key-401  # that contract test only, no load or fuzz',
     'npm start -- --grep @auth.invalid-key-401 --area contracts,load,fuzz',
     'HARNESS_BASE_URL=https://staging.example.com HARNESS_API_KEY=… npx harness run',
+    'npx harness run --env-file served.env --time-scale 10   # npm run serve -- --time-scale 10',
   ],
   exit0: 'every documented rule held (assumption mismatches are reported, not fatal)',
   exit1:
@@ -159,6 +165,7 @@ export async function run(argv: string[]): Promise<number> {
       );
     return Number(raw);
   };
+  const timeScale = positiveNumber('time-scale', values['time-scale'], 1);
   const reserve = whole('reserve', 0);
   const fuzzCases = whole('fuzz-cases', 1);
   const maxRequests = whole('max-requests', 1);
@@ -174,6 +181,7 @@ export async function run(argv: string[]): Promise<number> {
       strict: values.strict ?? false,
       detect: values.detect ?? false,
       tags: values.tags ?? false,
+      timeScale,
       maxSeconds,
       ...(reserve !== undefined ? { reserve } : {}),
       ...(fuzzCases !== undefined ? { fuzzCases } : {}),

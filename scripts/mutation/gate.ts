@@ -43,6 +43,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadFailures } from '../../load/failures.ts';
+import type { LoadResult } from '../../load/lib/result.ts';
 
 const MUTANT = process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'none';
 const AUDIT_DIR = resolve(process.env.MUTATION_AUDIT_DIR ?? 'reports/mutation/audit');
@@ -109,28 +111,19 @@ function readRun(out: string): Pick<Attempt, 'failed' | 'mismatches' | 'errors'>
   return { failed: [...failed].sort(), mismatches: [...mismatches].sort(), errors };
 }
 
-interface LoadVerdict {
-  id: string;
-  provenance: string;
-  status: string;
-}
-
 /**
  * What `harness load` found, judged as the gate's load area judges it (load/failures.ts): a
- * failed documented verdict fails, a failed assumed or observed one is a mismatch, an
- * inconclusive one neither. `harness load` alone exits 1 on any failed verdict, stricter than
- * the gate, so its exit status is not the verdict.
+ * failed documented verdict fails, a failed assumed or observed one — or a documented one an
+ * assumed model decided — is a mismatch, an inconclusive one neither. `harness load` alone exits
+ * 1 on any failed verdict, stricter than the gate, so its exit status is not the verdict.
  */
 function readLoad(out: string): Pick<Attempt, 'exit' | 'failed' | 'mismatches' | 'errors'> {
   const file = join(out, 'load-team.json');
   if (!existsSync(file))
     return { exit: 2, failed: [], mismatches: [], errors: ['load: no result'] };
-  const r = JSON.parse(readFileSync(file, 'utf8')) as { verdicts?: LoadVerdict[] };
-  const failed: string[] = [];
-  const mismatches: string[] = [];
-  for (const v of r.verdicts ?? [])
-    if (v.status === 'fail')
-      (v.provenance === 'documented' ? failed : mismatches).push(`load.${v.id}`);
+  const found = loadFailures(JSON.parse(readFileSync(file, 'utf8')) as LoadResult);
+  const failed = found.filter((f) => f.provenance === 'documented').map((f) => f.check);
+  const mismatches = found.filter((f) => f.provenance !== 'documented').map((f) => f.check);
   return { exit: failed.length ? 1 : 0, failed, mismatches, errors: [] };
 }
 

@@ -8,7 +8,7 @@
  * `npm run mutation` (scripts/mutation/run.ts), one Stryker run per file; never in CI.
  *
  * Not mutated: server/rate-limit/fixed-window.ts and sliding-log.ts, the limiters of two
- * catalogued faults (`fixed-window`, `sliding-window`) that never run with the faults off;
+ * readings (`U24=fixed-window`, `U24=sliding-window`) that never run without them;
  * server/rate-limit/types.ts and server/webhooks/types.ts hold types only.
  *
  * One incremental file (docs/mutation/stryker-incremental.json, committed): a run reuses every

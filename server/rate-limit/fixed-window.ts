@@ -1,7 +1,7 @@
 import type { Decision, LimitConfig, Limiter } from './types.ts';
 
 /**
- * FAULT `fixed-window`: `burst` requests per fixed window of burst/rate minutes. Same capacity
+ * Reading `U24=fixed-window`: `burst` requests per fixed window of burst/rate minutes. Same capacity
  * and same long-run rate as the bucket, so only the shape of recovery gives it away.
  */
 export class FixedWindowLimiter implements Limiter {

@@ -1,7 +1,7 @@
 import type { Decision, LimitConfig, Limiter } from './types.ts';
 
 /**
- * FAULT `sliding-window`: at most `burst` accepted requests in any trailing window of burst/rate
+ * Reading `U24=sliding-window`: at most `burst` accepted requests in any trailing window of burst/rate
  * minutes (a sliding log). Capacity and long-run rate match the plan; recovery does not.
  */
 export class SlidingLogLimiter implements Limiter {

@@ -15,9 +15,14 @@ import { TICKET_DEFAULTS, TICKET_READINGS, type TicketBehaviour } from './ticket
 import { MESSAGE_DEFAULTS, MESSAGE_READINGS, type MessageBehaviour } from './messages.ts';
 import { WEBHOOK_DEFAULTS, WEBHOOK_READINGS, type WebhookBehaviour } from './webhooks.ts';
 import { ERROR_DEFAULTS, ERROR_READINGS, type ErrorBehaviour } from './errors.ts';
+import { LIMIT_DEFAULTS, LIMIT_READINGS, type LimitBehaviour } from './limits.ts';
 
 /** What the deployment does wherever the docs are silent: every group's choices. */
-export type Behaviour = TicketBehaviour & MessageBehaviour & WebhookBehaviour & ErrorBehaviour;
+export type Behaviour = TicketBehaviour &
+  MessageBehaviour &
+  WebhookBehaviour &
+  ErrorBehaviour &
+  LimitBehaviour;
 
 /** Our assumptions: the reference deployment's default answer to every gap. */
 export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
@@ -25,6 +30,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
   ...MESSAGE_DEFAULTS,
   ...WEBHOOK_DEFAULTS,
   ...ERROR_DEFAULTS,
+  ...LIMIT_DEFAULTS,
 });
 
 export type Reading = GroupReading<Behaviour>;
@@ -34,6 +40,7 @@ export const READINGS: readonly Reading[] = [
   ...MESSAGE_READINGS,
   ...WEBHOOK_READINGS,
   ...ERROR_READINGS,
+  ...LIMIT_READINGS,
 ];
 
 const BY_NAME = new Map(READINGS.map((r) => [r.name, r]));

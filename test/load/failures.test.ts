@@ -11,6 +11,7 @@ import { loadFailures, loadNotRun } from '../../load/failures.ts';
 import { loadArea } from '../../load/load-step.ts';
 import { type JudgedRun, judgeOtherWorkspace, judgeVerdicts } from '../../load/lib/verdicts.ts';
 import type { Schedule } from '../../load/lib/schedule.ts';
+import { VERDICT_RULES, verdictAssumptions } from '../../core/checks/load-verdicts.ts';
 
 const passing = JSON.parse(
   readFileSync(new URL('../report/fixtures/load-team.json', import.meta.url), 'utf8'),
@@ -111,6 +112,90 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
   assert.equal(
     verdicts.find((v) => v.id === 'remaining-matches-burst')?.observed,
     'highest Remaining in the burst 999 (so 1000 tokens)',
+  );
+});
+
+test('a documented verdict read through a token bucket the run did not show leans on U24: a mismatch, never fatal', () => {
+  // A window limiter's Team run: 150 accepted in the burst, S2's accepts all at once, S2b refused.
+  const burst = {
+    value: 150.2,
+    low: 149.5,
+    high: 150.9,
+    uncertainty: 0.7,
+    acceptedBeforeFirst429: 150,
+    acceptedInBurst: 150,
+    refillCorrection: 0.8,
+    deltaLowS: 0.3,
+    deltaHighS: 0.5,
+  };
+  const rate = {
+    method: 'regression',
+    n: 60,
+    perS: 8,
+    perMin: 480,
+    ciLowPerS: 7.9,
+    ciHighPerS: 8.1,
+  };
+  const run = (algorithm: string) =>
+    ({
+      limits: { burst: 200, ratePerMin: 120, burstSource: 'documented', rateSource: 'documented' },
+      schedule: { phases: [] },
+      agg: {
+        S1: { sent: 260, ok: 150, rej: 110, remOkMax: 149, limitBad: 0 },
+        S2b: { sent: 27, rej: 27, limitBad: 0 },
+      },
+      burst,
+      rate: { ...rate, relUncertainty: 0.0125 },
+      limiter: { algorithm, confidence: 'high', alternatives: [] },
+      resetUnit: { unit: 'epoch-s', agreement: 1 },
+      scope: { scope: 'per-key', evidence: [] },
+      dropped: 0,
+    }) as unknown as JudgedRun;
+  const filed = (algorithm: string) => {
+    const verdicts = judgeVerdicts(run(algorithm));
+    const fs = loadFailures({ ...structuredClone(passing), verdicts } as LoadResult);
+    const ids = ['load.burst', 'load.rate', 'load.no-429-below-rate'];
+    return fs.filter((f) => ids.includes(f.check));
+  };
+  const window = filed('fixed-window');
+  assert.deepEqual(
+    window.map((f) => [f.check, f.provenance]),
+    [
+      ['load.burst', 'assumed'],
+      ['load.rate', 'assumed'],
+      ['load.no-429-below-rate', 'assumed'],
+    ],
+  );
+  for (const f of window)
+    assert.match(f.expected, /judged on an assumption \(U24\): .*the run showed a fixed-window/);
+  assert.equal(
+    loadArea([
+      { ...structuredClone(passing), verdicts: judgeVerdicts(run('fixed-window')) } as LoadResult,
+    ]).verdict,
+    'warn',
+  );
+  // The same numbers from a run that showed a token bucket: the deployment's own, documented.
+  assert.deepEqual(
+    filed('token-bucket').map((f) => [f.check, f.provenance]),
+    [
+      ['load.burst', 'documented'],
+      ['load.rate', 'documented'],
+      ['load.no-429-below-rate', 'documented'],
+    ],
+  );
+  // Which documented verdicts may lean, and on what: declared with the rules.
+  assert.deepEqual(
+    VERDICT_RULES.filter((v) => v.provenance === 'documented').map((v) => [
+      v.id,
+      verdictAssumptions(v.id),
+    ]),
+    [
+      ['limit-header', []],
+      ['burst', ['U24']],
+      ['rate', ['U24']],
+      ['no-429-below-rate', ['U24']],
+      ['other-workspace', []],
+    ],
   );
 });
 

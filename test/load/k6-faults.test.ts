@@ -35,7 +35,7 @@ describe('each limiter fault is caught under k6 (Team, clock 10×)', {
     );
   });
   for (const [fault, expect] of Object.entries(LIMITER_FAULTS)) {
-    test(`${fault} → ${expect.verdicts.join(' or ')}${expect.classification ? ' / classification' : ''}`, (t) => {
+    test(`${fault} → ${expect.verdicts.join(' or ')}`, (t) => {
       if (skipWhenBusy(t, busy.get(fault))) return;
       const r = results.get(fault)!;
       assert.equal(r.engine, 'k6');

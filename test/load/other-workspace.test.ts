@@ -100,7 +100,7 @@ describe('other-workspace verdict', () => {
         perKey.verdicts.filter((v) => v.status === 'fail').map((v) => v.id),
         [],
       );
-      // U25's other reading (shared-bucket): key B is refused, another workspace's key is not.
+      // U25's other reading (U25=per-workspace): key B is refused, another workspace's key is not.
       const ws = tokenBucket(200, 2);
       const perWorkspace = run([ws, ws, tokenBucket(200, 2)], engine);
       assert.equal(verdictOf(perWorkspace).status, 'pass', verdictOf(perWorkspace).observed);

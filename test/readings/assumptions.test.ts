@@ -1,13 +1,15 @@
 /**
- * No documented verdict rests on an assumption unawares: every documented check declares the gaps
- * its judgement may lean on, each of them a gap of docs/assumptions.md that the readings catalogue
- * reads otherwise at least once (so the leaning is tried against a deployment); a violation that
- * leans on a declared gap is an assumption mismatch, one that leans on another is a harness bug.
+ * No documented verdict rests on an assumption unawares: every documented check (and documented
+ * load verdict) declares the gaps its judgement may lean on, each of them a gap of
+ * docs/assumptions.md that the readings catalogue reads otherwise at least once (so the leaning is
+ * tried against a deployment); a violation that leans on a declared gap is an assumption
+ * mismatch, one that leans on another is a harness bug.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
+import { VERDICT_RULES, verdictAssumptions } from '../../core/checks/load-verdicts.ts';
 import { defineCheck } from '../../core/checks/registry.ts';
 import { CheckRegistry } from '../../core/checks/registry.ts';
 import { Verdict } from '../../core/checks/verdict.ts';
@@ -32,6 +34,16 @@ describe('the checks registry: what a documented judgement may rest on', () => {
     test(`${c.name} declares its assumptions, each a gap some reading reads otherwise`, () => {
       assert.ok(Array.isArray(c.assumptions), 'assumptions declared ([] for none)');
       for (const gap of c.assumptions ?? []) {
+        assert.ok(GAPS.has(gap), `${gap} is a gap of docs/assumptions.md`);
+        assert.ok(READ_GAPS.has(gap), `a reading of ${gap} (server/readings/) tries it`);
+      }
+    });
+  }
+
+  for (const v of VERDICT_RULES.filter((x) => x.provenance === 'documented')) {
+    test(`load verdict ${v.id} declares its assumptions, each a gap some reading reads otherwise`, () => {
+      assert.ok('assumptions' in v && Array.isArray(v.assumptions), 'assumptions declared');
+      for (const gap of verdictAssumptions(v.id)) {
         assert.ok(GAPS.has(gap), `${gap} is a gap of docs/assumptions.md`);
         assert.ok(READ_GAPS.has(gap), `a reading of ${gap} (server/readings/) tries it`);
       }

@@ -84,23 +84,23 @@ describe('through the service: headers, 429 and each limiter fault', () => {
   });
 
   test("the admin clock's jump is SLA time, not refill time: a drained key stays drained, Reset in step with Date", async () => {
-    for (const fault of [[], ['fixed-window'], ['sliding-window']] as const) {
-      const svc = makeService({ faults: [...fault] });
+    for (const reading of [[], ['U24=fixed-window'], ['U24=sliding-window']] as const) {
+      const svc = makeService({ readings: reading });
       try {
         const key = svc.ws.team.keys.full;
-        assert.equal((await burst(svc, key, 205)).accepted, 200, `${fault}`);
+        assert.equal((await burst(svc, key, 205)).accepted, 200, `${reading}`);
         const jump = await svc.admin('POST', '/admin/clock/advance', { seconds: 3600 });
         assert.equal(jump.status, 200);
         // An hour of service time later, nothing has refilled: staging's buckets refill in real time.
         const after = await svc.call('GET', '/v1/tickets', key);
-        assert.equal(after.status, 429, `${fault}: refilled by the jump`);
+        assert.equal(after.status, 429, `${reading}: refilled by the jump`);
         // Reset is on the service clock, as Date is: about 100 s after the jumped Date, not before it.
         const date = Date.parse(String(after.headers.date)) / 1000;
         const reset = Number(after.headers['x-ratelimit-reset']);
-        assert.ok(reset > date && reset <= date + 101, `${fault}: Reset ${reset}, Date ${date}`);
+        assert.ok(reset > date && reset <= date + 101, `${reading}: Reset ${reset}, Date ${date}`);
         // Real time still refills (the fake clock's source): 100 s is a whole bucket, or a window.
         svc.clock.advance(100_000);
-        assert.ok((await burst(svc, key, 5)).accepted > 0, `${fault}: 100 s of real time`);
+        assert.ok((await burst(svc, key, 5)).accepted > 0, `${reading}: 100 s of real time`);
       } finally {
         await svc.close();
       }
@@ -145,57 +145,10 @@ describe('through the service: headers, 429 and each limiter fault', () => {
         ] as [string, (svc: ReturnType<typeof makeService>) => Promise<void>],
     ),
     [
-      'fixed-window',
-      async (svc) => {
-        const key = svc.ws.team.keys.full;
-        await burst(svc, key, 200);
-        svc.clock.advance(20_000); // a bucket would have 40 tokens back; a window has none until it rolls
-        const mid = (await burst(svc, key, 50)).accepted;
-        assert.ok(
-          mid === 0 || mid === 200 || mid === 50,
-          `window gives all or nothing, got ${mid}`,
-        );
-        assert.notEqual(mid, 40);
-      },
-    ],
-    [
-      'sliding-window',
-      async (svc) => {
-        const key = svc.ws.team.keys.full;
-        await burst(svc, key, 200);
-        svc.clock.advance(20_000);
-        assert.equal((await burst(svc, key, 50)).accepted, 0);
-        svc.clock.advance(80_000);
-        assert.equal((await burst(svc, key, 250)).accepted, 200);
-      },
-    ],
-    [
       'remaining-off-by-one',
       async (svc) => {
         const b = await burst(svc, svc.ws.team.keys.full, 201);
         assert.equal(b.first429!.headers['x-ratelimit-remaining'], '1');
-      },
-    ],
-    [
-      'reset-ms',
-      async (svc) => {
-        const r = await svc.call('GET', '/v1/tickets', svc.ws.team.keys.full);
-        assert.ok(Number(r.headers['x-ratelimit-reset']) > 1e12, 'Reset looks like epoch ms');
-      },
-    ],
-    [
-      'no-retry-after',
-      async (svc) => {
-        const b = await burst(svc, svc.ws.team.keys.full, 201);
-        assert.equal(b.first429!.status, 429);
-        assert.equal(b.first429!.headers['retry-after'], undefined);
-      },
-    ],
-    [
-      'shared-bucket',
-      async (svc) => {
-        await burst(svc, svc.ws.team.keys.full, 200);
-        assert.equal((await burst(svc, svc.ws.team.keys.full2, 1)).accepted, 0);
       },
     ],
     [
@@ -222,6 +175,90 @@ describe('through the service: headers, 429 and each limiter fault', () => {
       } finally {
         await bad.close();
         await good.close();
+      }
+    });
+  }
+});
+
+type Svc = ReturnType<typeof makeService>;
+
+/** Each reading of the rate-limit gaps (server/readings/limits.ts) changes what it says, as named. */
+describe('through the service: each reading of U22–U25', () => {
+  const readings: Array<[string, (svc: Svc) => Promise<void>]> = [
+    [
+      'U22=no-retry-after',
+      async (svc) => {
+        const b = await burst(svc, svc.ws.team.keys.full, 201);
+        assert.equal(b.first429!.status, 429);
+        assert.equal(b.first429!.headers['retry-after'], undefined);
+        assert.equal(b.first429!.headers['x-ratelimit-remaining'], '0');
+      },
+    ],
+    [
+      'U23=epoch-ms',
+      async (svc) => {
+        const r = await svc.call('GET', '/v1/tickets', svc.ws.team.keys.full);
+        // One token at 2/s: whole again half a second later, to the millisecond.
+        assert.equal(Number(r.headers['x-ratelimit-reset']), svc.clock.source() + 500);
+      },
+    ],
+    [
+      'U23=delta-seconds',
+      async (svc) => {
+        const b = await burst(svc, svc.ws.team.keys.full, 200);
+        // 200 tokens at 2/s: whole again in 100 s.
+        assert.equal(b.last.headers['x-ratelimit-reset'], '100');
+        svc.clock.advance(30_000);
+        const r = await svc.call('GET', '/v1/tickets', svc.ws.team.keys.full);
+        assert.equal(r.headers['x-ratelimit-reset'], '71');
+      },
+    ],
+    [
+      'U24=fixed-window',
+      async (svc) => {
+        const key = svc.ws.team.keys.full;
+        await burst(svc, key, 200);
+        svc.clock.advance(20_000); // a bucket would have 40 tokens back; a window has none until it rolls
+        const mid = (await burst(svc, key, 50)).accepted;
+        assert.ok(
+          mid === 0 || mid === 200 || mid === 50,
+          `window gives all or nothing, got ${mid}`,
+        );
+        assert.notEqual(mid, 40);
+      },
+    ],
+    [
+      'U24=sliding-window',
+      async (svc) => {
+        const key = svc.ws.team.keys.full;
+        await burst(svc, key, 200);
+        svc.clock.advance(20_000);
+        assert.equal((await burst(svc, key, 50)).accepted, 0);
+        svc.clock.advance(80_000);
+        assert.equal((await burst(svc, key, 250)).accepted, 200);
+      },
+    ],
+    [
+      'U25=per-workspace',
+      async (svc) => {
+        await burst(svc, svc.ws.team.keys.full, 200);
+        assert.equal((await burst(svc, svc.ws.team.keys.full2, 1)).accepted, 0);
+        // Another workspace's key keeps its own bucket.
+        assert.equal((await burst(svc, svc.ws.other.keys.full, 1)).accepted, 1);
+      },
+    ],
+  ];
+
+  for (const [reading, check] of readings) {
+    test(`${reading} changes the limiter as named (and our assumption does not)`, async () => {
+      const other = makeService({ readings: [reading] });
+      const ours = makeService();
+      try {
+        await check(other);
+        await assert.rejects(() => check(ours), `${reading}: the check must fail on our reading`);
+      } finally {
+        await other.close();
+        await ours.close();
       }
     });
   }

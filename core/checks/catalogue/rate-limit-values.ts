@@ -4,6 +4,10 @@
  *
  * Documented (service docs, Limits): X-RateLimit-Limit is the "requests per minute allowed" — a
  * key's plan rate, so one value per key — and X-RateLimit-Remaining the "requests left", a count.
+ * Those checks declare no assumption and need none: they read a key's answers' headers by their
+ * documented meaning, whatever a 429 carries besides (U22), Reset's unit (U23), the limiter (U24)
+ * or whether a workspace's keys share it (U25) — each read otherwise by a reading of
+ * server/readings/limits.ts, against which the gate passes.
  * How Remaining moves over time depends on how the burst is applied, which the docs do not show:
  * the two sequence checks hold it to the assumed token bucket (U24: capacity = burst, refill =
  * Limit/60 per second, Remaining = whole tokens left, one token per request).
