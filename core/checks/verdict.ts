@@ -17,6 +17,7 @@ import type {
   ExchangeContext,
   Failure,
   NameOf,
+  Violation,
 } from './types.ts';
 
 /** The argument list of `check`: none for a check without arguments, else exactly its type. */
@@ -64,6 +65,24 @@ export function columnOf(ex: Exchange | undefined, args?: unknown): string | und
   if (ex?.operation) return ex.operation.operationId;
   const event = deliveryEvent(ex, args);
   return event === undefined ? undefined : `webhook:${event}`;
+}
+
+/**
+ * The assumption that decided a documented check's violation, if one did: the one it leans on
+ * (which the check must declare: leaning on another is a harness bug), else the assumed route it
+ * was judged on. Every judge of a check's violation asks this — the suite's Verdict and the fuzz.
+ */
+export function assumptionOf(
+  c: Check<any, string>,
+  v: Violation,
+  ex?: Exchange,
+): Assumption | undefined {
+  if (c.provenance !== 'documented') return undefined;
+  if (v.leansOn && !c.assumptions?.includes(v.leansOn.gap))
+    throw new Error(
+      `check ${c.name} judged on ${v.leansOn.gap}, which is not among its assumptions (${c.assumptions?.join(', ') || 'none'})`,
+    );
+  return v.leansOn ?? routeGuessed(ex);
 }
 
 /**
@@ -154,12 +173,8 @@ export class Verdict<C extends Check<any, string> = HarnessCheck> {
       result.failure = toFailure(c, v, ex, this.history);
       result.failedAt = Date.now();
       if (ex && !ex.response) result.noAnswer = true;
-      const leans = c.provenance === 'documented' ? (v.leansOn ?? routeGuessed(ex)) : undefined;
+      const leans = assumptionOf(c, v, ex);
       if (leans) {
-        if (v.leansOn && !c.assumptions?.includes(leans.gap))
-          throw new Error(
-            `check ${name} judged on ${leans.gap}, which is not among its assumptions (${c.assumptions?.join(', ') || 'none'})`,
-          );
         // A documented rule judged on an assumed fact: the guess was wrong, not the deployment.
         result.provenance = 'assumed';
         result.failure = {

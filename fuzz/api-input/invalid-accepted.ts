@@ -68,7 +68,7 @@ export function acceptedInvalidProblem(
   const v = checks.get(name).run(ex, { what });
   if (!v) return undefined;
   return problem(
-    catalogueRule(name),
+    catalogueRule(name, v, ex),
     `${v.received}; expected ${v.expected}${documented ? ` (${documented})` : ''}`,
   );
 }

@@ -55,7 +55,7 @@ export function judgeCase(
   const found: CaseProblem[] = [];
   for (const name of ANSWER_CHECKS) {
     const v = checks.get(name).run(ex, undefined);
-    if (v) found.push(problem(catalogueRule(name), `${v.received}; expected ${v.expected}`));
+    if (v) found.push(problem(catalogueRule(name, v, ex), `${v.received}; expected ${v.expected}`));
   }
   const invalid = acceptedInvalidProblem(operation, input, ex, sent, input.schemaValid);
   if (invalid) found.push(invalid);
@@ -91,7 +91,7 @@ function echoProblems(
   if (subject)
     found.push(
       problem(
-        catalogueRule('ticket.subject-echoed'),
+        catalogueRule('ticket.subject-echoed', subject, ex),
         `${subject.received}; expected ${subject.expected}`,
       ),
     );
@@ -99,7 +99,7 @@ function echoProblems(
   if (who)
     found.push(
       problem(
-        catalogueRule('ticket.requester-echoed'),
+        catalogueRule('ticket.requester-echoed', who, ex),
         `${who.received}; expected ${who.expected}`,
       ),
     );

@@ -7,7 +7,8 @@
  */
 import { checks } from '../../core/checks/index.ts';
 import type { CheckName } from '../../core/checks/all.ts';
-import type { Failure } from '../../core/checks/types.ts';
+import type { Exchange, Failure, Violation } from '../../core/checks/types.ts';
+import { assumptionOf } from '../../core/checks/verdict.ts';
 import type { Provenance } from '../../core/spec/operations.ts';
 
 export interface BrokenRule {
@@ -16,10 +17,20 @@ export interface BrokenRule {
   rule: string;
 }
 
-/** A registered check's rule, as the fuzz reports it. */
-export function catalogueRule(name: CheckName): BrokenRule {
+/**
+ * A registered check's rule, as the fuzz reports it; given the violation (and its exchange), as
+ * the suite files it: an assumption mismatch where an assumed fact decided it (core/checks/verdict.ts).
+ */
+export function catalogueRule(name: CheckName, v?: Violation, ex?: Exchange): BrokenRule {
   const c = checks.get(name);
-  return { check: c.name, provenance: c.provenance, rule: c.rule };
+  const leans = v && assumptionOf(c, v, ex);
+  return leans
+    ? {
+        check: c.name,
+        provenance: 'assumed',
+        rule: `${c.rule} — judged on an assumption (${leans.gap}): ${leans.why}`,
+      }
+    : { check: c.name, provenance: c.provenance, rule: c.rule };
 }
 
 /** The input fuzz's own rules: nothing in the catalogue judges a sequence of bodies. */

@@ -42,7 +42,13 @@ export function validBody(
 ): boolean {
   const status = (body as { status?: unknown } | null)?.status;
   const issues = issuesOf(ctx, schema, body).filter(
-    (i) => !(i.pointer === '/status' && i.keyword === 'enum' && statuses.includes(String(status))),
+    (i) =>
+      !(
+        i.pointer === '/status' &&
+        i.keyword === 'enum' &&
+        typeof status === 'string' &&
+        statuses.includes(status)
+      ),
   );
   if (issues.length === 0) return true;
   validationFailed(
