@@ -56,6 +56,7 @@ import { CaptureReceiver, type CapturedDelivery } from '../core/webhooks/capture
 import type { EndpointForm } from '../core/signature/forms.ts';
 import type { DashboardEndpoint } from '../core/webhooks/endpoints-file.ts';
 import { type ReceiverView, localView, remoteView } from '../core/webhooks/shared-receiver.ts';
+import { generateSelfSignedCert } from '../core/webhooks/self-signed.ts';
 import { ledgerActionOf, ledgerWorkspace } from '../core/webhooks/delivery-ledger.ts';
 import { deliveryRow } from './delivery-rows.ts';
 import { BORROWED_REQUESTS, FAILED_BY_CHECKS } from './annotations.ts';
@@ -90,6 +91,8 @@ export interface Subscription {
   events: string[];
   /** The header form(s) the endpoint was set up with; `unknown` = observe only (U15). */
   form: EndpointForm;
+  /** The URL of the receiver its deliveries arrive at (public; the endpoint adds `path`). */
+  receiverUrl: string;
   deliveries(): Promise<CapturedDelivery[]>;
   /** Resolves once `pred` holds over this endpoint's deliveries; rejects after `timeoutMs`. */
   waitFor(
@@ -123,6 +126,12 @@ export interface Target {
   subscribe(opts: {
     events: string[];
     form?: 'prefixed' | 'plain' | 'both';
+    /**
+     * An HTTPS endpoint: on a reference deployment this worker's own HTTPS receiver (a
+     * certificate of its own, which the endpoint is registered as trusted by); on a dashboard,
+     * a configured endpoint when the public webhook URL is HTTPS.
+     */
+    https?: boolean;
   }): Promise<Subscription | string>;
   /** A subscription for one configured dashboard endpoint. */
   endpoint(e: DashboardEndpoint): Subscription;
@@ -207,7 +216,7 @@ function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: n
   // Routing by path: a tunnel or ingress may keep the public URL's path or strip it.
   return (
     path: string,
-    rest: Omit<Subscription, 'path' | 'deliveries' | 'waitFor'>,
+    rest: Omit<Subscription, 'path' | 'deliveries' | 'waitFor' | 'receiverUrl'>,
   ): Subscription => {
     const mine = (d: CapturedDelivery) => {
       const p = d.path.split('?')[0]!;
@@ -217,6 +226,7 @@ function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: n
     return {
       ...rest,
       path,
+      receiverUrl,
       deliveries,
       waitFor: async (pred, timeoutMs = waitMs) => {
         const deadline = Date.now() + timeoutMs;
@@ -232,7 +242,12 @@ function subscriptionView(receiver: ReceiverView, receiverUrl: string, waitMs: n
 }
 
 /** This worker's view of the resolved deployment and its receiver (see Target). */
-function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: ReceiverView) {
+function workerTarget(
+  cfg: HarnessConfig,
+  resolved: ResolvedTarget,
+  receiver: ReceiverView,
+  secure: () => Promise<{ rx: CaptureReceiver; cert: string }>,
+) {
   const receiverUrl = cfg.webhookUrl ?? receiver.listenUrl;
   const adminSurface = (): AdminClient => {
     if (!resolved.admin)
@@ -241,7 +256,9 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
   };
   // The embedded deployment delivers within milliseconds; a real one may queue deliveries
   // for seconds, and a wait only costs time when the delivery never comes.
-  const view = subscriptionView(receiver, receiverUrl, resolved.service ? 4000 : 15_000);
+  const waitMs = resolved.service ? 4000 : 15_000;
+  const view = subscriptionView(receiver, receiverUrl, waitMs);
+  const secureView = (rx: CaptureReceiver) => subscriptionView(localView(rx), rx.url!, waitMs);
   const endpoint: Target['endpoint'] = (e) =>
     view(e.path, { secret: e.secret, secretEnv: e.secretEnv, events: e.events, form: e.form });
   let n = 0;
@@ -260,8 +277,10 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
     });
     return workspace;
   };
-  const subscribe: Target['subscribe'] = async ({ events, form = 'both' }) => {
+  const subscribe: Target['subscribe'] = async ({ events, form = 'both', https = false }) => {
     if (!resolved.admin) {
+      if (https && !receiverUrl.startsWith('https:'))
+        return `not run: the public webhook URL (HARNESS_WEBHOOK_URL) is not HTTPS`;
       const fits = cfg.webhookEndpoints
         .filter((e) => events.every((ev) => e.events.includes(ev)))
         .sort((a, b) => b.events.length - a.events.length);
@@ -278,15 +297,18 @@ function workerTarget(cfg: HarnessConfig, resolved: ResolvedTarget, receiver: Re
       );
     const secret = `whsec_${randomBytes(18).toString('base64url')}`;
     registerSecret(secret);
+    const tls = https ? await secure() : undefined;
     const r = await adminSurface().call('POST', '/admin/webhooks', {
       workspace_id: ws.workspace_id,
-      url: `${receiverUrl}${path}`,
+      url: `${tls ? tls.rx.url : receiverUrl}${path}`,
       events,
       secret,
       form,
+      ...(tls ? { ca: tls.cert } : {}),
     });
     if (r.status !== 201) throw new Error(`subscribing the capture receiver failed: ${r.status}`);
-    return view(path, { endpointId: r.json.id, secret, events, form });
+    const sub = { endpointId: r.json.id, secret, events, form };
+    return tls ? secureView(tls.rx)(path, sub) : view(path, sub);
   };
   const target: Target = {
     cfg,
@@ -402,6 +424,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const shared = cfg.webhookUrl ? run().resolved.shared?.capture : undefined;
       const own = shared ? undefined : new CaptureReceiver();
       await own?.start();
+      // An HTTPS receiver of the worker's own, started when a test first subscribes one.
+      let secure: Promise<{ rx: CaptureReceiver; cert: string }> | undefined;
+      const secureReceiver = () =>
+        (secure ??= generateSelfSignedCert().then(async (tls) => {
+          const rx = new CaptureReceiver({ tls });
+          await rx.start();
+          return { rx, cert: tls.cert };
+        }));
       const receiver = shared ? remoteView(shared.control, shared.listen) : localView(own!);
       const resolved: ResolvedTarget = await resolveTarget(cfg, {
         start: reference.start,
@@ -411,7 +441,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         webhookRetryDelaysMs: [100, 200, 400, 800, 1600],
         webhookTimeoutMs: 3000,
       });
-      const target = workerTarget(cfg, resolved, receiver);
+      const target = workerTarget(cfg, resolved, receiver, secureReceiver);
       // The reserve is the run's key's (`--reserve`): the other keys keep only their own few. A
       // worker is its own process, so it says so itself, as the run does (run/run-all.ts).
       configureRateBudgets({
@@ -423,18 +453,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       appendRaw(`created-${process.pid}.jsonl`, await cleanUpCreated(target, project));
       // What this worker's own receiver captured, for the run's delivery sweep (the shared
       // receiver's is written by the global teardown).
-      if (own)
-        appendRaw(
-          `deliveries-${process.pid}.jsonl`,
-          own.deliveries.map((d) =>
-            deliveryRow(d, {
-              run: run().id,
-              receiverUrl: target.receiverUrl,
-              secretEnv: 'WEBHOOK_SECRET',
-              project,
-            }),
-          ),
-        );
+      const tls = await secure;
+      for (const [rx, receiverUrl] of [
+        [own, target.receiverUrl],
+        [tls?.rx, tls?.rx.url],
+      ] as const)
+        if (rx && receiverUrl)
+          appendRaw(
+            `deliveries-${process.pid}.jsonl`,
+            rx.deliveries.map((d) =>
+              deliveryRow(d, { run: run().id, receiverUrl, secretEnv: 'WEBHOOK_SECRET', project }),
+            ),
+          );
       // The requests this worker sent to the API: the gate run's count (run/request-count.ts).
       appendRaw(`requests-${process.pid}.jsonl`, [processRateStats()]);
       // The worker's whole count beside its tests': the rest is its own set-up and clean-up.
@@ -452,6 +482,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         },
       ]);
       await own?.close();
+      await tls?.rx.close();
       await resolved.close();
     },
     // The clean-up is paced by the key's budget: room for it beyond a test's time limit.

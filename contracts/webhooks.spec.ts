@@ -228,6 +228,8 @@ interface Lifecycle {
     chosen: Subscription[];
     /** ticket.created in each endpoint form: prefixed, plain, both. */
     forms: Subscription[];
+    /** ticket.created at an HTTPS endpoint (the worker's HTTPS receiver). */
+    secure: Subscription;
     /** Workspace B's ticket and its actions (create, agent and customer replies, close), or why none. */
     other: { id: string; exchanges: Exchange[] } | string;
   };
@@ -270,7 +272,10 @@ async function runLifecycle(api: ApiClient, tag: Tag, target: Target): Promise<L
         await subscribe(['ticket.created', 'customer.replied'], 'plain'),
       ];
       const forms = [await subscribe(['ticket.created'], 'prefixed'), chosen[1]!, sub];
-      rules = { chosen, forms, other: await otherWorkspaceActions(api, tag, target) };
+      const secure = await target.subscribe({ events: ['ticket.created'], https: true });
+      if (typeof secure === 'string') throw new Error(secure);
+      made.push(secure);
+      rules = { chosen, forms, secure, other: await otherWorkspaceActions(api, tag, target) };
     }
     const created = await createTicket(api, tag, 'webhook lifecycle', {
       priority: 'normal',
@@ -561,6 +566,43 @@ test.describe('webhook signatures', () => {
     } finally {
       for (const sub of subs) await unsubscribe(target, sub);
     }
+  });
+});
+
+test.describe('webhook delivery over HTTPS', () => {
+  test('an endpoint at an HTTPS URL receives its chosen events', {
+    tag: ['@webhook.https-delivered', '@webhook.signature-valid'],
+  }, async ({ api, verdict, needs, tag, target }) => {
+    needs('webhook');
+    // What an HTTPS endpoint got of ticket `id`'s creation, and its signature.
+    const judge = async (sub: Subscription, id: string) => {
+      const url = sub.receiverUrl;
+      const all = await waitDeliveries(sub, (ds) =>
+        ds.some((d) => ticketIdOf(d) === id && eventOf(d) === 'ticket.created'),
+      );
+      const mine = all.filter((d) => ticketIdOf(d) === id);
+      verdict.check('webhook.https-delivered', undefined, {
+        event: 'ticket.created',
+        got: mine.map((d) => eventOf(d) ?? ''),
+        url,
+      });
+      for (const d of mine)
+        verdict.check('webhook.signature-valid', deliveryExchange(d, url, sub), {
+          raw: d.raw,
+          secret: sub.secret,
+        });
+    };
+    // Reference: the lifecycle's ticket reached the worker's HTTPS receiver too.
+    const shared = await sharedRules(api, tag, target);
+    if (shared) return judge(shared.rules.secure, shared.id);
+    // A dashboard whose public URL is HTTPS: every endpoint is one.
+    test.skip(
+      !target.receiverUrl.startsWith('https:'),
+      'not run: the public webhook URL (HARNESS_WEBHOOK_URL) is plain HTTP',
+    );
+    const lifecycle = await sharedLifecycle(api, tag, target);
+    if (typeof lifecycle === 'string') return test.skip(true, lifecycle);
+    await judge(lifecycle.sub, lifecycle.id);
   });
 });
 

@@ -25,6 +25,8 @@ export const DASHBOARD_ENDPOINTS = join(root, 'examples/webhook-endpoints.yaml')
 /** Webhook faults a dashboard deployment cannot exhibit to the harness, with the reason. */
 export const NOT_IN_DASHBOARD_MODE: Record<string, string> = {
   'sla-at-risk-never': 'sla.at_risk needs a clock that can be advanced (admin surface only)',
+  'https-deliveries-lost':
+    "the dashboard's endpoints deliver to the run's public URL, plain HTTP in this mode",
 };
 
 /** One fault's dashboard-mode result, or why the mode cannot show it. */

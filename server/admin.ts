@@ -122,6 +122,8 @@ export function registerAdminRoutes(app: FastifyInstance): void {
         events?: string[];
         secret?: string;
         form?: string;
+        /** The PEM certificate an HTTPS receiver of its own is trusted by. */
+        ca?: string;
       };
       const errors: string[] = [];
       if (!b.workspace_id || !ctx.store.workspaces.has(b.workspace_id))
@@ -132,6 +134,8 @@ export function registerAdminRoutes(app: FastifyInstance): void {
       const form = b.form ?? 'prefixed';
       if (!['prefixed', 'plain', 'both'].includes(form))
         errors.push('form: prefixed, plain or both');
+      if (b.ca !== undefined && !/^-----BEGIN CERTIFICATE-----/.test(String(b.ca)))
+        errors.push('ca: a PEM certificate');
       if (errors.length > 0) return sendProblem(reply, 422, 'validation_failed', errors.join('; '));
       let e: ReturnType<typeof ctx.dispatcher.addEndpoint>;
       try {
@@ -141,6 +145,7 @@ export function registerAdminRoutes(app: FastifyInstance): void {
           events: b.events!,
           secret: b.secret,
           form: form as 'prefixed' | 'plain' | 'both',
+          ...(b.ca ? { ca: b.ca } : {}),
         });
       } catch (err) {
         return sendProblem(reply, 422, 'validation_failed', (err as Error).message);

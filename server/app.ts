@@ -129,6 +129,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
       crossWorkspace: faults.has('deliveries-cross-workspace'),
       bodyLatin1: faults.has('webhook-body-latin1'),
       sentTwice: faults.has('deliveries-sent-twice'),
+      httpsLost: faults.has('https-deliveries-lost'),
     },
   });
   const ctx: ServiceContext = {

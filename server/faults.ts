@@ -581,6 +581,12 @@ export const FAULTS = [
     "sends ticket.closed with the ticket's status still open",
   ),
   F(
+    'https-deliveries-lost',
+    'webhooks',
+    'webhook.https-delivered',
+    'never delivers to an https:// endpoint (a receiver with a certificate the endpoint is trusted by gets nothing)',
+  ),
+  F(
     'deliveries-sent-twice',
     'webhooks',
     'webhook.delivered-once',

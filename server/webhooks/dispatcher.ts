@@ -24,6 +24,9 @@ export class WebhookDispatcher {
   private readonly timeoutMs: number;
   private readonly random: () => number;
   private readonly agent: Agent;
+  private readonly trustedCa: readonly string[];
+  /** One client per certificate an endpoint is trusted by, beside the shared one. */
+  private readonly agents = new Map<string, Agent>();
   private faults: WebhookFaults;
   private readonly behaviour: Required<NonNullable<DispatcherOptions['behaviour']>>;
   private readonly endpoints = new Map<string, WebhookEndpoint>();
@@ -47,7 +50,8 @@ export class WebhookDispatcher {
     const { retries, deliveryIdHeader, signatureForms } = WEBHOOK_DEFAULTS;
     this.behaviour = { retries, deliveryIdHeader, signatureForms, ...opts.behaviour };
     this.dashboardBaseUrl = opts.dashboardBaseUrl ?? 'http://127.0.0.1';
-    this.agent = createDeliveryAgent(opts.trustedCa);
+    this.trustedCa = opts.trustedCa ?? [];
+    this.agent = createDeliveryAgent(this.trustedCa);
     // Every attempt in flight listens for close; hundreds at once are normal, not a leak.
     setMaxListeners(0, this.closing.signal);
   }
@@ -77,6 +81,7 @@ export class WebhookDispatcher {
       events: [...new Set(e.events)],
       ...(e.secret ? { secret: e.secret } : {}),
       form: e.form,
+      ...(e.ca ? { ca: e.ca } : {}),
       createdAt: new Date(this.now()).toISOString(),
     };
     this.endpoints.set(endpoint.id, endpoint);
@@ -199,7 +204,7 @@ export class WebhookDispatcher {
     for (const w of this.idleWaiters) w.reject(err);
     this.idleWaiters.clear();
     await Promise.allSettled([...this.inFlight]);
-    await this.agent.close();
+    await Promise.all([this.agent, ...this.agents.values()].map((a) => a.close()));
   }
 
   private startAttempt(d: Delivery): void {
@@ -214,6 +219,12 @@ export class WebhookDispatcher {
       return;
     }
     const faults = this.faults;
+    // FAULT https-deliveries-lost: an HTTPS endpoint never gets a delivery.
+    if (faults.httpsLost && ep.url.startsWith('https:')) {
+      this.settle(d, 'failed');
+      return;
+    }
+    const agent = ep.ca ? this.agentFor(ep.ca) : this.agent;
     const headers: Record<string, string> = {
       'Content-Type': faults.contentTypeText ? 'text/plain; charset=utf-8' : 'application/json',
       'User-Agent': USER_AGENT,
@@ -226,7 +237,7 @@ export class WebhookDispatcher {
     Object.assign(headers, signatureHeaders(form, ep.secret, bytes, faults));
     const at = new Date(this.now()).toISOString();
     const result = await postOnce(
-      this.agent,
+      agent,
       ep.url,
       headers,
       bytes,
@@ -244,7 +255,7 @@ export class WebhookDispatcher {
     const verdict = classifyAttempt(result.status);
     // FAULT deliveries-sent-twice: the same delivery again to a receiver that took it.
     if (verdict === 'delivered' && faults.sentTwice && d.attempts.length === 1)
-      await postOnce(this.agent, ep.url, headers, bytes, this.timeoutMs, this.closing.signal);
+      await postOnce(agent, ep.url, headers, bytes, this.timeoutMs, this.closing.signal);
     // A retry needs the endpoint still there and a delay left in the schedule; else it failed.
     const delay =
       verdict === 'retry' && this.behaviour.retries && this.endpoints.has(d.endpointId)
@@ -259,6 +270,15 @@ export class WebhookDispatcher {
       this.startAttempt(d);
     }, delay);
     this.timers.set(d.id, timer);
+  }
+
+  private agentFor(ca: string): Agent {
+    let a = this.agents.get(ca);
+    if (!a) {
+      a = createDeliveryAgent([...this.trustedCa, ca]);
+      this.agents.set(ca, a);
+    }
+    return a;
   }
 
   private settle(d: Delivery, state: Exclude<Delivery['state'], 'pending'>): void {

@@ -18,6 +18,8 @@ export interface WebhookEndpoint {
   secret?: string;
   /** Which signature header(s) it receives (U15; core/signature/forms.ts). */
   form: DeliveryForm;
+  /** A PEM certificate its HTTPS URL is trusted by (a receiver with a certificate of its own). */
+  ca?: string;
   /** ISO 8601 UTC, from the service clock. */
   createdAt: string;
 }
@@ -64,6 +66,8 @@ export interface WebhookFaults {
    * event that any endpoint of its workspace chose (nothing nobody chose).
    */
   chosenPerWorkspace?: boolean;
+  /** Sends nothing to an `https:` endpoint: each delivery there fails at once. */
+  httpsLost?: boolean;
   /** Sends each delivery a second time, same id, after the receiver answered it 2xx. */
   sentTwice?: boolean;
   /** Sends deliveries as `text/plain` instead of `application/json`. */

@@ -11,7 +11,7 @@ import { runAll } from '../../run/run-all.ts';
 import { type Server, createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { generateSelfSignedCert } from '../../core/webhooks/self-signed.ts';
 
 const servers: Server[] = [];
 export async function closeBrokenTargets(): Promise<void> {

@@ -20,7 +20,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { generateSelfSignedCert } from '../../core/webhooks/self-signed.ts';
 import { pipeTo } from './pipe-to.ts';
 
 const [kind, ...rest] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, X509Certificate } from 'node:crypto';
 import { before, describe, test } from 'node:test';
-import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { generateSelfSignedCert } from '../../core/webhooks/self-signed.ts';
 import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import { header, type Receiver, startReceiver } from './webhooks-receiver.ts';
 
@@ -10,6 +10,8 @@ const secret = 'whsec_tls_delivery_42';
 async function deliverTo(
   rx: Receiver,
   trustedCa: string[] | undefined,
+  /** The certificate the endpoint itself is registered as trusted by. */
+  ca?: string,
 ): Promise<{ state: string; errors: string[] }> {
   const wh = new WebhookDispatcher({ retryDelaysMs: [5], ...(trustedCa ? { trustedCa } : {}) });
   try {
@@ -19,6 +21,7 @@ async function deliverTo(
       events: ['ticket.created'],
       secret,
       form: 'both',
+      ...(ca ? { ca } : {}),
     });
     wh.emit('ws_1', 'ticket.created', { event: 'ticket.created', ticket: { id: 't1' } });
     await wh.idle(5000);
@@ -59,6 +62,17 @@ describe('HTTPS delivery', () => {
       const hex = createHmac('sha256', secret).update(r.raw).digest('hex');
       assert.equal(header(r, 'x-service-signature'), `sha256=${hex}`);
       assert.equal(header(r, 'service-signature'), hex);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test("an endpoint registered with its own certificate is delivered to; another endpoint's is not", async () => {
+    const rx = await startReceiver(() => 200, pems);
+    try {
+      assert.equal((await deliverTo(rx, undefined, pems.cert)).state, 'delivered');
+      assert.equal((await deliverTo(rx, undefined, otherCert)).state, 'failed');
+      assert.equal(rx.received.length, 1);
     } finally {
       await rx.close();
     }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import globalSetup from '../../contracts/global-setup.ts';
-import { generateSelfSignedCert } from '../../server/webhooks/tls.ts';
+import { generateSelfSignedCert } from '../../core/webhooks/self-signed.ts';
 import { WebhookDispatcher } from '../../server/webhooks/dispatcher.ts';
 import { freePort } from '../../core/net.ts';
 import { CaptureReceiver } from '../../core/webhooks/capture-receiver.ts';

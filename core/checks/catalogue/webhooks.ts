@@ -144,6 +144,22 @@ export const eventDelivered = eventArrived(
   'The service sends the POST as the event happens.',
 );
 
+export const httpsDelivered = defineCheck({
+  name: 'webhook.https-delivered',
+  provenance: 'documented',
+  assumptions: [],
+  rule: 'Webhook delivery: the target is the subscriber URL, HTTPS — an endpoint at an HTTPS URL (its certificate one the endpoint is set up to trust) receives its chosen events.',
+  kind: 'scenario',
+  run(_ex, a: { event: string; got: string[]; url: string }) {
+    return a.got.includes(a.event)
+      ? undefined
+      : {
+          received: `deliveries at ${a.url}: ${a.got.join(', ') || 'none'}`,
+          expected: `a ${a.event} delivery over HTTPS`,
+        };
+  },
+});
+
 export const onlyChosenEvents = defineCheck({
   name: 'webhook.only-chosen-events',
   provenance: 'documented',
@@ -286,6 +302,7 @@ export const WEBHOOK_CHECKS = [
   signatureValid,
   payloadSchema,
   eventDelivered,
+  httpsDelivered,
   onlyChosenEvents,
   slaAtRiskFired,
   retriedAfter5xx,
