@@ -158,12 +158,6 @@ export const FAULTS = [
     'ticket.subject-echoed',
     'stores a new ticket’s subject with every character outside the Basic Multilingual Plane replaced by "?" (a 3-byte utf8 column in lenient mode)',
   ),
-  F('list-bare-array', 'contracts', 'tickets.list-envelope', 'lists tickets as a bare JSON array', [
-    {
-      check: 'exchange.response-schema',
-      why: "the spec's list schema is the envelope {data, has_more, next_cursor} (U4), judged on every body: the same shape tickets.list-envelope names",
-    },
-  ]),
   F(
     'list-without-tickets',
     'contracts',
@@ -235,12 +229,6 @@ export const FAULTS = [
     'contracts',
     'tickets.merge-patch',
     'answers a PATCH with 200 but drops the subject it carries',
-  ),
-  F(
-    'filter-priority-ignored',
-    'contracts',
-    'tickets.filter-applied',
-    'ignores the priority query parameter of the list',
   ),
   F(
     'filter-stale-status',

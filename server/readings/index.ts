@@ -16,13 +16,15 @@ import { MESSAGE_DEFAULTS, MESSAGE_READINGS, type MessageBehaviour } from './mes
 import { WEBHOOK_DEFAULTS, WEBHOOK_READINGS, type WebhookBehaviour } from './webhooks.ts';
 import { ERROR_DEFAULTS, ERROR_READINGS, type ErrorBehaviour } from './errors.ts';
 import { LIMIT_DEFAULTS, LIMIT_READINGS, type LimitBehaviour } from './limits.ts';
+import { LIST_DEFAULTS, LIST_READINGS, type ListBehaviour } from './lists.ts';
 
 /** What the deployment does wherever the docs are silent: every group's choices. */
 export type Behaviour = TicketBehaviour &
   MessageBehaviour &
   WebhookBehaviour &
   ErrorBehaviour &
-  LimitBehaviour;
+  LimitBehaviour &
+  ListBehaviour;
 
 /** Our assumptions: the reference deployment's default answer to every gap. */
 export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
@@ -31,6 +33,7 @@ export const DEFAULT_BEHAVIOUR: Readonly<Behaviour> = Object.freeze({
   ...WEBHOOK_DEFAULTS,
   ...ERROR_DEFAULTS,
   ...LIMIT_DEFAULTS,
+  ...LIST_DEFAULTS,
 });
 
 export type Reading = GroupReading<Behaviour>;
@@ -41,6 +44,7 @@ export const READINGS: readonly Reading[] = [
   ...WEBHOOK_READINGS,
   ...ERROR_READINGS,
   ...LIMIT_READINGS,
+  ...LIST_READINGS,
 ];
 
 const BY_NAME = new Map(READINGS.map((r) => [r.name, r]));

@@ -10,7 +10,7 @@ import { ticketJson } from '../represent.ts';
 import { slaTarget } from '../sla.ts';
 import { isDone, type Priority, type Status, type Ticket, newId } from '../store.ts';
 import { runRules } from './actions.ts';
-import { decodeCursor, encodeCursor, parseListQuery } from './pagination.ts';
+import { decodeCursor, encodeCursor, listAnswer, pageOf, parseListQuery } from './pagination.ts';
 import { validationFailed, validBody, validUpdate } from './validate.ts';
 
 const STATUSES = ['open', 'pending', 'on_hold', 'closed'] as const;
@@ -71,15 +71,20 @@ export function ticketInPath(
 }
 
 export async function listTickets(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {
-  const q = parseListQuery(req.query as Record<string, unknown>, {
-    status: statusesOf(ctx),
-    priority: PRIORITIES,
-  });
+  const b = ctx.behaviour;
+  // A filter the deployment does not have is an unknown query parameter: ignored, not validated.
+  const filters = { status: statusesOf(ctx), priority: PRIORITIES };
+  const known = { 'status-priority': filters, status: { status: filters.status }, none: {} };
+  const q = parseListQuery(
+    req.query as Record<string, unknown>,
+    known[b.listFilters] as typeof filters,
+    { paged: b.listPaging === 'cursor', max: b.pageMax },
+  );
   if ('errors' in q) return validationFailed(ctx, reply, q.errors);
   const ws = req.auth!.workspace.id;
   const { status, priority } = q.filters;
-  const after = q.cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(q.cursor);
-  if (after === undefined) {
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  if (q.cursor !== undefined && after === undefined) {
     return validationFailed(ctx, reply, [
       { field: 'cursor', code: 'invalid', message: 'cursor is not one this API issued' },
     ]);
@@ -90,47 +95,33 @@ export async function listTickets(ctx: ServiceContext, req: FastifyRequest, repl
     (!status ||
       (status === 'closed' && ctx.faults.has('filter-stale-status') ? 'open' : t.status) ===
         status) &&
-    (!priority || ctx.faults.has('filter-priority-ignored') || t.priority === priority);
-  // Newest first, from the cursor on: a page costs its own size, not the workspace's (a
-  // long-lived workspace holds thousands; unless a filter matches few of them).
-  const ordered = ctx.store.ticketsInOrder(
-    ctx.faults.has('list-leaks-workspaces') ? undefined : ws,
+    (!priority || t.priority === priority);
+  // From the cursor on: a page costs its own size, not the workspace's (a long-lived workspace
+  // holds thousands; unless a filter matches few of them).
+  const { page, more } = pageOf(
+    ctx.store.ticketsInOrder(ctx.faults.has('list-leaks-workspaces') ? undefined : ws),
+    {
+      after,
+      limit: q.limit,
+      newestFirst: b.listOrder === 'newest-first',
+      keep: matches,
+      overlap: ctx.faults.has('pagination-overlap'),
+      // FAULT pagination-skips-one: the first ticket after a cursor is never listed.
+      skip: after !== undefined && ctx.faults.has('pagination-skips-one') ? 1 : 0,
+    },
   );
-  const overlap = ctx.faults.has('pagination-overlap');
-  // FAULT pagination-skips-one: the first ticket after a cursor is never listed.
-  let skip = q.cursor !== undefined && ctx.faults.has('pagination-skips-one') ? 1 : 0;
-  const rest: Ticket[] = [];
-  for (let i = lastIndexBefore(ordered, overlap ? after + 1 : after); i >= 0; i--) {
-    if (!matches(ordered[i]!)) continue;
-    if (skip > 0) skip--;
-    else rest.push(ordered[i]!);
-    if (rest.length > q.limit) break;
-  }
-  const page = rest.slice(0, q.limit);
-  const hasMore = rest.length > q.limit;
   const last = page[page.length - 1];
-  const next = hasMore && last ? encodeCursor(last.seq) : null;
+  const next = more && last ? encodeCursor(last.seq) : null;
+  let nextUrl: string | null = null;
   if (next) {
     const params = new URLSearchParams({ limit: String(q.limit), cursor: next });
     if (status) params.set('status', status);
     if (priority) params.set('priority', priority);
-    reply.header('link', `</v1/tickets?${params}>; rel="next"`);
+    nextUrl = `/v1/tickets?${params}`;
+    reply.header('link', `<${nextUrl}>; rel="next"`);
   }
   const data = page.map((t) => ticketJson(t, ctx));
-  if (ctx.faults.has('list-bare-array')) return data;
-  return { data, has_more: hasMore, next_cursor: next };
-}
-
-/** The index of the last ticket of `ordered` (ascending `seq`) whose seq is below `seq`, or -1. */
-function lastIndexBefore(ordered: readonly Ticket[], seq: number): number {
-  let lo = 0;
-  let hi = ordered.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ordered[mid]!.seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  return listAnswer(b, data, next, nextUrl);
 }
 
 export async function createTicket(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply) {

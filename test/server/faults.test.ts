@@ -381,13 +381,6 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'subject-over-300-500': ['longSubject'],
   'tags-over-20-500': ['manyTags'],
   'subject-astral-replaced': ['astralSubject'],
-  'list-bare-array': [
-    'listShape',
-    'paginationDuplicates',
-    'paginationGaps',
-    'priorityFilter',
-    'closedFilter',
-  ],
   'list-without-tickets': [
     'listShape',
     'unfilteredListed',
@@ -430,7 +423,6 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'sla-reversed': ['slaHours', 'slaAfterPriorityChange'],
   'get-priority-normal': ['getPriority'],
   'patch-subject-ignored': ['patchSubject'],
-  'filter-priority-ignored': ['priorityFilter'],
   'filter-stale-status': ['closedFilter'],
   'contact-name-dropped': ['contactCreate'],
   'list-skips-newest': ['newestListed'],
