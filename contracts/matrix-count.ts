@@ -23,6 +23,7 @@ import type { OperationSpec } from '../core/spec/operations.ts';
 import type { AObject, MatrixObjects } from './matrix-objects.ts';
 import { label, type Sent } from './matrix-sent.ts';
 import { walkTickets } from './ticket-walk.ts';
+import { listArray } from '../core/checks/catalogue/ticket-lists.ts';
 
 /** The most pages of B's list the walk reads (one at the reference's size: B has a few). */
 export const COUNT_WALK_PAGES = 5;
@@ -127,8 +128,7 @@ export async function otherWorkspaceCounts(c: {
       );
       continue;
     }
-    const page = last?.json as { data?: unknown; has_more?: unknown } | undefined;
-    if (last?.status !== 200 || !Array.isArray(page?.data)) {
+    if (last?.status !== 200 || !listArray(last.json)) {
       out.push(
         unjudged(
           `workspace B's GET ${list.template} answered ${last?.status ?? walk.last?.error} on page ${walk.pages}: no list to count`,
@@ -136,12 +136,12 @@ export async function otherWorkspaceCounts(c: {
       );
       continue;
     }
-    // The end is what the page says (has_more false) or a short page: a page without the
-    // envelope's cursor (U4) that is full may have more after it, and B's count is then unknown.
-    if (page.has_more !== false && page.data.length >= limit) {
+    // The end is what the list shows (ticket-walk.ts): a full page that names no next page and
+    // does not say it is the last (has_more false, U4) may have more after it — B's count unknown.
+    if (!walk.endKnown) {
       out.push(
         unjudged(
-          `workspace B's GET ${list.template} page ${walk.pages} is full (${limit}) and says no has_more: where its list ends is not known`,
+          `workspace B's GET ${list.template} page ${walk.pages} is full (${limit}) and names no next page nor says it is the last: where its list ends is not known`,
         ),
       );
       continue;

@@ -19,6 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../core/http/api-client.ts';
+import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
 import { validate } from '../core/schemas/registry.ts';
 import type { OpenApiDoc } from '../core/spec/load-spec.ts';
 import type { OperationSpec } from '../core/spec/operations.ts';
@@ -35,11 +36,6 @@ export interface AObject {
 
 /** A request the matrix can send for an operation, or why it cannot. */
 export type Built = { path: string; body?: unknown; objects: AObject[] } | { unreachable: string };
-
-const dataOf = (json: unknown): Array<Record<string, unknown>> => {
-  const d = (json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(d) ? (d as Array<Record<string, unknown>>) : [];
-};
 
 /** An id-shaped value no deployment issued, in the style of `like` (its prefix). */
 export function unknownLike(like: string): string {
@@ -241,7 +237,7 @@ export class MatrixObjects {
     if (!list)
       return `no way to obtain a {${param}} of workspace A: the spec has ${this.o.readOnly ? 'no list' : 'neither a creation nor a list'} on ${collection}${this.o.readOnly && create ? ' (read-only run: nothing is created)' : ''}`;
     const ex = await api.send('GET', collection, { query: { limit: 1 } });
-    const first = dataOf(ex.json)[0];
+    const first = listRows(ex.json)[0];
     if (typeof first?.id === 'string') return { id: first.id, json: first, collection };
     return `workspace A has no ${collection} object to address (GET ${collection} answered ${ex.status ?? ex.error}${ex.status === 200 ? ', empty' : ''})`;
   }
@@ -273,7 +269,7 @@ export class MatrixObjects {
 
   private async pageOrMade(api: ApiClient, list: OperationSpec): Promise<string[] | string> {
     const ex = await api.send('GET', list.template);
-    const ids = dataOf(ex.json)
+    const ids = listRows(ex.json)
       .map((r) => r.id)
       .filter((id): id is string => typeof id === 'string');
     if (ids.length > 0) return ids;

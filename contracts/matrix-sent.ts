@@ -8,6 +8,7 @@
  */
 import type { MatrixArgs } from '../core/checks/applies-to.ts';
 import type { Exchange } from '../core/checks/types.ts';
+import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import type { OperationSpec } from '../core/spec/operations.ts';
 import type { AObject, MatrixObjects } from './matrix-objects.ts';
@@ -22,14 +23,11 @@ export interface Sent {
 
 export const label = (op: OperationSpec) => `${op.method} ${op.template}`;
 
-/** The ids of the rows of a list answer. */
+/** The ids of the rows of a list answer, whatever its envelope. */
 export function rowIds(ex: Exchange): string[] {
-  const data = (ex.response?.json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(data)
-    ? data
-        .map((r) => (r as { id?: unknown })?.id)
-        .filter((id): id is string => typeof id === 'string')
-    : [];
+  return listRows(ex.response?.json)
+    .map((r) => r.id)
+    .filter((id): id is string => typeof id === 'string');
 }
 
 /**

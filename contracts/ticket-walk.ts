@@ -2,7 +2,8 @@
  * A bounded cursor walk of `GET /v1/tickets`. Staging is long-lived — thousands of tickets, some
  * huge — and shared: others create tickets while a walk runs. So a walk never reads a workspace
  * to its end; it stops at the first of:
- *   - `end`:    the list ends (`has_more` false or no `next_cursor`), or the answer is no list;
+ *   - `end`:    the list names no next page (`has_more` false or no `next_cursor`; in another
+ *               envelope no `next` and no Link rel="next"), or the answer is no list;
  *   - `found`:  every ticket it looks for was seen, and `extraPages` more pages (the boundary);
  *   - `passed`: it is past a moment (`before`, epoch ms: when the run's tickets were created) —
  *               the list has been newest first so far and a page ends with an older ticket, so
@@ -12,6 +13,7 @@
  * walk, whatever is inserted at the head meanwhile), and — when it ended, found or passed them —
  * no ticket of the run's own missing. After `cap` the second is not known.
  */
+import { listArray, listNext } from '../core/checks/catalogue/ticket-lists.ts';
 import type { Exchange } from '../core/checks/types.ts';
 
 export type WalkStop = 'end' | 'found' | 'passed' | 'cap';
@@ -44,15 +46,11 @@ export interface TicketWalk {
   first?: Exchange;
   /** The last page's exchange (its envelope is checked). */
   last?: Exchange;
-  /** Pages whose `data` held more rows than the limit asked for. */
+  /** Pages that held more rows than the limit asked for. */
   oversized: number;
+  /** Stopped at `end` where the list ends, as far as its answers show (not a full page alone). */
+  endKnown: boolean;
 }
-
-type Page = {
-  data?: Array<{ id?: unknown; created_at?: unknown }>;
-  has_more?: unknown;
-  next_cursor?: unknown;
-};
 
 /** Walks with `send` (one page per call, the cursor given) until one of the stops above. */
 export async function walkTickets(
@@ -61,25 +59,31 @@ export async function walkTickets(
 ): Promise<TicketWalk> {
   const lookFor = new Set(o.lookFor ?? []);
   const found = new Set<string>();
-  const w: TicketWalk = { seen: [], pages: 0, stoppedBy: 'cap', newestFirst: true, oversized: 0 };
+  const w: TicketWalk = {
+    seen: [],
+    pages: 0,
+    stoppedBy: 'cap',
+    newestFirst: true,
+    oversized: 0,
+    endKnown: false,
+  };
   let lastCreated = Number.POSITIVE_INFINITY;
-  let cursor: string | undefined;
+  let query: Record<string, string | number | undefined> = { ...o.query, limit: o.limit };
   let extra = -1;
   while (w.pages < o.maxPages) {
-    const ex = await send({ ...o.query, limit: o.limit, cursor });
+    const ex = await send(query);
     w.pages++;
     w.first ??= ex;
     w.last = ex;
-    const body = (
-      Array.isArray(ex.response?.json) ? { data: ex.response.json } : ex.response?.json
-    ) as Page | undefined;
-    if (!body || !Array.isArray(body.data)) {
+    const json = ex.response?.json;
+    const rows = listArray(json);
+    if (!rows) {
       w.stoppedBy = 'end';
       return w;
     }
-    if (body.data.length > o.limit) w.oversized++;
+    if (rows.length > o.limit) w.oversized++;
     let oldest = Number.NaN;
-    for (const t of body.data) {
+    for (const t of rows as Array<{ id?: unknown; created_at?: unknown } | null>) {
       if (typeof t?.id === 'string') {
         w.seen.push(t.id);
         if (lookFor.has(t.id)) found.add(t.id);
@@ -89,11 +93,17 @@ export async function walkTickets(
       else lastCreated = at;
       oldest = at;
     }
-    if (body.has_more !== true || typeof body.next_cursor !== 'string' || !body.next_cursor) {
+    const next = listNext(json, ex.response?.headers.link, query);
+    if (!next) {
       w.stoppedBy = 'end';
+      // The list's end as the deployment showed it: said so (has_more false), a page shorter
+      // than the limit, one longer (it ignores the limit: the whole list in one answer), or the
+      // last of pages it linked. A full first page that names no next page may have more.
+      const said = (json as { has_more?: unknown } | undefined)?.has_more;
+      w.endKnown = said === false || rows.length !== o.limit || w.pages > 1;
       return w;
     }
-    cursor = body.next_cursor;
+    query = next;
     const enough = w.pages >= (o.minPages ?? 1);
     if (lookFor.size > 0 && found.size === lookFor.size && extra < 0) extra = o.extraPages ?? 0;
     if (extra === 0 && enough) {

@@ -85,7 +85,11 @@ test.describe('list tickets', () => {
     probe('U4', 'limit-100-status', max.status ?? null);
     probe('U4', 'limit-101-status', over.status ?? null);
     probe('U4', 'max-page-size', over.status === 200 ? '>100' : max.status === 200 ? 100 : '<100');
-    probe('U26', 'page-size-limit', over.status === 200 ? '>100' : 100);
+    probe(
+      'U26',
+      'page-size-limit',
+      over.status === 200 ? '>100' : max.status === 200 ? 100 : '<100',
+    );
     verdict.check('tickets.status-code', max, { expected: [200], what: 'limit=100' });
     verdict.check('tickets.list-holds-tickets', max, { holds });
     verdict.check('tickets.list-envelope', max);

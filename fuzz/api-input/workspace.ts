@@ -5,6 +5,7 @@
  * report holds more than that, and a count per case would read all of it each time — there the
  * count is not taken (`not-counted`) and the creation cases are judged on their answers alone.
  */
+import { listArray, listNext } from '../../core/checks/catalogue/ticket-lists.ts';
 import { redact } from '../../core/redact.ts';
 import type { Answer, Http } from '../shared/http.ts';
 
@@ -13,8 +14,9 @@ type Get = (path: string) => Promise<Answer>;
 /** How the ticket count is read: the summary report, a bounded walk of the list, or not at all. */
 export type CountedVia = 'reports-summary' | 'list-walk' | 'not-counted';
 
-/** The most list pages (of 100) a count reads. */
+/** The most list pages (of `PAGE`) a count reads. */
 export const LIST_WALK_PAGES = 10;
+const PAGE = 100;
 
 export interface Workspace {
   /** How the ticket count is read. */
@@ -40,21 +42,30 @@ async function countViaSummary(get: Get): Promise<number | undefined> {
   return ex.status === 200 && typeof total === 'number' ? total : undefined;
 }
 
-/** The count by a walk of the list, or undefined when the list is longer than the walk's bound. */
+/**
+ * The count by a walk of the list, whatever its envelope (U4) — or undefined when it cannot be
+ * known: the list is longer than the walk's bound, a full page names no next page (where the list
+ * ends is not shown), or the list refuses the page size asked (a smaller largest page, U26).
+ */
 async function countViaList(get: Get): Promise<number | undefined> {
   let n = 0;
-  let cursor: string | undefined;
+  let query: Record<string, string | number | undefined> = { limit: PAGE };
   for (let page = 0; page < LIST_WALK_PAGES; page++) {
-    const q = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
-    const ex = await get(`/v1/tickets?${q}`);
-    const body = ex.json as { data?: unknown[]; next_cursor?: unknown } | undefined;
-    if (ex.status !== 200 || !Array.isArray(body?.data))
+    const q = Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]));
+    const ex = await get(`/v1/tickets?${new URLSearchParams(q)}`);
+    const rows = listArray(ex.json);
+    if (ex.status === undefined || ex.status >= 500 || (ex.status === 200 && !rows))
       throw new Error(
-        `api input fuzz: cannot count tickets (the list ${ex.status === undefined ? `got no answer: ${ex.error ?? 'connection lost'}` : `answered ${ex.status}`})`,
+        `api input fuzz: cannot count tickets (the list ${ex.status === undefined ? `got no answer: ${ex.error ?? 'connection lost'}` : `answered ${ex.status}${rows ? '' : ' without a list'}`})`,
       );
-    n += body.data.length;
-    if (typeof body.next_cursor !== 'string' || body.next_cursor === '') return n;
-    cursor = body.next_cursor;
+    if (ex.status !== 200 || !rows) return undefined;
+    n += rows.length;
+    const next = listNext(ex.json, ex.response?.headers.link, query);
+    if (!next) {
+      const last = (ex.json as { has_more?: unknown } | undefined)?.has_more === false;
+      return last || rows.length !== PAGE || page > 0 ? n : undefined;
+    }
+    query = next;
   }
   return undefined;
 }

@@ -195,6 +195,11 @@ describe('lists: the tickets are judged whatever the list’s shape', () => {
     const rows = [ticket({ priority: 'high' }), ticket({ id: 'tkt_2', priority: 'low' })];
     assert.deepEqual(listRows(rows), rows);
     assert.deepEqual(listRows({ data: rows, has_more: false, next_cursor: null }), rows);
+    assert.deepEqual(
+      listRows({ items: rows, next: null }),
+      rows,
+      'the one array of another envelope',
+    );
     assert.deepEqual(listRows('nope'), []);
     const bare = answer(200, rows, 'GET', '/v1/tickets');
     assert.equal(

@@ -3,15 +3,52 @@ import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
 /**
- * The tickets a list answer holds: the envelope's data (U4), or a bare array. Whether the list
- * has the envelope is tickets.list-envelope's verdict alone: the filter and isolation checks judge
- * the tickets listed, whatever the list's shape.
+ * The array a list answer holds, whatever its envelope (not shown in the docs, U4): a bare array,
+ * the envelope's `data`, or else the one array the answer's object holds (`{items, next}`).
+ */
+export function listArray(json: unknown): unknown[] | undefined {
+  if (Array.isArray(json)) return json;
+  if (typeof json !== 'object' || json === null) return undefined;
+  const o = json as Record<string, unknown>;
+  if ('data' in o) return Array.isArray(o.data) ? o.data : undefined;
+  const arrays = Object.values(o).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/**
+ * The rows a list answer holds, whatever its envelope (`listArray`). Whether the list has our
+ * assumed envelope is tickets.list-envelope's verdict alone: the filter and isolation checks judge
+ * the rows listed, whatever the list's shape.
  */
 export function listRows(json: unknown): Array<Record<string, unknown>> {
-  const data = Array.isArray(json) ? json : (json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(data)
-    ? data.filter((t): t is Record<string, unknown> => typeof t === 'object' && t !== null)
-    : [];
+  return (listArray(json) ?? []).filter(
+    (t): t is Record<string, unknown> => typeof t === 'object' && t !== null,
+  );
+}
+
+/**
+ * The query of the next page a list answer points to (`query`: the one it answered): the
+ * envelope's cursor (`has_more`, `next_cursor`: U4), else the address the answer gives — a `next`
+ * field or the Link header's rel="next" — by its query parameters (a `next` without any is a
+ * cursor). Undefined: the answer names no next page.
+ */
+export function listNext(
+  json: unknown,
+  link: string | undefined,
+  query: Readonly<Record<string, string | number | undefined>>,
+): Record<string, string | number | undefined> | undefined {
+  const o = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  if ('next_cursor' in o)
+    return o.has_more === true && typeof o.next_cursor === 'string' && o.next_cursor
+      ? { ...query, cursor: o.next_cursor }
+      : undefined;
+  const next =
+    typeof o.next === 'string' && o.next
+      ? o.next
+      : /<([^>]*)>[^,]*;\s*rel="?next"?/i.exec(link ?? '')?.[1];
+  if (!next) return undefined;
+  const params = new URL(next, 'http://list.invalid').searchParams;
+  return params.size > 0 ? Object.fromEntries(params) : { ...query, cursor: next };
 }
 
 /** Whether a ticket, as the deployment answered it, matches a list filter. */
@@ -75,9 +112,8 @@ export const filterApplied = defineCheck({
   kind: 'scenario',
   run(ex, a: { filter: { status?: string; priority?: string } }) {
     const json = ex.response?.json;
-    const data = Array.isArray(json) ? json : (json as { data?: unknown } | undefined)?.data;
-    if (!Array.isArray(data))
-      return { received: `body ${show(json, 80)}`, expected: 'a list of tickets' };
+    const data = listArray(json);
+    if (!data) return { received: `body ${show(json, 80)}`, expected: 'a list of tickets' };
     // An item that is no object (null, a string) matches no filter.
     const off = data.filter(
       (t: unknown) =>
@@ -118,17 +154,12 @@ export const filterIncludes = defineCheck({
  * the answer holds no list of Ticket representations at all (objects with a string `id`).
  */
 export function listedTickets(json: unknown): Array<Record<string, unknown>> | undefined {
-  const isTickets = (v: unknown): v is Array<Record<string, unknown>> =>
-    Array.isArray(v) &&
-    v.every(
-      (t) => typeof t === 'object' && t !== null && typeof (t as { id?: unknown }).id === 'string',
-    );
-  if (isTickets(json)) return json;
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const o = json as Record<string, unknown>;
-  if (Array.isArray(o.data)) return isTickets(o.data) ? o.data : undefined;
-  const arrays = Object.values(o).filter(Array.isArray);
-  return arrays.length === 1 && isTickets(arrays[0]) ? arrays[0] : undefined;
+  const rows = listArray(json);
+  return rows?.every(
+    (t) => typeof t === 'object' && t !== null && typeof (t as { id?: unknown }).id === 'string',
+  )
+    ? (rows as Array<Record<string, unknown>>)
+    : undefined;
 }
 
 /**
