@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ForeignWrite } from '../core/checks/catalogue/auth.ts';
 import type { Exchange } from '../core/checks/types.ts';
-import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
+import { listRows } from '../core/http/list-page.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
 import {

@@ -23,7 +23,7 @@ import type { OperationSpec } from '../core/spec/operations.ts';
 import type { AObject, MatrixObjects } from './matrix-objects.ts';
 import { label, type Sent } from './matrix-sent.ts';
 import { walkTickets } from './ticket-walk.ts';
-import { listArray } from '../core/checks/catalogue/ticket-lists.ts';
+import { listArray } from '../core/http/list-page.ts';
 
 /** The most pages of B's list the walk reads (one at the reference's size: B has a few). */
 export const COUNT_WALK_PAGES = 5;

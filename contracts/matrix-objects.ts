@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../core/http/api-client.ts';
-import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
+import { listRows } from '../core/http/list-page.ts';
 import { validate } from '../core/schemas/registry.ts';
 import type { OpenApiDoc } from '../core/spec/load-spec.ts';
 import type { OperationSpec } from '../core/spec/operations.ts';

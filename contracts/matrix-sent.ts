@@ -8,7 +8,7 @@
  */
 import type { MatrixArgs } from '../core/checks/applies-to.ts';
 import type { Exchange } from '../core/checks/types.ts';
-import { listRows } from '../core/checks/catalogue/ticket-lists.ts';
+import { listRows } from '../core/http/list-page.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import type { OperationSpec } from '../core/spec/operations.ts';
 import type { AObject, MatrixObjects } from './matrix-objects.ts';

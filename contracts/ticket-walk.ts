@@ -13,7 +13,7 @@
  * walk, whatever is inserted at the head meanwhile), and — when it ended, found or passed them —
  * no ticket of the run's own missing. After `cap` the second is not known.
  */
-import { listArray, listNext } from '../core/checks/catalogue/ticket-lists.ts';
+import { listArray, listNext } from '../core/http/list-page.ts';
 import type { Exchange } from '../core/checks/types.ts';
 
 export type WalkStop = 'end' | 'found' | 'passed' | 'cap';

@@ -5,6 +5,7 @@
  * and the report says how much (summary.json `reads`, the contract area's headline).
  */
 import type { Exchange } from './exchange.ts';
+import { listArray } from './list-page.ts';
 
 export interface ReadStats {
   /** List pages answered 2xx. */
@@ -36,8 +37,7 @@ export function tallyRead(ex: Exchange, bytes: number): void {
   const op = ex.operation?.operationId ?? '';
   const r = ex.response;
   if (!op.startsWith('list') || !r || r.status < 200 || r.status > 299) return;
-  const j = r.json as { data?: unknown } | unknown[] | undefined;
-  const rows = Array.isArray(j) ? j : Array.isArray(j?.data) ? j.data : [];
+  const rows = listArray(r.json) ?? [];
   stats.pages++;
   stats.records += rows.length;
   if (op === 'listTickets') stats.tickets += rows.length;

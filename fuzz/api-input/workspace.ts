@@ -5,7 +5,7 @@
  * report holds more than that, and a count per case would read all of it each time — there the
  * count is not taken (`not-counted`) and the creation cases are judged on their answers alone.
  */
-import { listArray, listNext } from '../../core/checks/catalogue/ticket-lists.ts';
+import { listArray, listNext } from '../../core/http/list-page.ts';
 import { redact } from '../../core/redact.ts';
 import type { Answer, Http } from '../shared/http.ts';
 

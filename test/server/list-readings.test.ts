@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { walkTickets } from '../../contracts/ticket-walk.ts';
-import { listNext } from '../../core/checks/catalogue/ticket-lists.ts';
+import { listNext } from '../../core/http/list-page.ts';
 import type { Exchange } from '../../core/checks/types.ts';
 import { makeService, newTicket } from './harness.ts';
 
