@@ -49,10 +49,12 @@ export function sentValue(c: BodyCase): unknown {
   }
 }
 
-/** True when the spec allows the case: a listed media type, and `sent` valid against the schema. */
+/** True when the spec allows the case: a listed media type, `sent` valid against the schema, within the body size limit. */
 export function isSchemaValid(spec: InputOperation, c: BodyCase, sent: unknown): boolean {
   if (c.query) return spec.params !== undefined && !queryProblem(spec.params, c.query.values);
   return (
+    // Over the size limit (U26) is invalid whatever the values: its bulk is whitespace.
+    c.kind !== 'over-body-limit' &&
     (c.contentType === undefined || acceptsMediaType(spec, c.contentType)) &&
     sent !== undefined &&
     validate(spec.schema, sent).length === 0

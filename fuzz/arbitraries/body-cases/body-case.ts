@@ -45,3 +45,17 @@ export interface BodyCase {
    */
   parts?: BodyCase[];
 }
+
+/**
+ * `json` serialised and padded with insignificant whitespace to `bytes` bytes (never shorter than
+ * its JSON): a body of that size whose values stay as they are. The bulk of a body near or over
+ * the size limit goes there, never into a value — a deployment without the limit stores what it
+ * accepts, and lists show a ticket's subject, requester and tags to every later run.
+ */
+export function paddedJson(json: unknown, bytes: number): string {
+  const text = JSON.stringify(json);
+  const pad = Math.max(0, bytes - Buffer.byteLength(text));
+  return text.endsWith('}')
+    ? `${text.slice(0, -1)}${' '.repeat(pad)}}`
+    : `${text}${' '.repeat(pad)}`;
+}

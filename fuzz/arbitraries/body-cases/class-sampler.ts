@@ -8,7 +8,7 @@
  */
 import { BOUNDARY_LENGTHS } from '../input-classes.ts';
 import { deref, type JsonSchema, type Resolve, type SchemaSite, sitePath } from '../schema-arb.ts';
-import type { BodyCase, BodyCaseKind } from './body-case.ts';
+import { type BodyCase, type BodyCaseKind, paddedJson } from './body-case.ts';
 import { setAt } from './json-path.ts';
 import type { BodyTargets } from './targets.ts';
 
@@ -133,19 +133,17 @@ export function classSampler(
           json: setAt(plain, site.path, 'a'.repeat(n)),
         });
     }
-    // Insignificant whitespace pads a valid body to just under the limit.
-    const json = JSON.stringify(plain);
-    const pad = options.bodyLimit - 1024 - Buffer.byteLength(json);
-    if (pad > 0)
+    // Insignificant whitespace pads a valid body to just under the limit, and over it.
+    if (Buffer.byteLength(JSON.stringify(plain)) < options.bodyLimit - 1024)
       out.push({
         kind: 'valid',
         note: `class sampler: a valid body of ${options.bodyLimit - 1024} bytes (whitespace), 1 KiB under the ${options.bodyLimit}-byte limit`,
-        raw: `${json.slice(0, -1)}${' '.repeat(pad)}}`,
+        raw: paddedJson(plain, options.bodyLimit - 1024),
       });
     out.push({
       kind: 'over-body-limit',
-      note: `class sampler: ${sitePath(primary.path)} of ${options.bodyLimit + 1024} bytes: the body exceeds the ${options.bodyLimit}-byte limit`,
-      json: setAt(plain, primary.path, 'a'.repeat(options.bodyLimit + 1024)),
+      note: `class sampler: a valid body padded with whitespace to ${options.bodyLimit + 1024} bytes: the body exceeds the ${options.bodyLimit}-byte limit`,
+      raw: paddedJson(plain, options.bodyLimit + 1024),
     });
   }
   return out;

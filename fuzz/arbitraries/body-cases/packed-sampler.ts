@@ -21,7 +21,7 @@ import { hasLoneSurrogate } from '../../../core/unicode.ts';
 import { BOUNDARY_LENGTHS } from '../input-classes.ts';
 import { codePointLength } from '../hostile-text-arb.ts';
 import { type JsonSchema, type SchemaSite, sitePath } from '../schema-arb.ts';
-import type { BodyCase, BodyCaseKind } from './body-case.ts';
+import { type BodyCase, type BodyCaseKind, paddedJson } from './body-case.ts';
 import { plainValue, type SamplerOptions, TEXT_SAMPLES } from './class-sampler.ts';
 import { deleteAt, setAt } from './json-path.ts';
 import type { BodyTargets } from './targets.ts';
@@ -259,8 +259,8 @@ export function packedSampler(
   if (primary)
     out.push({
       kind: 'over-body-limit',
-      note: `class sampler: ${sitePath(primary.path)} of ${options.bodyLimit + 1024} bytes: the body exceeds the ${options.bodyLimit}-byte limit`,
-      json: setAt(plain, primary.path, 'a'.repeat(options.bodyLimit + 1024)),
+      note: `class sampler: a valid body padded with whitespace to ${options.bodyLimit + 1024} bytes: the body exceeds the ${options.bodyLimit}-byte limit`,
+      raw: paddedJson(plain, options.bodyLimit + 1024),
     });
   out.push(...droppedTogether(plain, t.required));
   return out;
