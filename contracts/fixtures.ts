@@ -370,12 +370,6 @@ const CLEAN_UP_MS = 90_000;
  */
 async function cleanUpCreated(t: Target, project: string | undefined): Promise<CreatedRecord[]> {
   if (t.embedded) return discarded(t.created).map((r) => ({ ...r, area: 'contracts' }));
-  // What a test closed last is closed already: no second close (a request on a shared key).
-  const closedAlready = (c: CreatedObject) => c.kind === 'ticket' && t.closedByTests.has(c.id);
-  const closed: CreatedRecord[] = t.created
-    .filter(closedAlready)
-    .map((c) => ({ ...c, state: 'cleaned', area: 'contracts' }));
-  const open = t.created.filter((c) => !closedAlready(c));
   const clean = (objects: CreatedObject[], key: string) =>
     cleanUp(objects, {
       baseUrl: t.baseUrl,
@@ -384,9 +378,11 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
       withinMs: CLEAN_UP_MS,
       // Its closes fire events: they go to the delivery ledger like every other action.
       record: ledger(t, project),
+      // What a test closed last is closed already: no second close (a request on a shared key).
+      closedAlready: (c) => t.closedByTests.has(c.id),
     });
-  const own = open.filter((c) => c.workspace !== 'other');
-  const other = open.filter((c) => c.workspace === 'other');
+  const own = t.created.filter((c) => c.workspace !== 'other');
+  const other = t.created.filter((c) => c.workspace === 'other');
   const otherKey = t.keys.otherWorkspace;
   const records = [
     ...(await clean(own, fullKey(t.resolved))),
@@ -398,7 +394,7 @@ async function cleanUpCreated(t: Target, project: string | undefined): Promise<C
           why: "the other workspace's key is gone",
         }))),
   ];
-  return [...closed, ...records.map((r) => ({ ...r, area: 'contracts' }))];
+  return records.map((r) => ({ ...r, area: 'contracts' }));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({

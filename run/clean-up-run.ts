@@ -5,8 +5,7 @@
  * the contract workers close theirs; on the embedded deployment discarded with it.
  */
 import type { HarnessConfig } from '../core/config.ts';
-import { closedAlready, createdSince } from '../core/http/created-ledger.ts';
-import type { CreatedObject } from '../core/http/created-ledger.ts';
+import { closedAlready, createdSince, ticketBytes } from '../core/http/created-ledger.ts';
 import { type CreatedRecord, cleanUp, discarded } from '../core/target/clean-up.ts';
 
 /** What the area created when its clean-up never ran (the run's time limit cut it short). */
@@ -14,11 +13,12 @@ export function uncleanedSince(cfg: HarnessConfig, mark: number, area: string): 
   const base = cfg.baseUrl;
   const made = base ? createdSince(mark, base) : createdSince(mark);
   const records: CreatedRecord[] = base
-    ? made.map((c) =>
-        closedAlready(c, base)
-          ? { ...c, state: 'cleaned' }
-          : { ...c, state: 'left', why: 'not cleaned: the run was stopped first' },
-      )
+    ? made.map((c) => {
+        const bytes = c.kind === 'ticket' ? ticketBytes(base, c.id)?.bytes : undefined;
+        return closedAlready(c, base)
+          ? { ...c, state: 'cleaned', ...(bytes !== undefined ? { bytes } : {}) }
+          : { ...c, state: 'left', why: 'not cleaned: the run was stopped first' };
+      })
     : discarded(made);
   return records.map((r) => ({ ...r, area }));
 }
@@ -34,21 +34,14 @@ export async function cleanUpSince(
   // No key, no creation: a run without HARNESS_API_KEY writes nothing.
   if (!cfg.baseUrl) return discarded(createdSince(mark)).map((r) => ({ ...r, area }));
   const base = cfg.baseUrl;
-  const made = createdSince(mark, base);
-  const closed = (c: CreatedObject) => closedAlready(c, base);
-  // A ticket the deployment answered closed (the delivery scenario closes its own) is not
-  // closed again: the clean-up sends only what is still to do.
-  const records: CreatedRecord[] = [
-    ...made.filter(closed).map((c) => ({ ...c, state: 'cleaned' as const })),
-    ...(await cleanUp(
-      made.filter((c) => !closed(c)),
-      {
-        baseUrl: base,
-        key: cfg.apiKey ?? '',
-        timeoutMs: cfg.timeoutMs,
-        withinMs: CLEAN_UP_MS,
-      },
-    )),
-  ];
+  const records = await cleanUp(createdSince(mark, base), {
+    baseUrl: base,
+    key: cfg.apiKey ?? '',
+    timeoutMs: cfg.timeoutMs,
+    withinMs: CLEAN_UP_MS,
+    // A ticket the deployment answered closed (the delivery scenario closes its own) is not
+    // closed again: the clean-up sends only what is still to do.
+    closedAlready: (c) => closedAlready(c, base),
+  });
   return records.map((r) => ({ ...r, area }));
 }

@@ -38,9 +38,27 @@ const ledger: Array<CreatedObject & { baseUrl: string }> = [];
 const closedTickets = new Set<string>();
 const ticketKey = (baseUrl: string, id: string) => `${baseUrl}\u0000${id}`;
 
+/** Each ticket's size as the deployment last answered it, by target and id (`ticketBytes`). */
+const ticketSizes = new Map<string, TicketSize>();
+
+/** A ticket's size as last answered, and — when it is larger than lists should carry — its cut. */
+export interface TicketSize {
+  bytes: number;
+  /** An update that cuts what a list shows of it to a few KB (`LIST_ROW_BYTES`). */
+  cut?: { subject?: string; tags?: string[] };
+}
+
 /**
- * Notes what `ex` created on the target at `baseUrl`, if anything, and whether it left a ticket
- * closed (called by the client): the clean-up closes only what is not closed already.
+ * The most bytes a ticket the run leaves may carry into a list answer: a few KB. A deployment
+ * without limits keeps a test's 10 000-character subject or thousand tags whole, and every later
+ * list answer would carry them, run after run (v1 deletes no ticket).
+ */
+export const LIST_ROW_BYTES = 4096;
+
+/**
+ * Notes what `ex` created on the target at `baseUrl`, if anything, whether it left a ticket
+ * closed (called by the client): the clean-up closes only what is not closed already — and the
+ * size of the ticket it answered.
  */
 export function noteCreated(baseUrl: string, ex: Exchange): void {
   const made = createdBy(ex);
@@ -48,6 +66,51 @@ export function noteCreated(baseUrl: string, ex: Exchange): void {
   const state = ticketStateBy(ex);
   if (state?.closed) closedTickets.add(ticketKey(baseUrl, state.id));
   else if (state) closedTickets.delete(ticketKey(baseUrl, state.id));
+  const size = ticketSizeBy(ex);
+  if (size) ticketSizes.set(ticketKey(baseUrl, size.id), size);
+}
+
+/**
+ * The bytes of ticket `id` on the target at `baseUrl` as this process last saw it answered (its
+ * creation, a read, a write): what every list answer that shows it carries. Undefined: never seen.
+ */
+export const ticketBytes = (baseUrl: string, id: string): TicketSize | undefined =>
+  ticketSizes.get(ticketKey(baseUrl, id));
+
+/**
+ * A ticket's size by an answer that is its representation: a 2xx to its creation, or to a read or
+ * write of /v1/tickets/{id} whose body is the ticket with that id. Lists are not: a row's size is
+ * its ticket's, read from where the ticket itself was answered.
+ */
+export function ticketSizeBy(ex: Exchange): (TicketSize & { id: string }) | undefined {
+  const r = ex.response;
+  if (!r || r.status < 200 || r.status > 299) return undefined;
+  const t = (r.json ?? {}) as { id?: unknown; subject?: unknown; tags?: unknown };
+  const id = t.id;
+  if (typeof id !== 'string') return undefined;
+  if (ex.operation?.operationId !== 'createTicket') {
+    const m = /\/v1\/tickets\/([^/]+)(?:\/close)?$/.exec(
+      new URL(ex.request.url, 'http://x').pathname,
+    );
+    if (!m || decodeURIComponent(m[1]!) !== id) return undefined;
+  }
+  const bytes = Buffer.byteLength(r.bodyText);
+  return { id, bytes, ...(bytes > LIST_ROW_BYTES ? { cut: cutOf(t.subject, t.tags) } : {}) };
+}
+
+/**
+ * What to send to cut a ticket's subject and tags to a few KB: the subject's first 100 code points
+ * (the run's tag leads it), the first ten tags of at most 64 characters (the run's come first).
+ */
+function cutOf(subject: unknown, tags: unknown): TicketSize['cut'] {
+  const cut: NonNullable<TicketSize['cut']> = {};
+  if (typeof subject === 'string' && subject.length > 100)
+    cut.subject = `${[...subject].slice(0, 100).join('')}…`;
+  if (Array.isArray(tags) && (tags.length > 10 || tags.some((x) => String(x).length > 64)))
+    cut.tags = tags
+      .filter((x): x is string => typeof x === 'string' && x.length <= 64)
+      .slice(0, 10);
+  return cut;
 }
 
 /**

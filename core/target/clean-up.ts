@@ -1,11 +1,13 @@
 /**
  * The clean-up of what a run created on a shared target, and what it leaves there. Nothing in v1
- * deletes a ticket, so a ticket is closed (U7); a contact is deleted (U10); a rule stays (v1 has
- * no way to delete one). What could not be cleaned is listed with why, never silently kept. The
- * contract workers clean what they created (contracts/fixtures.ts), the run what its own process
- * created — the fuzzers' tickets (core/http/created-ledger.ts).
+ * deletes a ticket, so a ticket is closed (U7) — and stays in every later list answer, so one
+ * larger than a few KB (a long subject or tag list a deployment without limits kept) is cut first
+ * (U6: its subject and tags); a contact is deleted (U10); a rule stays (v1 has no way to delete
+ * one). What could not be cleaned is listed with why, never silently kept, and every ticket left
+ * closed with its size. The contract workers clean what they created (contracts/fixtures.ts), the
+ * run what its own process created — the fuzzers' tickets (core/http/created-ledger.ts).
  */
-import type { CreatedKind, CreatedObject } from '../http/created-ledger.ts';
+import { type CreatedKind, type CreatedObject, ticketBytes } from '../http/created-ledger.ts';
 import { createClient } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { undiciTransport } from '../http/undici-transport.ts';
@@ -24,6 +26,8 @@ export interface CreatedRecord extends CreatedObject {
   why?: string;
   /** The area that created it (`contracts`, `fuzz`). */
   area?: string;
+  /** A ticket's size as the deployment last answered it: what each list answer showing it carries. */
+  bytes?: number;
 }
 
 export interface CleanUpOptions {
@@ -35,9 +39,15 @@ export interface CleanUpOptions {
   withinMs: number;
   /** Sees each exchange of the clean-up (its closes fire webhook events: the delivery ledger). */
   record?: (ex: Exchange) => void;
+  /** Tickets the deployment answered closed last: not closed again (a request on a shared key). */
+  closedAlready?: (c: CreatedObject) => boolean;
 }
 
-/** Closes the tickets and deletes the contacts, one by one; the rest is listed as left. */
+/**
+ * Closes the tickets (each cut first when larger than created-ledger.ts's `LIST_ROW_BYTES`) and
+ * deletes the contacts,
+ * one by one; the rest is listed as left.
+ */
 export async function cleanUp(
   objects: readonly CreatedObject[],
   o: CleanUpOptions,
@@ -52,8 +62,13 @@ export async function cleanUp(
     key: o.key,
     timeoutMs: o.timeoutMs,
     deadline,
+    contentType: 'application/json',
     ...(o.record ? { record: o.record } : {}),
   });
+  const sized = (r: CreatedRecord): CreatedRecord => {
+    const bytes = r.kind === 'ticket' ? ticketBytes(o.baseUrl, r.id)?.bytes : undefined;
+    return bytes === undefined ? r : { ...r, bytes };
+  };
   let gone: string | undefined;
   try {
     for (const c of objects) {
@@ -61,13 +76,25 @@ export async function cleanUp(
         out.push({ ...c, state: 'left', why: 'v1 has no way to delete a rule' });
         continue;
       }
+      const closed = c.kind === 'ticket' && o.closedAlready?.(c) === true;
       // A target that stopped answering would cost a timeout per object; the time is bounded.
       if (!gone && performance.now() > deadline) gone = "the clean-up's time ran out";
       if (gone) {
-        out.push({ ...c, state: 'left', why: gone });
+        out.push(sized(closed ? { ...c, state: 'cleaned' } : { ...c, state: 'left', why: gone }));
         continue;
       }
       const path = `/v1/${c.kind === 'ticket' ? 'tickets' : 'contacts'}/${encodeURIComponent(c.id)}`;
+      // Its size is known from its answers (created-ledger.ts); one the ledger never saw is not cut.
+      const cut = c.kind === 'ticket' ? ticketBytes(o.baseUrl, c.id)?.cut : undefined;
+      if (cut && Object.keys(cut).length > 0) {
+        const trimmed = await http.send('PATCH', path, { body: cut });
+        if (trimmed.status === undefined)
+          gone = `not tried: the target stopped answering (no answer: ${trimmed.error ?? 'connection lost'})`;
+      }
+      if (closed || gone) {
+        out.push(sized(closed ? { ...c, state: 'cleaned' } : { ...c, state: 'left', why: gone! }));
+        continue;
+      }
       const answer =
         c.kind === 'ticket'
           ? await http.send('POST', `${path}/close`)
@@ -77,13 +104,13 @@ export async function cleanUp(
       const done =
         status !== undefined &&
         ((status >= 200 && status < 300) || (c.kind === 'contact' && status === 404));
-      if (done) out.push({ ...c, state: 'cleaned' });
+      if (done) out.push(sized({ ...c, state: 'cleaned' }));
       else {
         const why =
           status === undefined
             ? `no answer (${answer.error ?? 'connection lost'})`
             : `${c.kind === 'ticket' ? 'closing' : 'deleting'} it answered ${status}`;
-        out.push({ ...c, state: 'left', why });
+        out.push(sized({ ...c, state: 'left', why }));
         if (status === undefined) gone = `not tried: the target stopped answering (${why})`;
       }
     }
@@ -107,10 +134,23 @@ export interface LeftOnTarget {
   counts: LeftCounts;
   /** What is left (at most `LEFT_LISTED`, the count says how many), with why. */
   left: Array<{ kind: CreatedKind; id: string; why: string; area?: string }>;
+  /**
+   * The tickets left closed on the target (v1 deletes none): every later list answer shows them.
+   * Each with its size as last answered, largest first (at most `CLOSED_LISTED`); `tickets` and
+   * `bytes` count them all.
+   */
+  closed: {
+    tickets: number;
+    bytes: number;
+    list: Array<{ id: string; bytes?: number; area?: string }>;
+  };
 }
 
 /** How many left objects the report names one by one. */
 export const LEFT_LISTED = 50;
+
+/** How many closed tickets the report names one by one (a run leaves about fifty). */
+export const CLOSED_LISTED = 200;
 
 export function leftOnTarget(records: readonly CreatedRecord[]): LeftOnTarget {
   const zero = () => ({ created: 0, cleaned: 0, left: 0, discarded: 0 });
@@ -129,12 +169,36 @@ export function leftOnTarget(records: readonly CreatedRecord[]): LeftOnTarget {
       why: r.why ?? 'not cleaned',
       ...(r.area ? { area: r.area } : {}),
     }));
-  return { counts, left };
+  const closed = records
+    .filter((r) => r.kind === 'ticket' && r.state === 'cleaned')
+    .sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0));
+  return {
+    counts,
+    left,
+    closed: {
+      tickets: closed.length,
+      bytes: closed.reduce((n, r) => n + (r.bytes ?? 0), 0),
+      list: closed.slice(0, CLOSED_LISTED).map((r) => ({
+        id: r.id,
+        ...(r.bytes !== undefined ? { bytes: r.bytes } : {}),
+        ...(r.area ? { area: r.area } : {}),
+      })),
+    },
+  };
 }
 
+/** `1.2 kB`, `830 B`. */
+export const sizeText = (bytes: number): string =>
+  bytes >= 1e6
+    ? `${(bytes / 1e6).toFixed(1)} MB`
+    : bytes >= 1000
+      ? `${(bytes / 1000).toFixed(1)} kB`
+      : `${bytes} B`;
+
 /**
- * The console line: `left on the target: tickets 142 created, 142 closed, 0 left · contacts 1
- * created, 1 deleted · rules 2 created, 2 left (v1 has no way to delete a rule)`.
+ * The console line: `left on the target: tickets 142 created, 142 closed (left closed: 61.2 kB,
+ * the largest 1.3 kB), 0 left · contacts 1 created, 1 deleted · rules 2 created, 2 left (v1 has no
+ * way to delete a rule)`.
  */
 export function leftLine(l: LeftOnTarget): string {
   const words: Record<CreatedKind, [string, string]> = {
@@ -152,13 +216,18 @@ export function leftLine(l: LeftOnTarget): string {
       .filter((k) => l.counts[k].created > 0)
       .map((k) => `${l.counts[k].created} ${l.counts[k].created === 1 ? k : words[k][0]}`)
       .join(', ')}`;
+  const largest = l.closed?.list[0]?.bytes;
   const parts = (Object.keys(words) as CreatedKind[])
     .filter((k) => l.counts[k].created > 0)
     .map((k) => {
       const c = l.counts[k];
       const [name, done] = words[k];
       const kinds = [`${c.created} created`];
-      if (k !== 'rule') kinds.push(`${c.cleaned} ${done}`);
+      if (k === 'ticket' && c.cleaned > 0 && l.closed)
+        kinds.push(
+          `${c.cleaned} ${done} (left closed: ${sizeText(l.closed.bytes)}${largest !== undefined ? `, the largest ${sizeText(largest)}` : ''})`,
+        );
+      else if (k !== 'rule') kinds.push(`${c.cleaned} ${done}`);
       kinds.push(`${c.left} left`);
       if (c.discarded) kinds.push(`${c.discarded} on the embedded deployment`);
       return `${name} ${kinds.join(', ')}`;

@@ -7,7 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../../core/http/client.ts';
-import { closedAlready, createdSince, ledgerMark } from '../../core/http/created-ledger.ts';
+import {
+  closedAlready,
+  createdSince,
+  LIST_ROW_BYTES,
+  ledgerMark,
+} from '../../core/http/created-ledger.ts';
 import { addReadStats, processReadStats, readText } from '../../core/http/read-tally.ts';
 import { undiciTransport } from '../../core/http/undici-transport.ts';
 import { cleanUp, discarded, leftLine, leftOnTarget } from '../../core/target/clean-up.ts';
@@ -122,10 +127,72 @@ describe('the clean-up', () => {
     const l = leftOnTarget(records);
     assert.deepEqual(l.counts.ticket, { created: 2, cleaned: 1, left: 1, discarded: 0 });
     assert.deepEqual(l.counts.contact, { created: 2, cleaned: 2, left: 0, discarded: 0 });
+    // The ticket left closed, with its size as the close answered it.
+    const closedAnswer = (await http.send('GET', `/v1/tickets/${id(open)}`)).response!.bodyText;
+    assert.deepEqual(l.closed, {
+      tickets: 1,
+      bytes: Buffer.byteLength(closedAnswer),
+      list: [{ id: id(open), bytes: Buffer.byteLength(closedAnswer) }],
+    });
     assert.equal(
       leftLine(l),
-      'left on the target: tickets 2 created, 1 closed, 1 left · contacts 2 created, 2 deleted, 0 left · rules 1 created, 1 left (v1 has no way to delete a rule; closing it answered 404)',
+      `left on the target: tickets 2 created, 1 closed (left closed: ${Buffer.byteLength(closedAnswer)} B, the largest ${Buffer.byteLength(closedAnswer)} B), 1 left · contacts 2 created, 2 deleted, 0 left · rules 1 created, 1 left (v1 has no way to delete a rule; closing it answered 404)`,
     );
+  });
+
+  test('a ticket larger than a list row should be is cut to a few KB before it is closed, its run tag kept', async () => {
+    const lax = await startService({ readings: ['U26=no-limits'] });
+    try {
+      const laxKey = lax.credentials.workspaces.growth.keys.full;
+      const http = createClient({
+        baseUrl: lax.baseUrl,
+        transport: undiciTransport(),
+        key: laxKey,
+        contentType: 'application/json',
+      });
+      const mark = ledgerMark();
+      const big = await http.send('POST', '/v1/tickets', {
+        body: {
+          subject: `[harness run1] ${'a'.repeat(10_000)}`,
+          requester: { email: 'ada@example.com' },
+          tags: ['harness', 'run-1', ...Array.from({ length: 1000 }, (_, i) => `tag-${i}`)],
+        },
+      });
+      const small = await http.send('POST', '/v1/tickets', { body: ticket });
+      assert.ok(Buffer.byteLength(big.response!.bodyText) > 20_000);
+      const before = processRateStats().sent;
+      const records = await cleanUp(createdSince(mark, lax.baseUrl), {
+        baseUrl: lax.baseUrl,
+        key: laxKey,
+        timeoutMs: 5000,
+        withinMs: 30_000,
+      });
+      assert.equal(processRateStats().sent - before, 3, 'a cut and two closes');
+      const now = (await http.send('GET', `/v1/tickets/${(big.json as { id: string }).id}`))
+        .json as { subject: string; tags: string[]; status: string };
+      assert.equal(now.status, 'closed');
+      assert.match(now.subject, /^\[harness run1\] a+…$/);
+      assert.deepEqual(now.tags.slice(0, 2), ['harness', 'run-1']);
+      assert.ok(now.tags.length <= 10);
+      const l = leftOnTarget(records);
+      assert.equal(l.closed.tickets, 2);
+      assert.ok(
+        l.closed.list.every((t) => t.bytes! <= LIST_ROW_BYTES),
+        JSON.stringify(l.closed),
+      );
+      // Each as the deployment answers it now: what a list shows of it.
+      for (const t of [big, small]) {
+        const tid = (t.json as { id: string }).id;
+        const read = await http.send('GET', `/v1/tickets/${tid}`);
+        assert.equal(
+          l.closed.list.find((x) => x.id === tid)?.bytes,
+          Buffer.byteLength(read.response!.bodyText),
+        );
+      }
+      await http.close();
+    } finally {
+      await lax.close();
+    }
   });
 
   test('a target that stops answering costs one timeout, not one per object', async () => {
