@@ -204,3 +204,16 @@ export function skipIfReadOnly(
 ): void {
   skip(target.cfg.readOnly, 'not run: writes to the target (HARNESS_READ_ONLY=1)');
 }
+
+/**
+ * Why a list read that shows only what `limit` does is not sent, or undefined: the preflight saw
+ * the ticket list ignore `limit` (core/config.ts `listIgnoresLimit`). Each of its reads is the
+ * whole workspace, every ticket earlier runs left included, so the run's reads would grow run
+ * after run; such a read is not sent, and what it would show is what the preflight's answer did.
+ */
+export function limitIgnored(target: Target): string | undefined {
+  const seen = target.cfg.listIgnoresLimit;
+  return seen
+    ? `the ticket list ignores limit: limit=1 answered ${seen.rows} tickets (${seen.bytes} bytes) before the run`
+    : undefined;
+}

@@ -15,6 +15,7 @@ import {
   MISSING_ID,
   createTicket,
   idOf,
+  limitIgnored,
   observeCrossCutting,
   readableTicket,
   skipIfReadOnly,
@@ -126,12 +127,15 @@ test.describe('workspace isolation', () => {
     }
     // B's list walked until it is past the moment A's tickets were created (newest first, a
     // leaked one would be listed before that), or at most 30 pages: B's workspace may hold
-    // thousands of old tickets on a long-lived staging (contracts/ticket-walk.ts).
-    const walk = await walkTickets(
-      (query) => b.send('GET', '/v1/tickets', { query: query as Record<string, string> }),
-      { limit: 10, maxPages: 30, before: earliestCreatedAt([readable]) },
-    );
-    seen.push(...walk.seen);
+    // thousands of old tickets on a long-lived staging (contracts/ticket-walk.ts). A list that
+    // ignores limit has no pages: its one answer is the list read first.
+    if (!limitIgnored(target)) {
+      const walk = await walkTickets(
+        (query) => b.send('GET', '/v1/tickets', { query: query as Record<string, string> }),
+        { limit: 10, maxPages: 30, before: earliestCreatedAt([readable]) },
+      );
+      seen.push(...walk.seen);
+    }
     verdict.check('isolation.list', undefined, { foreignIds, seen });
   });
 });

@@ -11,7 +11,14 @@
  */
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
-import { idOf, observeCrossCutting, requester, skipIfReadOnly, type Tag } from './helpers.ts';
+import {
+  idOf,
+  limitIgnored,
+  observeCrossCutting,
+  requester,
+  skipIfReadOnly,
+  type Tag,
+} from './helpers.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
 import type { Verdict } from '../core/checks/verdict.ts';
 import type { Answer } from '../core/http/client.ts';
@@ -251,7 +258,10 @@ test.describe('tags lists long and short', () => {
 test.describe('numbers at the edges of their type', () => {
   test('the list’s limit past 32 and 53 bits, as a float, −0, 1.5: no 5xx; refused (U4)', {
     tag: ['@exchange.no-5xx'],
-  }, async ({ api, verdict }) => {
+  }, async ({ api, verdict, target }) => {
+    // A limit the list ignores is read by nobody: five reads of the whole workspace for nothing.
+    const ignored = limitIgnored(target);
+    test.skip(ignored !== undefined, ignored);
     for (const limit of ['2147483648', '9007199254740993', '1e309', '-0', '1.5']) {
       const ex = await api.send('GET', '/v1/tickets', { query: { limit } });
       if (isAnswered(ex)) {

@@ -67,6 +67,14 @@ export interface HarnessConfig {
    * then contract tests that do not fit are listed as not run (run/max-requests.ts).
    */
   maxRequests?: number;
+  /**
+   * Observed, never configured: the ticket list ignores `limit` — the preflight's
+   * `GET /v1/tickets?limit=1` answered `rows` tickets in `bytes` bytes (run/preflight.ts), and
+   * named a next page (`paged`) or none (not paged at all: `cursor` is read by nobody either).
+   * Each read of it answers the whole workspace, every ticket earlier runs left included: the run
+   * reads it only where a judgement needs a new answer, and sends no parameter it would ignore.
+   */
+  listIgnoresLimit?: { rows: number; bytes: number; paged: boolean };
 }
 
 export class ConfigError extends Error {

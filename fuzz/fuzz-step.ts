@@ -113,6 +113,9 @@ export async function runFuzzStep(
             numRuns: size.inputCases,
             ...(size.operations ? { operations: size.operations } : {}),
             ...(size.packed ? { packed: true } : {}),
+            ...(cfg.listIgnoresLimit
+              ? { ignoredParams: cfg.listIgnoresLimit.paged ? ['limit'] : ['limit', 'cursor'] }
+              : {}),
             maxSeconds: paced(FUZZ_STEP_SECONDS.input, inputPlan, limitPerMin),
           });
       return { delivery, input };

@@ -1,10 +1,11 @@
 /**
- * One bounded request before the suite — the ticket list with the configured key — that decides
- * whether the target can be tested at all. A dead, silent, TLS-broken, HTML-answering, failing,
+ * One bounded request before the suite — the ticket list with the configured key, `limit=1` —
+ * that decides whether the target can be tested at all, and shows whether its list reads `limit`. A dead, silent, TLS-broken, HTML-answering, failing,
  * key-refusing, misaddressed or redirecting target is named plainly (run/unusable-target.ts
  * says what to fix) instead of surfacing as seventy identical test failures.
  */
 import { type RateHeaders, readRateHeaders } from '../core/http/rate-budget.ts';
+import { listArray, listNext } from '../core/http/list-page.ts';
 import { undiciTransport } from '../core/http/undici-transport.ts';
 
 export type PreflightState =
@@ -34,6 +35,8 @@ export interface Preflight {
   ms: number;
   /** The key's rate-limit headers on the answer: what the run's budget starts from. */
   rate?: RateHeaders;
+  /** A 2xx list answer: how many tickets it listed to `limit=1`, in how many bytes, and whether it named a next page. */
+  listed?: { rows: number; bytes: number; paged: boolean };
 }
 
 /** The list call's URL under `baseUrl` (the harness adds /v1 itself). */
@@ -91,7 +94,15 @@ export async function preflight(
   }
   // Any other JSON answer (a 429 of a busy shared key, a 400 the suite will judge) is a target
   // the contract suite can talk to.
-  return { ...base, state: 'ok', detail: `HTTP ${status}` };
+  const body: unknown = JSON.parse(text);
+  const rows = status >= 200 && status < 300 ? listArray(body) : undefined;
+  const paged = listNext(body, a.headers.link, { limit: 1 }) !== undefined;
+  return {
+    ...base,
+    state: 'ok',
+    detail: `HTTP ${status}`,
+    ...(rows ? { listed: { rows: rows.length, bytes: a.body.length, paged } } : {}),
+  };
 }
 
 /** Names the transport error of a request that got no answer. */

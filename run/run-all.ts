@@ -43,6 +43,7 @@ import { readReads } from '../contracts/collect.ts';
 import { ledgerMark } from '../core/http/created-ledger.ts';
 import { addReadStats, processReadStats, type ReadStats } from '../core/http/read-tally.ts';
 import { cleanUpSince, uncleanedSince } from './clean-up-run.ts';
+import { sizeText } from '../core/http/read-tally.ts';
 import { readCount } from './read-count.ts';
 import { type Unusable, unusableTarget, unusableText } from './unusable-target.ts';
 import { type ReportInput, writeReports } from './write-reports.ts';
@@ -263,6 +264,14 @@ async function runAreas(opts: RunOptions, ctx: RunContext): Promise<AreasRun> {
       (p) => cfg.apiKey !== undefined && cfg.planKeys[p].includes(cfg.apiKey),
     );
   if (budget) cfg.reserve = budget.reserve;
+  // More than the one ticket asked for: the list ignores `limit`, and every read of it is the
+  // whole workspace (the contract workers read it in the resolved configuration).
+  if (last?.listed && last.listed.rows > 1) {
+    cfg.listIgnoresLimit = last.listed;
+    log(
+      `  the ticket list ignores limit: limit=1 answered ${last.listed.rows} tickets (${sizeText(last.listed.bytes)})${last.listed.paged ? '' : ' and no next page'}; it is read only where a judgement needs a new answer`,
+    );
+  }
   // This process's budgets; each Playwright worker sets its own (contracts/fixtures.ts).
   configureRateBudgets({
     keyReserve: cfg.reserve ?? 0,

@@ -54,3 +54,11 @@ export function readText(s: ReadStats): string {
   const others = s.records - s.tickets;
   return `${s.tickets} tickets${others > 0 ? ` and ${others} other records` : ''} on ${s.pages} list pages (${size})`;
 }
+
+/** `1.2 kB`, `830 B`, `3.4 MB`. */
+export const sizeText = (bytes: number): string =>
+  bytes >= 1e6
+    ? `${(bytes / 1e6).toFixed(1)} MB`
+    : bytes >= 1000
+      ? `${(bytes / 1000).toFixed(1)} kB`
+      : `${bytes} B`;

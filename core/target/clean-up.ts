@@ -10,6 +10,7 @@
 import { type CreatedKind, type CreatedObject, ticketBytes } from '../http/created-ledger.ts';
 import { createClient } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { sizeText } from '../http/read-tally.ts';
 import { undiciTransport } from '../http/undici-transport.ts';
 
 /** What became of a created object. */
@@ -186,14 +187,6 @@ export function leftOnTarget(records: readonly CreatedRecord[]): LeftOnTarget {
     },
   };
 }
-
-/** `1.2 kB`, `830 B`. */
-export const sizeText = (bytes: number): string =>
-  bytes >= 1e6
-    ? `${(bytes / 1e6).toFixed(1)} MB`
-    : bytes >= 1000
-      ? `${(bytes / 1000).toFixed(1)} kB`
-      : `${bytes} B`;
 
 /**
  * The console line: `left on the target: tickets 142 created, 142 closed (left closed: 61.2 kB,

@@ -77,6 +77,12 @@ export interface ApiInputFuzzOptions {
    * their own answer. A failing packed case is split into its one-class cases to name the input.
    */
   packed?: boolean;
+  /**
+   * Query parameters the target showed its list ignores (the preflight: `limit`, and `cursor` of
+   * a list not paged at all; core/config.ts `listIgnoresLimit`): not fuzzed, and the list gets its
+   * sampler alone. Each case reads the whole workspace, every ticket earlier runs left included.
+   */
+  ignoredParams?: readonly string[];
 }
 
 export interface ApiInputOperationResult {
@@ -152,6 +158,8 @@ interface Run {
   dead?: string;
   /** The gate-sized fuzz (ApiInputFuzzOptions.packed). */
   packed: boolean;
+  /** ApiInputFuzzOptions.ignoredParams. */
+  ignoredParams: readonly string[];
   /**
    * Packed: the ticket the update and message cases share (a creation case's, else one made for
    * them), and its GET body as last read when nothing was written to it since.
@@ -193,6 +201,7 @@ export async function runApiInputFuzz(options: ApiInputFuzzOptions): Promise<Api
     const run: Run = {
       ...{ http, baseUrl, workspace, auth, apiKey, seed, numRuns, bodyLimit, deadline },
       packed,
+      ignoredParams: options.ignoredParams ?? [],
     };
     for (const [i, operation] of operations.entries())
       results.push(await fuzzOperation(run, operation, operations.length - i));
@@ -244,7 +253,8 @@ async function fuzzOperation(
   const spec = inputOperation(operation);
   const stats = emptyStats();
   const warnings = new Map<string, CaseWarning>();
-  const cases = operationCases(spec, run.bodyLimit, run.packed);
+  const params = spec.params?.filter((p) => !run.ignoredParams.includes(p.name));
+  const cases = operationCases(params ? { ...spec, params } : spec, run.bodyLimit, run.packed);
   const base = { operation, schema: spec.schema, stats, warnings: [] as CaseWarning[] };
   const skipped = (notRun: string): ApiInputOperationResult => ({
     ...base,
@@ -258,6 +268,14 @@ async function fuzzOperation(
   });
   if (run.dead) return skipped(`not run: ${run.dead}`);
   if (run.deadline - performance.now() <= 0) return skipped('not run: time budget exhausted');
+  // A list that ignores some of its parameters answers each case with the whole workspace: its
+  // sampler alone, of the parameters it reads — none left, nothing to send.
+  const ignored = run.ignoredParams.filter((n) => spec.params?.some((p) => p.name === n));
+  if (ignored.length > 0 && cases.sampler.length === 0)
+    return skipped(
+      `not run: the list ignores ${ignored.join(' and ')} (the preflight's answer), and each case would read the whole workspace`,
+    );
+  const alone = run.packed || ignored.length > 0;
   // An operation on one ticket gets a fresh one to work on; packed, the update and message cases
   // share one (a creation case's when one was accepted).
   let target: string | undefined;
@@ -282,7 +300,7 @@ async function fuzzOperation(
     run.packed && target !== undefined ? gateOrder(cases.sampler, check.fresh) : cases.sampler;
   let details = await fc.check(fc.asyncProperty(cases.random, check.property), {
     seed: run.seed,
-    numRuns: run.packed ? sampler.length : Math.max(run.numRuns, sampler.length),
+    numRuns: alone ? sampler.length : Math.max(run.numRuns, sampler.length),
     examples: sampler.map((c): [BodyCase] => [c]),
     interruptAfterTimeLimit: Math.max(1, Math.min(left, share)),
     markInterruptAsFailure: false,
