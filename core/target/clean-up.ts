@@ -46,8 +46,7 @@ export interface CleanUpOptions {
 
 /**
  * Closes the tickets (each cut first when larger than created-ledger.ts's `LIST_ROW_BYTES`) and
- * deletes the contacts,
- * one by one; the rest is listed as left.
+ * deletes the contacts, one by one; the rest is listed as left.
  */
 export async function cleanUp(
   objects: readonly CreatedObject[],
