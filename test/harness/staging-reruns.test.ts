@@ -16,7 +16,7 @@
  * and cursor ignored, every list answer the whole workspace) and one endpoint taking every event.
  * Each run leaves ~85 closed tickets that every later list answer returns, so the bytes a run
  * reads grow with each run: the third at most 1.2× the first (ten runs:
- * `npm run test:staging -- --unpaginated --runs 'growth*10' --seed-tickets 1000`).
+ * `npm run test:staging -- --unpaginated --runs 'growth*10'`).
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
