@@ -266,7 +266,7 @@ describe('isolation.count: a report counts only its own workspace’s tickets', 
     {
       title: 'B’s full page says nothing of more',
       b: { total: 900, own: 300, noEnvelope: true },
-      why: /page 1 is full \(100\) and says no has_more: where its list ends is not known$/,
+      why: /page 1 is full \(100\) and names no next page nor says it is the last: where its list ends is not known$/,
       walked: 1,
     },
   ])
