@@ -82,7 +82,10 @@ export async function preflight(
   } catch {
     json = false;
   }
-  if (!json || !/json/.test(ct)) {
+  // The body decides whether the suite can talk to the target; a JSON body under another label
+  // (text/plain) is a finding of the suite's (exchange.json-body: all API traffic is JSON), not a
+  // target it cannot test.
+  if (!json) {
     return {
       ...base,
       state: 'not-json',
