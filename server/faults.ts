@@ -482,6 +482,12 @@ export const FAULTS = [
   F('rate-130', 'limits', 'rate', 'refills at 130/120 of the plan rate'),
   F('rate-100', 'limits', 'rate', 'refills at 100/120 of the plan rate'),
   F(
+    'starves-past-burst',
+    'limits',
+    'rate-held',
+    'a refused request takes the part of a token the bucket holds: once drained, a client sending faster than the refill is never granted again (0 a minute on a plan of 120)',
+  ),
+  F(
     'remaining-off-by-one',
     'limits',
     'remaining-zero-on-429',
