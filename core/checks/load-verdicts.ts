@@ -71,11 +71,14 @@ export const VERDICT_RULES = [
     provenance: 'assumed',
     gap: 'U22',
   },
+  // Documented however U22–U25 read (as the contract suite's ratelimit.refused-none-left): a 429
+  // is too many requests, and Remaining the requests left, which the docs tell a client to back
+  // off at when it reaches zero; every response carries it, so an absent one is no 0 either.
   {
     id: 'remaining-zero-on-429',
-    title: 'X-RateLimit-Remaining is 0 on every 429',
-    provenance: 'assumed',
-    gap: 'U22',
+    title: 'X-RateLimit-Remaining is 0 on every 429: a refusal for the rate leaves no request',
+    provenance: 'documented',
+    assumptions: [],
   },
   {
     id: 'remaining-never-rises',

@@ -149,8 +149,8 @@ test('a documented verdict read through a token bucket the run did not show lean
       limits: { burst: 200, ratePerMin: 120, burstSource: 'documented', rateSource: 'documented' },
       schedule: { phases: [] },
       agg: {
-        S1: { sent: 260, ok: 150, rej: 110, remOkMax: 149, limitBad: 0 },
-        S2b: { sent: 27, rej: 27, limitBad: 0 },
+        S1: { sent: 260, ok: 150, rej: 110, remOkMax: 149, limitBad: 0, remainingNonZeroOn429: 0 },
+        S2b: { sent: 27, rej: 27, limitBad: 0, remainingNonZeroOn429: 0 },
       },
       burst,
       rate: { ...rate, relUncertainty: 0.0125 },
@@ -203,6 +203,7 @@ test('a documented verdict read through a token bucket the run did not show lean
       ['rate', ['U24']],
       ['rate-held', ['U24']],
       ['no-429-below-rate', ['U24']],
+      ['remaining-zero-on-429', []],
       ['other-workspace', []],
     ],
   );
