@@ -126,6 +126,9 @@ export function runContracts(
       if (group.stopRequested && !interrupted && !targetDown) timedOut = true;
       clearTimeout(timer);
       clearInterval(poll);
+      // The streak may have completed in the suite's last moments, between two polls: its last
+      // tests' requests unanswered is the target gone all the same.
+      if (watch && !targetDown && !timedOut && !interrupted) targetDown = watch.poll();
       signal?.removeEventListener('abort', onAbort);
       file.remove();
       resolve({ exitCode, timedOut, targetDown, interrupted, wallMs: Date.now() - t0 });

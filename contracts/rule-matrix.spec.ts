@@ -83,24 +83,33 @@ function cannotSend(send: MatrixSend, op: OperationSpec, target: Target): string
   return undefined;
 }
 
+/**
+ * What the rules of a request refused for its key read: the operation, and workspace A's object
+ * its path names (auth.refusal-carries-no-data looks for it in the refusal).
+ */
+const refusedArgs = (op: OperationSpec, objects: readonly AObject[]) => {
+  const named = objects[objects.length - 1];
+  return { operation: label(op), ...(named ? { ticket: named.json } : {}) };
+};
+
 /** Each request kind of the matrix, sent once per operation (core/checks/applies-to.ts). */
 const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
-  'no-key': async ({ api, op, path, body }) => [
-    { ex: await api.send(op.method, path, { key: null, body }), args: { operation: label(op) } },
+  'no-key': async ({ api, op, path, body, objects }) => [
+    { ex: await api.send(op.method, path, { key: null, body }), args: refusedArgs(op, objects) },
   ],
-  'unknown-key': async ({ api, op, path, body }) => {
+  'unknown-key': async ({ api, op, path, body, objects }) => {
     // Invented to be refused, never a secret: reports and repros show it as sent.
     const key = `${BOGUS_KEY_PREFIX}${randomBytes(12).toString('hex')}`;
-    return [{ ex: await api.send(op.method, path, { key, body }), args: { operation: label(op) } }];
+    return [{ ex: await api.send(op.method, path, { key, body }), args: refusedArgs(op, objects) }];
   },
-  'malformed-authorization': async ({ api, op, path, body }) => {
+  'malformed-authorization': async ({ api, op, path, body, objects }) => {
     // One malformed form per operation, the two in turn along the spec's operations: every cell
     // is judged, each form on half the operations — Basic on the tickets' list, the first
     // (issue 25: a gate run fits a Team burst).
     const forms = [`Basic ${Buffer.from('harness:not-a-key').toString('base64')}`, 'Bearer'];
     const authorization = forms[Math.max(0, OPS.indexOf(op)) % forms.length]!;
     const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
-    return [{ ex, args: { operation: label(op) } }];
+    return [{ ex, args: refusedArgs(op, objects) }];
   },
   'read-only-key': async ({ api, op, path, body, target }) => [
     {

@@ -136,7 +136,7 @@ export function buildService(opts: ServiceOptions = {}): BuiltService {
     store,
     clock,
     faults,
-    limiter: limiterFor(behaviour.limiter),
+    limiter: limiterFor(behaviour.limiter, faults),
     anonymousLimit: opts.anonymousLimit ?? ANONYMOUS_LIMIT,
     dispatcher,
     trustedCa,

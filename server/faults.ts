@@ -336,6 +336,12 @@ export const FAULTS = [
     'auth.malformed-authorization-rejected',
     'serves a request whose Authorization is not a bearer token (Basic …, or Bearer with no token) as the first workspace',
   ),
+  F(
+    '401-with-data',
+    'contracts',
+    'auth.refusal-carries-no-data',
+    'refuses a request for its key (none, unknown, malformed) as it should, but its problem body carries the latest three tickets the service stored, whichever workspace’s (an extension member `tickets`)',
+  ),
   F('readonly-can-write', 'contracts', 'auth.readonly-forbidden', 'lets a read-only key write'),
   F(
     'rotated-key-works',
@@ -399,6 +405,12 @@ export const FAULTS = [
     'X-RateLimit-Remaining below zero (the whole tokens left, negated, minus one)',
   ),
   F(
+    '429-remaining-positive',
+    'contracts',
+    'ratelimit.refused-none-left',
+    'a 429 says one request is left (X-RateLimit-Remaining 1: the token still refilling counted); 2xx answers count right',
+  ),
+  F(
     'ratelimit-limit-on-writes',
     'contracts',
     'ratelimit.limit-stable',
@@ -446,11 +458,23 @@ export const FAULTS = [
     'ratelimit.remaining-falls',
     'X-RateLimit-Remaining stuck at burst − 1 on every 2xx',
   ),
+  F(
+    'json-as-text-plain',
+    'contracts',
+    'exchange.json-body',
+    'labels every 2xx JSON answer of the API Content-Type text/plain (the body is still JSON)',
+  ),
   // --- limits (judged by the load verdicts, load/lib) -------------------------------------------
   F('burst-201', 'limits', 'burst', 'bucket capacity one above the plan'),
   F('burst-150', 'limits', 'burst', 'bucket capacity at 75 % of the plan'),
   F('rate-130', 'limits', 'rate', 'refills at 130/120 of the plan rate'),
   F('rate-100', 'limits', 'rate', 'refills at 100/120 of the plan rate'),
+  F(
+    'starves-past-burst',
+    'limits',
+    'rate-held',
+    'a refused request takes the part of a token the bucket holds: once drained, a client sending faster than the refill is never granted again (0 a minute on a plan of 120)',
+  ),
   F(
     'remaining-off-by-one',
     'limits',

@@ -9,6 +9,7 @@ import { sendProblem } from './problem.ts';
 import type { Decision } from './rate-limit/types.ts';
 import { bearer, bentRateHeaders, rateHeaderValues, retryAfterValue } from './rate-limit-answer.ts';
 import type { ApiKey } from './store.ts';
+import { ticketJson } from './represent.ts';
 import { refuseBeforeRoute } from './transport-errors.ts';
 
 declare module 'fastify' {
@@ -164,6 +165,24 @@ export function installGuard(app: FastifyInstance): void {
         ? bentRateHeaders(app.svc, req.auth.workspace)
         : undefined;
     if (bent) reply.headers(bent);
+    // FAULT 401-with-data: a refusal for the key (nobody authenticated) carries, as an extension
+    // member of its problem, the latest tickets the service stored, whichever workspace's.
+    if (
+      app.svc.faults.has('401-with-data') &&
+      !req.auth &&
+      (reply.statusCode === 401 || reply.statusCode === 403) &&
+      typeof payload === 'string'
+    )
+      return withLatestTickets(app.svc, payload);
+    // FAULT json-as-text-plain: the API's JSON successes labelled as plain text (the body unchanged).
+    if (
+      app.svc.faults.has('json-as-text-plain') &&
+      reply.statusCode >= 200 &&
+      reply.statusCode < 300 &&
+      !req.routeOptions.url?.startsWith('/admin') &&
+      /^application\/json\b/i.test(String(reply.getHeader('content-type') ?? ''))
+    )
+      reply.header('content-type', 'text/plain; charset=utf-8');
     if (
       reply.statusCode >= 400 &&
       reply.statusCode < 500 &&
@@ -188,4 +207,17 @@ function underApi(req: FastifyRequest, faults: ServiceContext['faults']): boolea
   const path = absolute && faults.has('absolute-form-outside-api') ? req.url : requestPath(req);
   // FAULT bare-prefix-outside-api: only /v1/… is the API's, not the bare /v1.
   return (faults.has('bare-prefix-outside-api') ? /^\/v1\// : /^\/v1(\/|$)/).test(path);
+}
+
+/** A problem body with the latest three tickets of the store added (the 401-with-data fault). */
+function withLatestTickets(ctx: ServiceContext, payload: string): string {
+  const tickets = ctx.store
+    .ticketsInOrder()
+    .slice(-3)
+    .map((t) => ticketJson(t, ctx));
+  try {
+    return JSON.stringify({ ...JSON.parse(payload), tickets });
+  } catch {
+    return payload;
+  }
 }

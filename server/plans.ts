@@ -27,12 +27,13 @@ export const ANONYMOUS_LIMIT: LimitConfig = { ratePerMin: 900, burst: 1500 };
 
 /**
  * The limiter of how the burst applies (U24: a token bucket, or a reading's window), blind to the
- * admin clock's jumps (clock-jumps.ts).
+ * admin clock's jumps (clock-jumps.ts); the bucket starving a client past the rate under its fault.
  */
-export function limiterFor(limiter: Behaviour['limiter']): JumpFreeLimiter {
+export function limiterFor(limiter: Behaviour['limiter'], faults: FaultSet): JumpFreeLimiter {
   if (limiter === 'fixed-window') return new JumpFreeLimiter(new FixedWindowLimiter());
   if (limiter === 'sliding-window') return new JumpFreeLimiter(new SlidingLogLimiter());
-  return new JumpFreeLimiter(new TokenBucketLimiter());
+  const chargeRefused = faults.has('starves-past-burst');
+  return new JumpFreeLimiter(new TokenBucketLimiter({ chargeRefused }));
 }
 
 /**

@@ -15,9 +15,11 @@ export function rateHeaderValues(
   limit: number,
   d: Decision,
 ): Record<string, string> {
+  // FAULT 429-remaining-positive: a refusal counts the token still refilling as one left.
+  const refusedOff = !d.allowed && ctx.faults.has('429-remaining-positive') ? 1 : 0;
   const remaining = ctx.faults.has('ratelimit-remaining-negative')
     ? -(d.remaining + 1)
-    : d.remaining + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
+    : d.remaining + refusedOff + (ctx.faults.has('remaining-off-by-one') ? 1 : 0);
   const reset = resetMarker(ctx, d);
   return {
     'x-ratelimit-limit': String(limit),

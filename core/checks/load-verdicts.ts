@@ -43,6 +43,16 @@ export const VERDICT_RULES = [
   // run showed one is their judgement the deployment's alone.
   { id: 'burst', title: 'B̂ equals the plan burst', provenance: 'documented', assumptions: ['U24'] },
   { id: 'rate', title: 'r̂ equals the plan rate', provenance: 'documented', assumptions: ['U24'] },
+  // The plan's requests per minute are a client's whatever it does: one that keeps sending past
+  // the rate, ignoring every 429, is still granted them. Counted over S2, drained, where only a
+  // bucket grants them as they refill: a window grants nothing until its boundary (U24).
+  {
+    id: 'rate-held',
+    title:
+      'a client that keeps sending past the rate, ignoring 429s, still gets the plan rate (S2: at least half of it accepted)',
+    provenance: 'documented',
+    assumptions: ['U24'],
+  },
   {
     id: 'no-429-below-rate',
     title: 'no 429 while sending at 0.9 × the rate',
@@ -61,11 +71,14 @@ export const VERDICT_RULES = [
     provenance: 'assumed',
     gap: 'U22',
   },
+  // Documented however U22–U25 read (as the contract suite's ratelimit.refused-none-left): a 429
+  // is too many requests, and Remaining the requests left, which the docs tell a client to back
+  // off at when it reaches zero; every response carries it, so an absent one is no 0 either.
   {
     id: 'remaining-zero-on-429',
-    title: 'X-RateLimit-Remaining is 0 on every 429',
-    provenance: 'assumed',
-    gap: 'U22',
+    title: 'X-RateLimit-Remaining is 0 on every 429: a refusal for the rate leaves no request',
+    provenance: 'documented',
+    assumptions: [],
   },
   {
     id: 'remaining-never-rises',

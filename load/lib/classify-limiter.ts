@@ -29,6 +29,13 @@ export interface LimiterClassification {
   alternatives: LimiterKind[];
   evidence: string[];
   features: Record<string, number | null>;
+  /**
+   * The run showed a token bucket to every client that kept to the rate — the under-rate phase
+   * S2b met no 429, and the recoveries after idling (S3, S4) were the refill of their idle time —
+   * whatever S2 showed: what a judgement of S2 itself may rest on (verdicts.ts `rate-held`).
+   * Absent when there was nothing to classify.
+   */
+  keptToRate?: boolean;
 }
 
 const WINDOW_S = 60;
@@ -45,6 +52,7 @@ interface Run {
   quota: number;
   evidence: string[];
   features: Record<string, number | null>;
+  keptToRate?: boolean;
 }
 
 function fmt(v: number | undefined | null, d = 1): string {
@@ -61,7 +69,14 @@ function classified(
   confidence: 'high' | 'low',
   alternatives: LimiterKind[] = [],
 ): LimiterClassification {
-  return { algorithm, confidence, alternatives, evidence: run.evidence, features: run.features };
+  return {
+    algorithm,
+    confidence,
+    alternatives,
+    evidence: run.evidence,
+    features: run.features,
+    ...(run.keptToRate === undefined ? {} : { keptToRate: run.keptToRate }),
+  };
 }
 
 /** Share of requests accepted after the first accept of a paced phase. */
@@ -199,6 +214,7 @@ export function classifyLimiter(
   const quota = burstHat ?? S1.okBeforeFirstRej;
   const run: Run = { agg, schedule, S1, S2, r, quota, evidence: [], features: {} };
   const tb = bucketSignatures(run);
+  run.keptToRate = tb.underRateClean && tb.proportional;
   const tbScore = Object.values(tb).filter(Boolean).length;
   if (tbScore === 4) return classified(run, 'token-bucket', 'high');
   const okMid = [S2, agg.S2b, agg.D1, agg.S3].reduce((n, p) => n + (p?.ok ?? 0), 0);

@@ -316,6 +316,60 @@ const rateByBucket: Judge = ({ limits, rate }) => {
   };
 };
 
+/** The plan rate a phase's span is worth, below which `rate-held` cannot tell starving from chance. */
+const RATE_HELD_MIN_DUE = 4;
+
+/**
+ * The plan rate for a client that does not slow down: S2 sends at 4r on the key S1 drained, and
+ * ignores every 429 and its Retry-After. The docs' requests per minute are what a key is allowed,
+ * not a reward for backing off: however the deployment counts the refused requests, the client
+ * gets the plan's rate over time. A token bucket grants it as it refills, r per second — S2 holds
+ * r × its span, give or take the token it started with; r̂ (`rate`) measures that slope, but only
+ * from enough accepts: a limiter that never grants a client again once it sends faster than the
+ * refill leaves r̂ with none (inconclusive), and only this count sees it. Half the plan's
+ * rate is the floor: what a limiter a little slow (`rate`'s verdict) still grants, never what a
+ * starved client gets.
+ *
+ * A window limiter (U24) drained by S1 grants nothing until its boundary, however the client
+ * sends, and a 15 s phase may end before one: its S2 count says nothing of the rate over time. So
+ * a failure rests on the deployment's own answers only where the run showed a token bucket —
+ * classified one, or shown to every client that kept to the rate (S2b without a 429, the
+ * recoveries after idling proportional to the idle time), which a window shows neither of.
+ */
+const rateHeld: Judge = ({ limits, agg: { S2: s2 }, schedule, limiter }) => {
+  const head = verdictRule('rate-held');
+  const span =
+    s2?.firstSentS !== undefined && s2.lastSentS !== undefined ? s2.lastSentS - s2.firstSentS : 0;
+  const due = schedule.r * span;
+  const expected = `at least ${f(due / 2, 1)} accepted: half the ${f(due, 1)} that ${limits.ratePerMin}/min grants over S2's ${f(span, 1)} s`;
+  if (!s2)
+    return {
+      ...head,
+      status: 'inconclusive',
+      expected,
+      observed: 'S2 not sent',
+      why: 'the run ended before the overdrive phase was sent',
+    };
+  const observed = `${s2.ok} of ${s2.sent} accepted at 4r on the drained key, every 429 ignored`;
+  if (due < RATE_HELD_MIN_DUE)
+    return {
+      ...head,
+      status: 'inconclusive',
+      expected,
+      observed,
+      why: `S2 spanned ${f(span, 1)} s, worth ${f(due, 1)} requests at the plan rate: too few to tell a starved client from chance`,
+    };
+  const v: Verdict = { ...head, status: s2.ok >= due / 2 ? 'pass' : 'fail', expected, observed };
+  if (v.status !== 'fail' || limiter.algorithm === 'token-bucket' || limiter.keptToRate) return v;
+  return {
+    ...v,
+    leansOn: {
+      gap: 'U24',
+      why: `a drained window grants nothing until its boundary however the client sends, and the run showed no token bucket (${limiter.algorithm}; nor to the clients that kept to the rate: S2b without a 429, recoveries proportional to the idle time): how the burst applies is not shown in the docs`,
+    },
+  };
+};
+
 const no429BelowRate: Judge = ({ agg: { S2b: s2b }, limiter }) =>
   throughBucket(
     {
@@ -479,6 +533,7 @@ const JUDGES: readonly Judge[] = [
   freshKey,
   burstVerdict,
   rateVerdict,
+  rateHeld,
   no429BelowRate,
   retryAfterPresent,
   retryAfterHonoured,

@@ -12,6 +12,12 @@ interface Bucket {
 export class TokenBucketLimiter implements Limiter {
   private readonly buckets = new Map<string, Bucket>();
 
+  /**
+   * `chargeRefused` (the fault starves-past-burst): a refused request takes what the bucket holds
+   * too, so a client sending faster than the refill never sees a whole token again.
+   */
+  constructor(private readonly o: { chargeRefused?: boolean } = {}) {}
+
   take(key: string, cfg: LimitConfig, nowMs: number): Decision {
     const perMs = cfg.ratePerMin / 60_000;
     let b = this.buckets.get(key);
@@ -23,7 +29,7 @@ export class TokenBucketLimiter implements Limiter {
     b.lastMs = Math.max(b.lastMs, nowMs);
     // A tiny epsilon absorbs float error so that exactly one refill interval yields one token.
     const allowed = b.tokens >= 1 - 1e-9;
-    if (allowed) b.tokens = Math.max(0, b.tokens - 1);
+    if (allowed || this.o.chargeRefused) b.tokens = Math.max(0, b.tokens - 1);
     const resetAtMs = nowMs + (cfg.burst - b.tokens) / perMs;
     const retryAfterMs = allowed ? 0 : (1 - b.tokens) / perMs;
     return { allowed, remaining: Math.floor(b.tokens + 1e-9), resetAtMs, retryAfterMs };

@@ -81,7 +81,7 @@ export const ERROR_READINGS: Reading<ErrorBehaviour>[] = [
     gap: 'U16',
     does: 'answers errors as text/plain: "404 Not Found: No ticket with this id.", each invalid field on a line below',
     set: { errorBody: 'plain-text' },
-    shows: ['exchange.json-body', 'exchange.content-type', 'validation.problem-body'],
+    shows: ['exchange.json-body', 'validation.problem-body'],
   },
   {
     name: 'U16=error-object',

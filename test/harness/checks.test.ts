@@ -109,7 +109,7 @@ describe('checks registry', () => {
     const good = ex(201, { ...RL, 'content-type': 'application/json' }, TICKET);
     const cases: Array<[NameOf<(typeof EXCHANGE_CHECKS)[number]>, Exchange]> = [
       ['exchange.ratelimit-headers', ex(404, { 'content-type': 'application/problem+json' }, {})],
-      ['exchange.content-type', ex(404, { ...RL, 'content-type': 'text/plain' }, {})],
+      ['exchange.content-type', ex(404, { ...RL, 'content-type': 'application/json' }, {})],
       ['exchange.documented-status', ex(200, { ...RL, 'content-type': 'application/json' }, {})],
       ['exchange.no-5xx', ex(500, RL, {})],
       [
@@ -162,6 +162,41 @@ describe('checks registry', () => {
     const page = new Verdict(checks, 't');
     page.check('exchange.json-body', rawEx(200, 'ok', 'text/plain'));
     assert.equal(page.results[0]!.provenance, 'documented', 'a 2xx body is JSON by the docs');
+  });
+
+  test('a JSON body labelled as another media type is not JSON traffic: json-body says so, content-type leaves it', () => {
+    const list = '{"data":[],"has_more":false,"next_cursor":null}';
+    const v = new Verdict(checks, 't');
+    assert.equal(
+      v.check('exchange.json-body', rawEx(200, list, 'text/plain; charset=utf-8')),
+      false,
+    );
+    assert.equal(v.results[0]!.provenance, 'documented', 'a 2xx: all API traffic is JSON');
+    assert.match(
+      v.results[0]!.failure!.received,
+      /200 with a JSON body labelled Content-Type text\/plain/,
+    );
+    assert.equal(
+      v.check('exchange.content-type', rawEx(200, list, 'text/plain')),
+      true,
+      'one judge',
+    );
+    const ok = new Verdict(checks, 't');
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/problem+json',
+      'application/hal+json',
+    ])
+      assert.equal(ok.check('exchange.json-body', rawEx(200, list, type)), true, type);
+    // No label names no other format: which JSON type, or none, is the assumed check's.
+    const bare = rawEx(200, list);
+    delete bare.response!.headers['content-type'];
+    assert.equal(ok.check('exchange.json-body', bare), true);
+    assert.equal(new Verdict(checks, 't').check('exchange.content-type', bare), false);
+    // An error's JSON under text/plain leans on U16, as a non-JSON error body does.
+    const err = new Verdict(checks, 't');
+    err.check('exchange.json-body', rawEx(404, '{"code":"not_found"}', 'text/plain'));
+    assert.equal(err.results[0]!.provenance, 'assumed');
   });
 
   test("another workspace's ticket answered as unknown in another error shape (U16) is the same answer", () => {

@@ -167,6 +167,8 @@ describe('rate budget', () => {
     assert.equal(r.result.status, 429);
     assert.equal(r.exhausted, undefined);
     assert.deepEqual(clock.sleeps, []);
+    // Provoked on purpose: not a 429 the run's pacing met.
+    assert.equal(budget.stats.rateLimited, 0);
   });
 
   test('headers that cannot describe a limiter stop the pacing (static 0, negative)', async () => {

@@ -133,6 +133,7 @@ describe('the rule × operation matrix against a separately served deployment', 
   for (const [fault, check] of [
     ['get-ticket-no-auth', 'auth.missing-key-rejected'],
     ['malformed-authorization-accepted', 'auth.malformed-authorization-rejected'],
+    ['401-with-data', 'auth.refusal-carries-no-data'],
     ['get-contact-cross-workspace', 'isolation.get-other-workspace'],
     ['team-limit-header-600', 'ratelimit.plan-limit'],
     ['report-counts-every-workspace', 'isolation.count'],

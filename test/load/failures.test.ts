@@ -98,7 +98,15 @@ test('an inconclusive verdict says in words why it could not decide (not a bare 
   const open = verdicts.filter((v) => v.status === 'inconclusive');
   assert.deepEqual(
     open.map((v) => v.id),
-    ['burst', 'rate', 'retry-after-honoured', 'remaining-matches-burst', 'reset-unit', 'algorithm'],
+    [
+      'burst',
+      'rate',
+      'rate-held',
+      'retry-after-honoured',
+      'remaining-matches-burst',
+      'reset-unit',
+      'algorithm',
+    ],
   );
   for (const v of open) assert.match(v.why ?? '', /[a-z]{3,} [a-z]{2,}/, `${v.id}: ${v.why}`);
   for (const v of verdicts.filter((x) => x.status === 'pass' || x.status === 'fail'))
@@ -141,8 +149,8 @@ test('a documented verdict read through a token bucket the run did not show lean
       limits: { burst: 200, ratePerMin: 120, burstSource: 'documented', rateSource: 'documented' },
       schedule: { phases: [] },
       agg: {
-        S1: { sent: 260, ok: 150, rej: 110, remOkMax: 149, limitBad: 0 },
-        S2b: { sent: 27, rej: 27, limitBad: 0 },
+        S1: { sent: 260, ok: 150, rej: 110, remOkMax: 149, limitBad: 0, remainingNonZeroOn429: 0 },
+        S2b: { sent: 27, rej: 27, limitBad: 0, remainingNonZeroOn429: 0 },
       },
       burst,
       rate: { ...rate, relUncertainty: 0.0125 },
@@ -193,10 +201,46 @@ test('a documented verdict read through a token bucket the run did not show lean
       ['limit-header', []],
       ['burst', ['U24']],
       ['rate', ['U24']],
+      ['rate-held', ['U24']],
       ['no-429-below-rate', ['U24']],
+      ['remaining-zero-on-429', []],
       ['other-workspace', []],
     ],
   );
+});
+
+test('a client sending past the rate and starved fails rate-held where the run showed a bucket to the clients keeping to it; a window leans on U24', () => {
+  // Team, S2 at 4r for 15 s on the drained key: the plan grants 30 of it.
+  const run = (ok: number, limiter: Record<string, unknown>) =>
+    ({
+      limits: { burst: 200, ratePerMin: 120, burstSource: 'documented', rateSource: 'documented' },
+      schedule: { phases: [], r: 2 },
+      agg: { S2: { sent: 120, ok, rej: 120 - ok, firstSentS: 1.6, lastSentS: 16.6, limitBad: 0 } },
+      rate: { method: 'none', n: ok, perS: Number.NaN, perMin: Number.NaN },
+      limiter: { confidence: 'low', alternatives: [], ...limiter },
+      resetUnit: { unit: 'epoch-s', agreement: 1 },
+      scope: { scope: 'per-key', evidence: [] },
+      dropped: 0,
+    }) as unknown as JudgedRun;
+  const held = (ok: number, limiter: Record<string, unknown>) =>
+    judgeVerdicts(run(ok, limiter)).find((v) => v.id === 'rate-held')!;
+  // Starved, while S2b and the recoveries after idling showed a bucket: the deployment's own.
+  const starved = held(0, { algorithm: 'sliding-counter', keptToRate: true });
+  assert.equal(starved.status, 'fail');
+  assert.equal(starved.leansOn, undefined);
+  assert.match(starved.expected, /at least 15\.0 accepted: half the 30\.0 that 120\/min grants/);
+  assert.equal(
+    loadFailures({ ...structuredClone(passing), verdicts: [starved] } as LoadResult)[0]?.provenance,
+    'documented',
+  );
+  // The same empty S2 from a window drained until its boundary: an assumption mismatch of U24.
+  const window = held(0, { algorithm: 'fixed-window', keptToRate: false });
+  assert.equal(window.status, 'fail');
+  assert.equal(window.leansOn?.gap, 'U24');
+  // A bucket's count, and one a little slow (100/min: 25), pass; half the plan is the floor.
+  assert.equal(held(30, { algorithm: 'token-bucket', keptToRate: true }).status, 'pass');
+  assert.equal(held(25, { algorithm: 'token-bucket', keptToRate: true }).status, 'pass');
+  assert.equal(held(14, { algorithm: 'token-bucket', keptToRate: true }).status, 'fail');
 });
 
 test('a verdict skipped for want of a key is listed as not run, saying which', () => {

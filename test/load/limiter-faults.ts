@@ -12,6 +12,7 @@ export const LIMITER_FAULTS: Record<string, { verdicts: string[] }> = {
   'burst-150': { verdicts: ['burst'] },
   'rate-130': { verdicts: ['rate'] },
   'rate-100': { verdicts: ['rate'] },
+  'starves-past-burst': { verdicts: ['rate-held'] },
   'remaining-off-by-one': { verdicts: ['remaining-zero-on-429', 'remaining-matches-burst'] },
   // One bucket for every workspace is also one for both keys of key A's: scope (U25) fails too,
   // by its own rule; the documented verdict that names the fault is the other workspace's.

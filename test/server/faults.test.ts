@@ -186,6 +186,27 @@ const PROBES: Record<string, (s: Svc) => Promise<unknown>> = {
     });
     return 'error' in a ? a.error : a.headers['x-ratelimit-limit'];
   },
+  // The media type a JSON success is labelled with.
+  okContentType: async (s) =>
+    String((await s.call('GET', '/v1/tickets', s.ws.team.keys.full)).headers['content-type']).split(
+      ';',
+    )[0],
+  // Whether a refusal for the key (none sent) carries a ticket the service holds.
+  refusalCarriesTicket: async (s) => {
+    const t = (await createTicket(s)).json;
+    const r = await s.call('GET', '/v1/tickets');
+    return r.status >= 400 && r.text.includes(t.id);
+  },
+  // X-RateLimit-Remaining on the 429 of a workspace allowed one request a minute.
+  refusedRemaining: async (s) => {
+    const made = (
+      await s.admin('POST', '/admin/workspaces', { plan: 'enterprise', rate: 1, burst: 1 })
+    ).json;
+    const key = made.keys[0].key;
+    await s.call('GET', '/v1/tickets', key);
+    const r = await s.call('GET', '/v1/tickets', key);
+    return [r.status, r.headers['x-ratelimit-remaining'] ?? null];
+  },
   headersOn404: async (s) =>
     'x-ratelimit-limit' in
     (await s.call('GET', '/v1/tickets/tkt_none', s.ws.team.keys.full)).headers,
@@ -412,9 +433,17 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
     'absoluteFormLimit',
   ],
   'list-leaks-workspaces': ['crossWorkspaceList'],
-  // The unknown-path spellings are 404s too.
-  'ratelimit-headers-missing-on-4xx': ['headersOn404', 'barePrefixLimit', 'absoluteFormLimit'],
-  'ratelimit-remaining-negative': ['rateValues'],
+  // The unknown-path spellings are 404s too, and a 429 is a 4xx.
+  'ratelimit-headers-missing-on-4xx': [
+    'headersOn404',
+    'barePrefixLimit',
+    'absoluteFormLimit',
+    'refusedRemaining',
+  ],
+  'ratelimit-remaining-negative': ['rateValues', 'refusedRemaining'],
+  '429-remaining-positive': ['refusedRemaining'],
+  'json-as-text-plain': ['okContentType'],
+  '401-with-data': ['refusalCarriesTicket'],
   'ratelimit-limit-on-writes': ['rateValues'],
   'bare-prefix-outside-api': ['barePrefixLimit'],
   'absolute-form-outside-api': ['absoluteFormLimit'],

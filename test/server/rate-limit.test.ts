@@ -145,6 +145,21 @@ describe('through the service: headers, 429 and each limiter fault', () => {
         ] as [string, (svc: ReturnType<typeof makeService>) => Promise<void>],
     ),
     [
+      'starves-past-burst',
+      async (svc) => {
+        // Drained, then 1.5× the rate for a minute, every 429 ignored: a bucket grants its 120
+        // (two of every three), the starving one none.
+        const key = svc.ws.team.keys.full;
+        await burst(svc, key, 200);
+        let accepted = 0;
+        for (let i = 0; i < 180; i++) {
+          svc.clock.advance(1000 / 3);
+          accepted += (await burst(svc, key, 1)).accepted;
+        }
+        assert.equal(accepted, 0);
+      },
+    ],
+    [
       'remaining-off-by-one',
       async (svc) => {
         const b = await burst(svc, svc.ws.team.keys.full, 201);

@@ -58,6 +58,74 @@ export const malformedAuthorizationRejected = rejected(
   { columns: 'every-operation', send: ['malformed-authorization'] },
 );
 
+/** The Ticket fields the docs give (API representation; the webhook one adds url). */
+const TICKET_FIELDS = ['status', 'priority', 'requester', 'sla', 'created_at', 'url'];
+
+/** How deep and how many values of a refusal's body are searched: a target's body may nest without end. */
+const SEARCH_DEPTH = 6;
+const SEARCH_NODES = 2_000;
+
+/**
+ * Workspace data in a body: a ticket in the documented representation (an id, a subject and one
+ * more of its fields), or the object the request named (`named`: workspace A's, as A's key reads
+ * it) — its id beside another of its own values, so an id merely echoed back (the caller's own
+ * input, an RFC 9457 `instance`) is not data. Searched at any depth: a list, an envelope, an
+ * extension member of a problem.
+ */
+function dataIn(json: unknown, named?: Record<string, unknown>): string | undefined {
+  const stack: Array<[unknown, number]> = [[json, 0]];
+  for (let seen = 0; stack.length > 0 && seen < SEARCH_NODES; seen++) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || depth > SEARCH_DEPTH) continue;
+    if (!Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      if (
+        typeof o.id === 'string' &&
+        typeof o.subject === 'string' &&
+        TICKET_FIELDS.some((f) => f in o)
+      )
+        return `ticket ${show(o.id)} (subject ${show(o.subject, 60)})`;
+      if (
+        named &&
+        o.id === named.id &&
+        Object.entries(named).some(([k, x]) => k !== 'id' && x !== null && sameJson(o[k], x))
+      )
+        return `the object ${show(o.id)} the request named, as its workspace reads it`;
+    }
+    for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return undefined;
+}
+
+/**
+ * A request refused for its key — none, an unknown one, an Authorization that is no bearer token —
+ * is served nothing of any workspace's: "Every API request is authenticated" and "a key can read
+ * customer data" leave no data to a request without one, whatever the refusal's status (U17, U18)
+ * or body shape (U16). Judged on the refusal only: an accepted request is the rejection rules'.
+ * What counts as data is documented (the Ticket representation) or the request's own object as
+ * its workspace's key read it: no assumption.
+ */
+export const refusalCarriesNoData = defineCheck({
+  name: 'auth.refusal-carries-no-data',
+  provenance: 'documented',
+  assumptions: [],
+  rule: "Every API request is authenticated with a workspace API key: a request refused for its key is served none of a workspace's data.",
+  kind: 'scenario',
+  appliesTo: {
+    columns: 'every-operation',
+    send: ['no-key', 'unknown-key', 'malformed-authorization'],
+  },
+  judges: refused,
+  run(ex, a: Pick<MatrixArgs, 'operation' | 'ticket'>) {
+    const found = dataIn(ex.response?.json, a?.ticket);
+    if (!found) return undefined;
+    return {
+      received: `${a?.operation ?? ex.request.method}: ${status(ex)} refusing the key, whose body carries ${found}`,
+      expected: "a refusal that carries none of a workspace's data",
+    };
+  },
+});
+
 const is401 = <const N extends string>(name: N, gap: string, appliesTo: AppliesTo) =>
   defineCheck({
     name,
@@ -411,6 +479,7 @@ export const AUTH_CHECKS = [
   missingKeyRejected,
   invalidKeyRejected,
   malformedAuthorizationRejected,
+  refusalCarriesNoData,
   missingKey401,
   invalidKey401,
   wwwAuthenticate,

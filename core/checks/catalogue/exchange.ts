@@ -7,6 +7,12 @@ import { isLoopbackHost } from '../../net.ts';
 import { schemaViolation, show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 
+/** JSON's media types: application/json, and a structured type ending in +json (RFC 6839). */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/;
+
+/** The media type of a Content-Type, lower case, without parameters ('' when absent). */
+const mediaType = (ct: string | undefined) => (ct ?? '').split(';')[0]!.trim().toLowerCase();
+
 export const rateLimitHeaders = defineCheck({
   name: 'exchange.ratelimit-headers',
   provenance: 'documented',
@@ -38,7 +44,10 @@ export const contentType = defineCheck({
   run(ex) {
     const r = ex.response;
     if (!r || r.status === 204 || r.bodyText.length === 0) return undefined;
-    const ct = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const ct = mediaType(r.headers['content-type']);
+    // A label naming another media type than JSON is exchange.json-body's verdict (documented:
+    // all API traffic is JSON): here only which JSON type, and an absent label.
+    if (ct && !JSON_MEDIA_TYPE.test(ct)) return undefined;
     const want = r.status >= 400 ? 'application/problem+json' : 'application/json';
     if (ct === want) return undefined;
     return {
@@ -93,6 +102,13 @@ export const secureTransport = defineCheck({
   },
 });
 
+/**
+ * "All API traffic is JSON": the body is JSON, and its label says so. HTTP names a body's format by
+ * its Content-Type (RFC 9110 §8.3), and JSON's media type is application/json (RFC 8259 §11) or a
+ * structured type ending in +json (RFC 6839): a JSON body labelled text/plain is plain text to a
+ * client that reads the label. No label at all names no other format: not judged here (which JSON
+ * type, and a missing one, are exchange.content-type's, assumed).
+ */
 export const jsonBody = defineCheck({
   name: 'exchange.json-body',
   provenance: 'documented',
@@ -106,10 +122,16 @@ export const jsonBody = defineCheck({
     const r = ex.response;
     // An empty body carries no non-JSON data (204, or a HEAD); its absence where a schema
     // expects content is exchange.response-schema's verdict (assumed shapes).
-    if (!r || r.bodyText.length === 0 || r.json !== undefined) return undefined;
+    if (!r || r.bodyText.length === 0) return undefined;
+    const ct = mediaType(r.headers['content-type']);
+    const mislabelled = ct !== '' && !JSON_MEDIA_TYPE.test(ct);
+    if (r.json !== undefined && !mislabelled) return undefined;
     return {
-      received: `${r.status} body not JSON: ${show(r.bodyText, 80)}`,
-      expected: 'a JSON body',
+      received:
+        r.json === undefined
+          ? `${r.status} body not JSON: ${show(r.bodyText, 80)}`
+          : `${r.status} with a JSON body labelled Content-Type ${ct}: ${show(r.bodyText, 60)}`,
+      expected: 'a JSON body, labelled as JSON (application/json, or a type ending in +json)',
       ...(r.status >= 400
         ? {
             leansOn: {

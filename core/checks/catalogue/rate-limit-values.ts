@@ -180,6 +180,46 @@ export const valuesInRange = defineCheck({
   },
 });
 
+/**
+ * A 429 that says requests are left contradicts the documented header. Documented, no
+ * assumption, because it holds however the gaps read:
+ * - "The API uses standard HTTP status codes": a 429 is Too Many Requests (RFC 6585 §4), a request
+ *   refused for its rate. Which status a deployment refuses with is not shown (U22): this judges
+ *   only the 429s a target does send, by the standard meaning of that code.
+ * - X-RateLimit-Remaining is the "requests left in the current window", and "a client backs off
+ *   when X-RateLimit-Remaining reaches zero": the one signal the docs give a client to stop. A
+ *   refusal for the rate means none were left; one that says 3 are left tells a client that obeys
+ *   the docs to send on into more 429s.
+ * - Whatever a 429 carries besides (U22: Retry-After or not), Reset's unit (U23), how the burst
+ *   applies (U24: a bucket's whole tokens, a window's count) and whose requests share the limit
+ *   (U25): in each the limit that refused the request has nothing left when it refuses. The docs
+ *   name no other limit on API requests (the "other limits" are field lengths, page and body
+ *   sizes, webhook rates), so the header cannot be counting a limit that did not refuse.
+ * Counting the request itself or not changes nothing: nothing was left before it either.
+ */
+export const refusedNoneLeft = defineCheck({
+  name: 'ratelimit.refused-none-left',
+  provenance: 'documented',
+  assumptions: [],
+  rule: 'X-RateLimit-Remaining is the requests left in the current window, and a client backs off when it reaches zero: a 429 (too many requests) says none are left.',
+  kind: 'exchange',
+  // Evidence only where a target refused for the rate: a 2xx says nothing about it.
+  judges: (ex) => ex.response?.status === 429,
+  run(ex) {
+    const r = ex.response;
+    if (r?.status !== 429) return undefined;
+    // An absent or non-integer header is exchange.ratelimit-headers' verdict, a negative one
+    // ratelimit.values-in-range's.
+    const remaining = intHeader(r.headers, 'x-ratelimit-remaining');
+    if (remaining === undefined || remaining <= 0) return undefined;
+    return {
+      received: `429 from ${opOf(ex)} with X-RateLimit-Remaining ${remaining}`,
+      expected:
+        'X-RateLimit-Remaining 0 on a 429: a request refused for the rate leaves no request in the window',
+    };
+  },
+});
+
 export const grantsWithinRemaining = defineCheck({
   name: 'ratelimit.grants-within-remaining',
   provenance: 'assumed',
@@ -258,6 +298,7 @@ export const RATE_LIMIT_VALUE_CHECKS = [
   planLimit,
   limitStable,
   valuesInRange,
+  refusedNoneLeft,
   grantsWithinRemaining,
   remainingFalls,
 ];
