@@ -49,7 +49,8 @@ export interface Summary {
   matrix?: RuleMatrix;
   /**
    * Per documented rule of the contract suite, what the run looked at: its matrix cells and its
-   * tests, checked or not and why (report/rule-coverage.ts). Absent when no contract test ran.
+   * tests, checked or not and why (report/rule-coverage.ts). Absent when the run had no contract
+   * test (skipped, an unusable target).
    */
   rules?: RuleCoverage[];
   /**

@@ -120,7 +120,8 @@ export function writeReports(r: ReportInput): {
         readUnreached(out),
       )
     : undefined;
-  const rules = ran
+  // Rules even when no test ran: every test the target's rate limit stopped is the worst case.
+  const rules = tests.length
     ? ruleCoverage(
         ALL_CHECKS.filter((c) => c.provenance === 'documented'),
         matrix,
