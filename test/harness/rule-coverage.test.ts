@@ -6,7 +6,14 @@
  * have leaves out is listed, never held against the run.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { TestRow } from '../../contracts/collect.ts';
+import { emptyArea } from '../../core/area.ts';
+import { loadConfig } from '../../core/config.ts';
+import { writeReports } from '../../run/write-reports.ts';
 import { ALL_CHECKS } from '../../core/checks/all.ts';
 import { matrixColumns, matrixRules } from '../../core/checks/applies-to.ts';
 import { operations, webhookEvents } from '../../core/spec/operations.ts';
@@ -130,5 +137,53 @@ describe('per documented rule: its cells and its tests', () => {
     );
     assert.equal(cov.find((c) => c.check === 'auth.missing-key-rejected')!.judged, 16);
     assert.equal(cov.find((c) => c.check === 'auth.invalid-key-rejected')!.judged, 0);
+  });
+});
+
+describe("the run's verdict", () => {
+  const creation = (t: Partial<TestRow>): TestRow => ({
+    title: 'create ticket › a new ticket is open',
+    file: 'tickets-create.spec.ts',
+    project: 'contracts',
+    status: 'skipped',
+    durationMs: 0,
+    tags: ['ticket.created-status-open'],
+    ...t,
+  });
+  const report = (tests: TestRow[]) =>
+    writeReports({
+      out: mkdtempSync(join(tmpdir(), 'harness-coverage-')),
+      runId: 'test',
+      started: Date.now(),
+      cfg: loadConfig({ HARNESS_BASELINE: 'off' }),
+      areas: { contracts: emptyArea('pass', '0 tests') },
+      tests,
+      results: [],
+      limits: [],
+    });
+
+  test("every test stopped by the target's rate limit: no test ran, and the run is no pass — exit 2, the rule named", () => {
+    const { summary, exitCode } = report([
+      creation({ reason: "inconclusive: the API key's rate limit is spent", byTarget: true }),
+    ]);
+    assert.equal(exitCode, 2);
+    assert.equal(summary.verdict, 'error');
+    assert.deepEqual(
+      summary.unchecked?.map((u) => u.check),
+      ['ticket.created-status-open'],
+    );
+    assert.equal(summary.rules?.length, 1);
+  });
+
+  test('the same test left out for an option not given: listed, and a pass', () => {
+    const { summary, exitCode } = report([
+      creation({ reason: 'not run: a write, and the run is read-only (HARNESS_READ_ONLY=1)' }),
+    ]);
+    assert.equal(exitCode, 0);
+    assert.equal(summary.verdict, 'pass');
+    assert.equal(summary.unchecked, undefined);
+    assert.deepEqual(summary.rules?.[0]?.tests.notRun, [
+      { why: 'not run: a write, and the run is read-only (HARNESS_READ_ONLY=1)', count: 1 },
+    ]);
   });
 });
