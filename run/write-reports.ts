@@ -108,9 +108,7 @@ export function writeReports(r: ReportInput): {
     compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;
   const compat = compatibilityArea(compatibility, cfg.compatFailOn);
   const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
-  // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
-  // fail, so it says error (exit 2); the failures found are still in every report.
-  // Only a run whose contract tests ran has a matrix to show, and rules it looked at.
+  // Only a run whose contract tests ran has a matrix to show.
   const ran = tests.some((t) => t.status !== 'skipped');
   const matrix = ran
     ? buildRuleMatrix(
@@ -130,6 +128,8 @@ export function writeReports(r: ReportInput): {
       )
     : undefined;
   const unchecked = uncheckedRules(rules ?? []);
+  // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
+  // fail, so it says error (exit 2); the failures found are still in every report.
   const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict, unchecked);
   const replay = replayOf({ embedded, faults: cfg.faults });
   const partial = r.interrupted ? undefined : partialReason(r.requests);
