@@ -11,8 +11,9 @@
  * mismatch, reported as such), is counted and said here too, and never makes a run less than a
  * pass: the user chose the first, the second is a reading of the docs' gaps.
  *
- * "Most": more than half of the rule's cells, or of its tests when it has no cell — one operation
- * the limiter happened to refuse is noise, a rule the gate never saw past the limiter is not.
+ * "Most": more than half of the rule's matrix cells, or more than half of the tests tagged with it
+ * (a rule the matrix does not hold has only its tests) — one operation the limiter happened to
+ * refuse is noise, a rule the gate never saw past the limiter is not.
  */
 import type { RuleMatrix } from './rule-matrix.ts';
 
