@@ -11,3 +11,10 @@ export const PRECONDITION = 'precondition';
  * estimate of a partial run counts them (run/cost-estimate.ts).
  */
 export const BORROWED_REQUESTS = 'borrowed-requests';
+/**
+ * A test the target's own answers kept from reaching its checks (its rate limit spent: the 429s
+ * the key's budget could not wait out): not run, and counted against the documented rules it is
+ * tagged with (report/rule-coverage.ts) — unlike a test left out for an option the user did not
+ * give (a key, a writable run, --grep, --max-requests).
+ */
+export const KEPT_BY_TARGET = 'kept-by-target';

@@ -9,7 +9,7 @@ import { addReadStats, emptyReadStats, type ReadStats } from '../core/http/read-
 import type { CreatedRecord } from '../core/target/clean-up.ts';
 import type { ExchangeRow, ProbeRow } from '../core/snapshot/types.ts';
 import { SHOWN_REPRO, shownText } from '../core/shown.ts';
-import { FAILED_BY_CHECKS, PRECONDITION } from './annotations.ts';
+import { FAILED_BY_CHECKS, KEPT_BY_TARGET, PRECONDITION } from './annotations.ts';
 
 export interface TestRow {
   title: string;
@@ -27,6 +27,8 @@ export interface TestRow {
   tags: string[];
   /** Why a failed test failed, from its annotations (annotations.ts): its checks, a precondition, or neither (a crash). */
   failedOn?: 'checks' | 'precondition';
+  /** A skipped test the target's own answers kept from its checks (annotations.ts KEPT_BY_TARGET). */
+  byTarget?: boolean;
 }
 
 /** The rows of every `<prefix>*.jsonl` file in `dir` (none when there is no such directory). */
@@ -70,10 +72,13 @@ export const readReads = (out: string): ReadStats =>
   );
 /** Cells of the rule × operation matrix the suite could not reach, with the reason. */
 export const readUnreached = (out: string) =>
-  readJsonl<{ check: string; column: string; reason: string; project?: string }>(
-    join(out, 'raw'),
-    'matrix-',
-  );
+  readJsonl<{
+    check: string;
+    column: string;
+    reason: string;
+    project?: string;
+    byTarget?: boolean;
+  }>(join(out, 'raw'), 'matrix-');
 
 /** Flattens Playwright's JSON report into one row per test × project. */
 export function readPlaywrightTests(file: string): TestRow[] {
@@ -112,6 +117,7 @@ export function readPlaywrightTests(file: string): TestRow[] {
           error,
           tags: spec.tags ?? [],
           ...(failedOn ? { failedOn } : {}),
+          ...(status === 'skipped' && marked(KEPT_BY_TARGET) ? { byTarget: true } : {}),
         });
       }
     }

@@ -59,7 +59,7 @@ import { type ReceiverView, localView, remoteView } from '../core/webhooks/share
 import { generateSelfSignedCert } from '../core/webhooks/self-signed.ts';
 import { ledgerActionOf, ledgerWorkspace } from '../core/webhooks/delivery-ledger.ts';
 import { deliveryRow } from './delivery-rows.ts';
-import { BORROWED_REQUESTS, FAILED_BY_CHECKS } from './annotations.ts';
+import { BORROWED_REQUESTS, FAILED_BY_CHECKS, KEPT_BY_TARGET } from './annotations.ts';
 import { playwrightOutDir } from './playwright-output.ts';
 import { playwrightTransport } from './playwright-transport.ts';
 import type { RetryProbe } from './retry-probe.ts';
@@ -169,8 +169,11 @@ type TestFixtures = {
    * the baseline as a range.
    */
   probe: (gap: string, id: string, value: unknown, label?: string) => void;
-  /** A matrix cell (check × operation id) this target cannot reach, with the reason. */
-  notReached: (check: string, column: string, reason: string) => void;
+  /**
+   * A matrix cell (check × operation id) this target cannot reach, with the reason; `byTarget`
+   * when the target's own answer kept it (a 429 in the rule's place, contracts/matrix-sent.ts).
+   */
+  notReached: (check: string, column: string, reason: string, byTarget?: boolean) => void;
   /** Subject prefix and tags that mark every object the harness creates (shared staging). */
   tag: { subject: (s: string) => string; tags: string[] };
 };
@@ -542,8 +545,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onRateWait: (ms) => {
         if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms);
       },
-      // The key's budget ran out (shared staging, or a re-run): not run, never a failure.
-      onBudgetSpent: (reason) => testInfo.skip(true, reason),
+      // The key's budget ran out (shared staging, or a re-run): not run, never a failure — but
+      // the target's 429s kept the test's rules from being checked (report/rule-coverage.ts).
+      onBudgetSpent: (reason) => {
+        testInfo.annotations.push({ type: KEPT_BY_TARGET, description: reason });
+        testInfo.skip(true, reason);
+      },
     });
     const readBefore = processReadStats();
     // What the test cost the target's rate limits, all keys and the run's own key: the table the
@@ -671,9 +678,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   notReached: async ({}, use, testInfo) => {
-    await use((check, column, reason) => {
+    await use((check, column, reason, byTarget) => {
       appendRaw(`matrix-${testInfo.parallelIndex}.jsonl`, [
-        { check, column, reason, project: testInfo.project.name },
+        {
+          check,
+          column,
+          reason,
+          project: testInfo.project.name,
+          ...(byTarget ? { byTarget } : {}),
+        },
       ]);
     });
   },

@@ -5,6 +5,8 @@
  * collection to look for: `isolation.list` with no foreign ids could never fail, so counting it
  * would show a cell as checked that nothing checked. Its cell is recorded not reached, with why;
  * the rules that judge every answer of the suite (rate-limit headers, no 5xx …) still judge it.
+ * So is a 429 (RATE_LIMITED), and that one the target kept: it counts against the rule's
+ * coverage (report/rule-coverage.ts).
  */
 import type { MatrixArgs } from '../core/checks/applies-to.ts';
 import type { Exchange } from '../core/checks/types.ts';
@@ -72,18 +74,31 @@ export async function otherWorkspaceLists(c: {
 }
 
 /**
+ * Why a 429 is no answer of the kind's rules: the target's rate limiter answered in their place.
+ * A keyless request's 429 is a refusal, but not by authentication — a deployment that answered
+ * every request without a valid key 429 showed nothing of whether it authenticates them, and
+ * judging the 429 as the rule's answer let such a run pass without having seen the rule once.
+ */
+export const RATE_LIMITED =
+  "the target answered 429 (Too Many Requests): its rate limiter answered in the rule's place, so the rule's own answer was never seen";
+
+/**
  * Judges each answer by every rule of its request kind (`checks`), or — an answer they cannot
- * judge — records each of those rules not reached on the operation's column, with why.
+ * judge — records each of those rules not reached on the operation's column, with why; a 429
+ * (RATE_LIMITED) as kept by the target itself. The rules that judge every answer still judge it.
  */
 export function judgeSent(
   sent: readonly Sent[],
   checks: readonly string[],
   op: OperationSpec,
   judge: (check: string, ex: Exchange, args: MatrixArgs) => unknown,
-  notReached: (check: string, column: string, reason: string) => void,
+  notReached: (check: string, column: string, reason: string, byTarget?: boolean) => void,
 ): void {
-  for (const { ex, args, unjudged } of sent)
+  for (const { ex, args, unjudged } of sent) {
+    const limited = ex.response?.status === 429;
     for (const c of checks)
-      if (unjudged === undefined) judge(c, ex, args);
+      if (limited) notReached(c, op.operationId, RATE_LIMITED, true);
+      else if (unjudged === undefined) judge(c, ex, args);
       else notReached(c, op.operationId, unjudged);
+  }
 }

@@ -149,6 +149,17 @@ export function renderConsole(s: Summary, outDir: string): string {
     lines.push('', `--- could not run to the end (${errors.length}) ---`);
     for (const [area, a] of errors) lines.push(`${area}: ${a.error ?? a.headline}`);
   }
+  if (s.unchecked?.length) {
+    // Not a failure of the rule, and not a pass: the target's answers kept the gate from looking.
+    lines.push(
+      '',
+      `--- not checked: the target's own answers kept these documented rules from being checked (${s.unchecked.length}) ---`,
+    );
+    for (const u of s.unchecked.slice(0, 12))
+      lines.push(...wrap(`[${u.check}] ${u.rule} — ${shownText(u.why, 500)}`, WIDTH));
+    if (s.unchecked.length > 12)
+      lines.push(`… and ${s.unchecked.length - 12} more in summary.json`);
+  }
   const notRun = Object.entries(s.areas).flatMap(([area, a]) =>
     a.notRun.map((n) => `${area}: ${n.name} — ${n.reason}`),
   );
@@ -168,6 +179,7 @@ export function renderConsole(s: Summary, outDir: string): string {
       ),
     );
   }
+  if (s.rules?.length) lines.push(...wrap(rulesLine(s.rules), WIDTH));
   lines.push(
     '',
     `reports: ${outDir}/`,
@@ -216,6 +228,18 @@ function verdictLine(s: Summary): string {
     .map(([n]) => n);
   // Exit 0 as for a --grep run, but never a clean PASS: documented rules were not checked.
   const partial = s.partial ? ` — partial: ${s.partial} (listed above)` : '';
-  if (errored.length === 0) return `${head}${partial}`;
-  return `${head} — ${errored.join(', ')} could not run to the end (see above)${partial}`;
+  // A rule failed (exit 1) says FAIL whatever else; else the gate could not look (exit 2).
+  const unchecked =
+    s.unchecked?.length && s.exitCode !== 1
+      ? ` — ${s.unchecked.length} documented rule${s.unchecked.length === 1 ? '' : 's'} not checked: the target's answers kept the gate from looking (see above)`
+      : '';
+  if (errored.length === 0) return `${head}${unchecked}${partial}`;
+  return `${head} — ${errored.join(', ')} could not run to the end (see above)${unchecked}${partial}`;
+}
+
+/** One line: how many documented rules the run looked at, and how many the target kept from it. */
+export function rulesLine(rules: NonNullable<Summary['rules']>): string {
+  const judged = rules.filter((r) => r.judged > 0).length;
+  const kept = rules.filter((r) => r.unchecked).length;
+  return `documented rules: ${judged} of ${rules.length} judged in this run${kept ? `, ${kept} kept from being checked by the target's answers` : ''} — per rule, its cells and tests: index.html#rules, summary.json "rules"`;
 }

@@ -16,6 +16,7 @@ import { redact } from '../core/redact.ts';
 import { boundedFailure, boundedJson } from '../core/shown.ts';
 import { type LoadView, loadGaps } from './load-gaps.ts';
 import type { MatrixCell, RuleMatrix } from './rule-matrix.ts';
+import type { LeftOut } from './rule-coverage.ts';
 import type { BehaviourSnapshot } from '../core/snapshot/types.ts';
 import { type Summary, targetLines } from './summary.ts';
 
@@ -226,6 +227,7 @@ ${notRun.length ? `<h3>Not run</h3><table><tr><th>area</th><th>what</th><th>why<
 <section id="limits"><h2>Plan limits</h2>${charts}</section>
 <section id="fuzz"><h2>Fuzzing</h2><h3>Webhook receiver properties</h3>${fuzzTable}${inputClasses}</section>
 <section id="checks"><h2>Checks</h2><div class="scroll"><table><tr><th>check</th><th>provenance</th><th>passed</th><th>failed</th></tr>${s.checks.map((c) => `<tr><td>${esc(c.name)}</td><td>${esc(c.provenance)}</td><td>${c.passed}</td><td class="${c.failed ? 'fail' : ''}">${c.failed}</td></tr>`).join('\n')}</table></div></section>
+<section id="rules"><h2>Documented rules: what the run looked at</h2>${rulesSection(s)}</section>
 <section id="matrix"><h2>Rules × operations</h2>${matrixSection(s.matrix)}</section>
 ${detectionSection(s)}
 <section id="compatibility"><h2>Compatibility</h2>${compat}</section>
@@ -369,6 +371,38 @@ function matrixSection(m: RuleMatrix | undefined): string {
 ${notReached ? `<h3>Not reached on this target</h3><table><tr><th>why</th><th>cells</th><th>which</th></tr>${notReached}</table>` : ''}`;
 }
 
+/** Reasons left out, one a line, the target's marked. */
+function leftOutList(left: readonly LeftOut[]): string {
+  return left
+    .map(
+      (l) =>
+        `<div>${l.count}× ${l.byTarget ? '<b class="error">by the target</b> ' : ''}<small>${esc(l.why)}</small></div>`,
+    )
+    .join('');
+}
+
+/**
+ * Per documented rule of the contract suite: its cells checked of those it applies to, its tests
+ * run of those tagged with it, and why the rest were not — the target's own answers marked, and
+ * a rule they kept from being checked on most of what it applies to said first.
+ */
+function rulesSection(s: Summary): string {
+  const rules = s.rules;
+  if (!rules?.length)
+    return '<p><small>No contract test ran in this run: no documented rule was looked at.</small></p>';
+  const head = s.unchecked?.length
+    ? `<p><b class="error">${s.unchecked.length} documented rule(s) not checked</b>: the target's own answers kept the gate from looking at them on most of what they apply to — not a failure of the rule, and not a pass (exit 2).</p><ul>${s.unchecked.map((u) => `<li><code>${esc(u.check)}</code> — ${esc(u.why)}</li>`).join('')}</ul>`
+    : '';
+  const rows = [...rules]
+    .sort((a, b) => Number(!a.unchecked) - Number(!b.unchecked))
+    .map((r) => {
+      const cells = r.cells ? `${r.cells.checked} of ${r.cells.applies}` : '—';
+      return `<tr><td><code>${esc(r.check)}</code>${r.unchecked ? ' <b class="error">not checked</b>' : ''}<br><small>${esc(r.rule)}</small></td><td class="nowrap">${cells}</td><td>${leftOutList(r.cells?.notReached ?? [])}</td><td class="nowrap">${r.tests.ran} of ${r.tests.tagged}</td><td>${leftOutList(r.tests.notRun)}</td><td>${r.judged}</td></tr>`;
+    })
+    .join('\n');
+  return `${head}<p><small>Cells: the rule × operation matrix's, for a rule that declares where it applies. Tests: the contract tests tagged with the rule. Only the target's own answers (a 429 in the rule's place, a test its rate limit stopped) can keep a rule from being checked; what an option not given (a key, a writable run, --grep) or an assumed route the target does not have leaves out is listed, not held against the run.</small></p><div class="scroll"><table><tr><th>rule</th><th>cells checked</th><th>cells not reached</th><th>tests run</th><th>tests not run</th><th>judgements</th></tr>${rows}</table></div>`;
+}
+
 /** Section ids and titles, in page order (the navigation and the browser test use them). */
 export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['verdict', 'Verdict'],
@@ -377,6 +411,7 @@ export const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['limits', 'Plan limits'],
   ['fuzz', 'Fuzzing'],
   ['checks', 'Checks'],
+  ['rules', 'Rules looked at'],
   ['matrix', 'Rules × operations'],
   ['compatibility', 'Compatibility'],
 ];

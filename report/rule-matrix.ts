@@ -4,8 +4,9 @@
  * event of the spec. Each cell is `checked` (how many judgements, how many failed — counted from
  * every check result of the run that carries the column, whichever test made it), `n/a` (the
  * rule does not apply there: why), or `not-reached` (it applies, nothing judged it on this target:
- * the reason the suite recorded, e.g. no read-only key given, a read-only run). Rows and columns
- * come from the catalogue and the spec, so both grow without new report code.
+ * the reason the suite recorded, e.g. no read-only key given, a read-only run; `byTarget` when the
+ * target's own answer kept it, as a 429 in the rule's place). Rows and columns come from the
+ * catalogue and the spec, so both grow without new report code.
  */
 import {
   COLUMN_SETS,
@@ -20,7 +21,7 @@ import type { CheckResult } from '../core/checks/verdict.ts';
 export type MatrixCell =
   | { state: 'checked'; passed: number; failed: number }
   | { state: 'n/a'; why: string }
-  | { state: 'not-reached'; why: string };
+  | { state: 'not-reached'; why: string; byTarget?: true };
 
 export interface MatrixRow {
   check: string;
@@ -45,6 +46,8 @@ export interface UnreachedRow {
   column: string;
   reason: string;
   project?: string;
+  /** The target's own answer kept the rule from judging it (report/rule-coverage.ts). */
+  byTarget?: boolean;
 }
 
 const NOT_JUDGED =
@@ -71,10 +74,10 @@ export function buildRuleMatrix(
     else t.failed++;
     tally.set(k, t);
   }
-  const why = new Map<string, string>();
+  const why = new Map<string, UnreachedRow>();
   for (const u of unreached) {
     const k = `${u.check}\u0000${u.column}`;
-    if (!why.has(k)) why.set(k, u.reason);
+    if (!why.has(k)) why.set(k, u);
   }
   const counts = { checked: 0, failed: 0, notReached: 0, notApplicable: 0 };
   const rows = rules.map((r): MatrixRow => {
@@ -91,7 +94,12 @@ export function buildRuleMatrix(
         counts.checked++;
         if (t.failed > 0) counts.failed++;
       } else {
-        cell = { state: 'not-reached', why: why.get(k) ?? NOT_JUDGED };
+        const u = why.get(k);
+        cell = {
+          state: 'not-reached',
+          why: u?.reason ?? NOT_JUDGED,
+          ...(u?.byTarget ? { byTarget: true as const } : {}),
+        };
         counts.notReached++;
       }
       cells[c.id] = cell;

@@ -2,7 +2,8 @@
  * The run's junit.xml suites: one case per contract check (aggregated over the suite, failing
  * when a documented failure — or, strict, any — was recorded), then per other area its
  * documented failures, assumption mismatches (failing only when strict) and not-run items; an
- * area that could not run to its end (an unusable target: the `preflight` area) is an `<error>`.
+ * area that could not run to its end (an unusable target: the `preflight` area), and a documented
+ * rule the target's answers kept from being checked (`unchecked`), is an `<error>`.
  */
 import { checks } from '../core/checks/index.ts';
 import type { CheckResult } from '../core/checks/verdict.ts';
@@ -36,6 +37,13 @@ export function junitSuites(
   });
   for (const n of summary.areas.contracts?.notRun ?? [])
     suites.contracts.push({ name: n.name, classname: 'contracts.not-run', skipped: n.reason });
+  // A documented rule the target's answers kept from being checked: the gate could not look.
+  for (const u of summary.unchecked ?? [])
+    suites.contracts.push({
+      name: `${u.check} checked`,
+      classname: 'contracts.unchecked',
+      error: { message: u.why, body: `${u.rule}\n${u.why}` },
+    });
   for (const [area, a] of Object.entries(summary.areas)) {
     // An area that could not run to its end is one erroring case naming why.
     const error: JunitCase | undefined =

@@ -9,6 +9,7 @@ import type { CompatibilityReport } from '../core/compatibility.ts';
 import { type ReadStats, readText } from '../core/http/read-tally.ts';
 import { type LeftOnTarget, leftLine } from '../core/target/clean-up.ts';
 import type { Replay } from './replay.ts';
+import type { RuleCoverage } from './rule-coverage.ts';
 import type { RuleMatrix } from './rule-matrix.ts';
 
 export const SUMMARY_SCHEMA = 'harness/summary';
@@ -23,9 +24,10 @@ export interface Summary {
   target: { baseUrl: string; embedded: boolean; faults: string[] };
   strict: boolean;
   /**
-   * pass (exit 0), fail (exit 1: a documented rule broken), error (exit 2: could not run) —
-   * and partial (exit 0): nothing failed, but contract tests were left out to fit
-   * `--max-requests`, so the documented rules they check were not checked (`partial` says which).
+   * pass (exit 0), fail (exit 1: a documented rule broken), error (exit 2: could not run, or
+   * could not look: `unchecked`) — and partial (exit 0): nothing failed, but contract tests were
+   * left out to fit `--max-requests`, so the documented rules they check were not checked
+   * (`partial` says which).
    */
   verdict: 'pass' | 'partial' | 'fail' | 'error';
   /** Why a run that found nothing is not a clean pass (verdict `partial`). */
@@ -45,6 +47,18 @@ export interface Summary {
    * applies, on every operation and webhook event of the spec. Absent when no contract test ran.
    */
   matrix?: RuleMatrix;
+  /**
+   * Per documented rule of the contract suite, what the run looked at: its matrix cells and its
+   * tests, checked or not and why (report/rule-coverage.ts). Absent when the run had no contract
+   * test (skipped, an unusable target).
+   */
+  rules?: RuleCoverage[];
+  /**
+   * Documented rules the target's own answers kept from being checked on most of what they apply
+   * to (a 429 where the rule's answer should be, a test its rate limit stopped), with why: the
+   * gate could not look, so the run is not a pass — verdict error, exit 2, unless a rule failed.
+   */
+  unchecked?: Array<{ check: string; rule: string; why: string }>;
   tests: { passed: number; failed: number; skipped: number; total: number };
   /** Objects created on the target (shared staging hygiene): `<kind> <id>`. */
   created?: string[];
@@ -147,13 +161,19 @@ export function checkTable(results: CheckResult[]): Summary['checks'] {
 /**
  * Exit status: 1 iff a documented rule failed (or, strict, any assumption) anywhere — what the
  * areas found stands even when another could not run; else 2 when an area could not run to its
- * end (or the target was unusable); else 0.
+ * end (or the target was unusable), or when the target's answers kept documented rules from being
+ * checked (`unchecked`: the gate could not look, which is not a pass); else 0.
  */
-export function exitCodeOf(areas: Record<string, AreaSummary>, strict: boolean): number {
+export function exitCodeOf(
+  areas: Record<string, AreaSummary>,
+  strict: boolean,
+  unchecked: readonly unknown[] = [],
+): number {
   for (const a of Object.values(areas)) {
     if (a.documentedFailures.length > 0) return 1;
     if (strict && a.assumptionMismatches.length > 0) return 1;
   }
+  if (unchecked.length > 0) return 2;
   return Object.values(areas).some((a) => a.verdict === 'error') ? 2 : 0;
 }
 

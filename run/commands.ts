@@ -70,7 +70,8 @@ export function topUsage(): string {
     '  0  done, nothing failed',
     '  1  a documented rule failed (run), a finding at or above --fail-on (diff-spec, compare),',
     '     a verdict or property failed (load, fuzz), a fault went unnoticed (detect)',
-    '  2  could not run: usage error, configuration error, unreadable input, unreachable target',
+    '  2  could not run: usage error, configuration error, unreadable input, unreachable target;',
+    "     or could not look (run): the target's answers kept a documented rule from being checked",
     '',
   ].join('\n');
 }

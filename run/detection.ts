@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS, ruleOf } from '../server/faults.ts';
 import { loadConfig } from '../core/config.ts';
-import { readChecks, readPlaywrightTests } from '../contracts/collect.ts';
+import { readChecks, readPlaywrightTests, readUnreached } from '../contracts/collect.ts';
 import type { AreaSummary } from '../core/area.ts';
 import { runContracts } from '../contracts/contracts-step.ts';
 import { type DashboardCell, runDashboardDetection } from './detection-dashboard.ts';
@@ -26,6 +26,8 @@ export interface DetectionRow extends FaultJudgement {
   fault: string;
   check: string;
   provenance: string;
+  /** The fault keeps its check from being checked: caught when the run names it unchecked. */
+  caughtAs?: 'unchecked';
   /** Webhook faults: caught in dashboard mode too (or why that mode cannot show the fault). */
   dashboard?: DashboardCell;
   /** Set when the matrix's hang guard stopped the run before this fault's suite had ended. */
@@ -75,6 +77,7 @@ export async function runDetectionMatrix(
   );
   const tests = readPlaywrightTests(json);
   const results = readChecks(join(outDir, 'detection-run'));
+  const unreached = readUnreached(join(outDir, 'detection-run'));
   const limitMs = detectionTimeoutMs(projects.length);
   const stopped = run.timedOut
     ? `stopped at the matrix's time limit (${Math.round(limitMs / 60_000)} min: ${DETECTION_MS_PER_FAULT / 60_000} min per round of ${detectionLanes()} faults side by side) before its suite had ended`
@@ -84,7 +87,7 @@ export async function runDetectionMatrix(
       ? undefined
       : await runDashboardDetection(join(outDir, 'dashboard'), opts.only);
   const rows = faults.map((f): DetectionRow => {
-    const j = judgeFault(`fault:${f.name}`, f, tests, results);
+    const j = judgeFault(`fault:${f.name}`, f, tests, results, unreached);
     // What a stopped run cut short: a fault with a test that never ran or was interrupted.
     const mine = tests.filter((t) => t.project === `fault:${f.name}`);
     const cut =
@@ -94,6 +97,7 @@ export async function runDetectionMatrix(
       fault: f.name,
       check: f.check,
       provenance: ruleOf(f).provenance,
+      ...(f.caughtAs ? { caughtAs: f.caughtAs } : {}),
       ...j,
       ...(dashboard?.has(f.name) ? { dashboard: dashboard.get(f.name)! } : {}),
       ...(cut ? { stopped } : {}),
@@ -135,7 +139,7 @@ export function detectionMarkdown(rows: DetectionRow[]): string {
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.fault} | ${r.check} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : r.stopped ? '**NO** (stopped at the time limit)' : '**NO**'} | ${besides(r) || 'none'} | ${dashboardColumn(r)} |`,
+        `| ${r.fault} | ${r.check}${r.caughtAs ? ' (kept unchecked)' : ''} | ${r.provenance} | ${r.tests} | ${r.caught ? 'yes' : r.stopped ? '**NO** (stopped at the time limit)' : '**NO**'} | ${besides(r) || 'none'} | ${dashboardColumn(r)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
@@ -146,7 +150,9 @@ function missedBecause(r: DetectionRow): string {
   const why = (j: FaultJudgement, where: string) => {
     if (!j.caught && r.stopped && j === r) return `fault ${r.fault} ${where}: ${r.stopped}`;
     if (!j.caught)
-      return `${r.check} did not fail with fault ${r.fault} ${where} (${j.tests} tests ran)`;
+      return r.caughtAs
+        ? `${r.check} was not named among the rules the target kept from being checked with fault ${r.fault} ${where} (${j.tests} tests ran)`
+        : `${r.check} did not fail with fault ${r.fault} ${where} (${j.tests} tests ran)`;
     const parts = [
       ...j.collateral.map((c) => `${c.check} failed too (${c.received})`),
       ...j.stale.map((c) => `${c} is listed as failing too but passed`),
@@ -174,7 +180,9 @@ export function detectionArea(rows: DetectionRow[]): AreaSummary {
       provenance: 'documented' as const,
       rule: 'Every check of the harness fails against a deployment that breaks its rule, and only for its own rule.',
       received: missedBecause(r),
-      expected: `${r.check} fails, and no check the catalogue does not list for the fault`,
+      expected: r.caughtAs
+        ? `${r.check} named as kept from being checked by the target's answers (the run not a pass), and no check failing that the catalogue does not list for the fault`
+        : `${r.check} fails, and no check the catalogue does not list for the fault`,
     })),
     assumptionMismatches: [],
     notRun: rows.flatMap((r) =>

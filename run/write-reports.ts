@@ -21,6 +21,7 @@ import { ALL_CHECKS } from '../core/checks/all.ts';
 import { matrixColumns, matrixRules } from '../core/checks/applies-to.ts';
 import { operations, webhookEvents } from '../core/spec/operations.ts';
 import { buildRuleMatrix } from '../report/rule-matrix.ts';
+import { ruleCoverage, uncheckedRules } from '../report/rule-coverage.ts';
 import { esc, renderHtml } from '../report/html.ts';
 import { junitXml } from '../core/junit.ts';
 import { junitSuites } from '../report/run-junit.ts';
@@ -107,9 +108,29 @@ export function writeReports(r: ReportInput): {
     compared && cfg.compatFailOn ? { ...compared, failOn: cfg.compatFailOn } : compared;
   const compat = compatibilityArea(compatibility, cfg.compatFailOn);
   const areas = compat ? { ...r.areas, compatibility: compat } : r.areas;
+  // Only a run whose contract tests ran has a matrix to show.
+  const ran = tests.some((t) => t.status !== 'skipped');
+  const matrix = ran
+    ? buildRuleMatrix(
+        matrixColumns(operations(), webhookEvents()),
+        matrixRules(ALL_CHECKS),
+        results,
+        readUnreached(out),
+      )
+    : undefined;
+  // Rules even when no test ran: every test the target's rate limit stopped is the worst case.
+  const rules = tests.length
+    ? ruleCoverage(
+        ALL_CHECKS.filter((c) => c.provenance === 'documented'),
+        matrix,
+        tests,
+        checkTable(results),
+      )
+    : undefined;
+  const unchecked = uncheckedRules(rules ?? []);
   // An interrupted run did not finish, whatever it found by then: the gate cannot say pass or
   // fail, so it says error (exit 2); the failures found are still in every report.
-  const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict);
+  const exitCode = r.interrupted ? 2 : exitCodeOf(areas, cfg.strict, unchecked);
   const replay = replayOf({ embedded, faults: cfg.faults });
   const partial = r.interrupted ? undefined : partialReason(r.requests);
   const summary: Summary = redactValue({
@@ -127,17 +148,9 @@ export function writeReports(r: ReportInput): {
     ...(r.interrupted ? { interrupted: r.interrupted } : {}),
     areas,
     checks: checkTable(results),
-    // Only a run whose contract tests ran has a matrix to show.
-    ...(tests.some((t) => t.status !== 'skipped')
-      ? {
-          matrix: buildRuleMatrix(
-            matrixColumns(operations(), webhookEvents()),
-            matrixRules(ALL_CHECKS),
-            results,
-            readUnreached(out),
-          ),
-        }
-      : {}),
+    ...(matrix ? { matrix } : {}),
+    ...(rules ? { rules } : {}),
+    ...(unchecked.length ? { unchecked } : {}),
     created: created.map((c) => `${c.kind} ${c.id}`),
     leftOnTarget: leftOnTarget(created),
     ...(r.requests ? { requests: r.requests } : {}),

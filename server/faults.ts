@@ -30,6 +30,14 @@ export interface Fault<N extends string = string> {
    * an entry here that no longer fails.
    */
   alsoFails?: readonly AlsoFails[];
+  /**
+   * `unchecked`: the deviation keeps its check from being checked instead of failing it (the
+   * target's own answers stand in the rule's place, as a 429 to every request without a valid
+   * key does for authentication). Caught when the run names the check among the documented rules
+   * the target kept from being checked (report/rule-coverage.ts: the run is not a pass, exit 2)
+   * and no check fails that the catalogue does not list.
+   */
+  caughtAs?: 'unchecked';
 }
 
 /** A check that fails beside a fault's named one, and why. */
@@ -324,6 +332,15 @@ export const FAULTS = [
       },
     ],
   ),
+  {
+    ...F(
+      'keyless-429',
+      'contracts',
+      'auth.missing-key-rejected',
+      'answers every request without a valid key (none, unknown, rotated, not a bearer token) 429 — its limiter in front of authentication, whatever its bucket holds: whether it authenticates them is never seen',
+    ),
+    caughtAs: 'unchecked' as const,
+  },
   F(
     'get-ticket-no-auth',
     'contracts',

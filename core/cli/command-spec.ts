@@ -39,6 +39,8 @@ export interface CommandSpec<O extends Options = Options> {
   exit1: string;
   /** What exit status 0 means, when more than "nothing failed". */
   exit0?: string;
+  /** What else exit status 2 means for this command, after EXIT_2. */
+  exit2?: string;
   /** Subcommands listed in the help (`harness fuzz`). */
   subcommands?: readonly { name: string; summary: string }[];
 }
@@ -210,7 +212,7 @@ export function helpText(spec: CommandSpec): string {
     ...table([
       ['0', spec.exit0 ?? 'done, nothing failed'],
       ['1', spec.exit1],
-      ['2', EXIT_2],
+      ['2', spec.exit2 ? `${EXIT_2}; ${spec.exit2}` : EXIT_2],
     ]),
     '',
   );

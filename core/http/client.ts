@@ -188,10 +188,10 @@ function clientWith(
       );
       if (paced.retried > 0) paced.result.rateLimitedRetries = paced.retried;
       // A request that names no workspace key spends no key's budget: a 429 it still gets is the
-      // deployment's answer to an unauthenticated request, judged like any other answer (it is a
-      // refusal; U17 assumes 401), not a spent budget that would end the test as inconclusive —
-      // a deployment answering every keyless request 429 would otherwise leave the
-      // authentication cells of every operation unjudged.
+      // deployment's answer to an unauthenticated request, returned to the caller — not a spent
+      // budget that would end the test as inconclusive and hide why. The rule matrix records such
+      // a cell as kept from being checked by the target (contracts/matrix-sent.ts RATE_LIMITED):
+      // its limiter answered, not authentication, and the run names the rules it kept unchecked.
       if (paced.exhausted && !anonymous) {
         counter.spent = paced.exhausted;
         o.onBudgetSpent?.(paced.exhausted);

@@ -17,7 +17,7 @@ import { FAULT_NAMES, FAULTS } from '../../server/faults.ts';
 export const spec = {
   name: 'detect',
   summary:
-    'The detection matrix: the whole contract suite against the reference deployment with each contract and webhook fault of the catalogue on, one at a time; each must be caught by its named check and fail no other check the catalogue does not list for it (webhook faults also in dashboard mode). Long: ≈ 11 min on two busy cores, ≈ 11 CPU-minutes (--fault runs a part).',
+    'The detection matrix: the whole contract suite against the reference deployment with each contract and webhook fault of the catalogue on, one at a time; each must be caught by its named check and fail no other check the catalogue does not list for it (webhook faults also in dashboard mode); a fault that keeps its check from being checked (keyless-429) is caught when the run names that check unchecked. Long: ≈ 11 min on two busy cores, ≈ 11 CPU-minutes (--fault runs a part).',
   options: {
     out: {
       type: 'string',

@@ -130,6 +130,8 @@ export const spec = {
   exit0: 'every documented rule held (assumption mismatches are reported, not fatal)',
   exit1:
     'a documented rule failed (with --strict also an assumption; with HARNESS_COMPAT_FAIL_ON a behaviour change at or above it)',
+  exit2:
+    "an area could not run to its end, or could not look: the target's own answers (a 429 in a rule's place, tests its rate limit stopped) kept a documented rule from being checked on most of what it applies to (summary.json `unchecked` names it)",
 } as const satisfies CommandSpec;
 
 export async function run(argv: string[]): Promise<number> {

@@ -1,10 +1,11 @@
 /**
  * A 429 to a request that names no workspace key (none, an invented key, another scheme) is the
- * deployment's answer, judged like any other — not "the API key's rate limit is spent": a
+ * deployment's answer, returned to the caller — not "the API key's rate limit is spent": a
  * deployment that answers every unauthenticated request 429 (a limiter in front of
- * authentication) must not leave the authentication cells of every operation unjudged and the
- * test inconclusive. Such a request waits out one 429 at most; a keyed request keeps the old rule
- * (wait, retry, and only then give up as inconclusive).
+ * authentication) must not end the test as inconclusive, which hid why its authentication cells
+ * went unjudged (the matrix now records each as kept by the target: rule-matrix.test.ts, and the
+ * run names the rules so kept: rule-coverage.test.ts). Such a request waits out one 429 at most;
+ * a keyed request keeps the old rule (wait, retry, and only then give up as inconclusive).
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

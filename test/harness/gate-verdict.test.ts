@@ -1,8 +1,9 @@
 /**
  * The pieces of the gate's verdict, one by one (gate.test.ts runs them end to end as separate
- * processes): exit codes with areas in `error`, what the preflight's causes tell the user to fix,
- * the workers' pulse that notices a target gone silent, the outage set aside from the findings,
- * and an erroring area in junit.xml.
+ * processes): exit codes with areas in `error` and with documented rules the target kept from
+ * being checked, what the preflight's causes tell the user to fix, the workers' pulse that
+ * notices a target gone silent, the outage set aside from the findings, and an erroring area or
+ * an unchecked rule in junit.xml.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,9 @@ import type { TestRow } from '../../contracts/collect.ts';
 import { junitXml } from '../../core/junit.ts';
 import { junitSuites } from '../../report/run-junit.ts';
 import { type AreaSummary, errorArea, notRunArea } from '../../core/area.ts';
+import { renderConsole } from '../../report/console.ts';
 import { exitCodeOf, type Summary } from '../../report/summary.ts';
+import { summaryFixture } from './summary-fixture.ts';
 import { guardArea, runClock } from '../../run/area-guard.ts';
 import { setAsideOutage } from '../../contracts/contracts-step.ts';
 import type { Preflight } from '../../run/preflight.ts';
@@ -42,6 +45,14 @@ describe('exit codes', () => {
     assert.equal(exitCodeOf({ contracts: pass, fuzz: errorArea('target gone') }, false), 2);
     const failed = { ...pass, verdict: 'fail' as const, documentedFailures: [broken] };
     assert.equal(exitCodeOf({ contracts: failed, fuzz: errorArea('target gone') }, false), 1);
+  });
+
+  test('2 when the target kept a documented rule from being checked (the gate could not look); 1 still wins', () => {
+    const kept = [{ check: 'auth.missing-key-rejected', rule: 'r', why: '429' }];
+    assert.equal(exitCodeOf({ contracts: pass }, false, kept), 2);
+    assert.equal(exitCodeOf({ contracts: pass }, false, []), 0);
+    const failed = { ...pass, verdict: 'fail' as const, documentedFailures: [broken] };
+    assert.equal(exitCodeOf({ contracts: failed }, false, kept), 1);
   });
 
   test('an erroring area keeps what it found before', () => {
@@ -265,5 +276,36 @@ test('an unusable target in junit.xml: one erroring case naming the cause', () =
   assert.match(
     xml,
     /<testcase name="target usable" classname="preflight\.error">\s*<error message="target unusable: connection refused by h:1 \(ECONNREFUSED\) — start it">connection refused by h:1 \(ECONNREFUSED\)\nWhat to fix: start it<\/error>/,
+  );
+});
+
+test('a documented rule the target kept from being checked, in junit.xml and on the console: an error naming it and why', () => {
+  const summary = summaryFixture({
+    verdict: 'error',
+    exitCode: 2,
+    areas: { contracts: { ...pass, headline: '69 tests' } },
+    unchecked: [
+      {
+        check: 'auth.missing-key-rejected',
+        rule: 'Every API request is authenticated with a workspace API key (Authorization: Bearer).',
+        why: 'not reached on 16 of the 16 operations and events it applies to — the target answered 429',
+      },
+    ],
+  });
+  const xml = junitXml(junitSuites(summary, []));
+  assert.match(xml, /errors="1"/);
+  assert.match(
+    xml,
+    /<testcase name="auth\.missing-key-rejected checked" classname="contracts\.unchecked">\s*<error message="not reached on 16 of the 16 operations/,
+  );
+  const text = renderConsole(summary, '/tmp/out');
+  assert.match(
+    text,
+    /--- not checked: the target's own answers kept these documented rules from being checked \(1\) ---\n\[auth\.missing-key-rejected\]/,
+  );
+  const last = text.trimEnd().split('\n').at(-1)!;
+  assert.match(
+    last,
+    /^verdict: ERROR \(exit 2\) in 1\.0 s — 1 documented rule not checked: the target's answers kept the gate from looking/,
   );
 });

@@ -54,6 +54,14 @@ test('a read-only run sends only GET requests and lists what it did not run', {
     const contracts = summary.areas.contracts!;
     assert.deepEqual(contracts.documentedFailures, [], 'no documented failure');
     assert.equal(exitCode, 0, contracts.headline);
+    // What a read-only run leaves out is the user's option: listed per rule, never held against it.
+    assert.equal(summary.verdict, 'pass');
+    assert.equal(summary.unchecked, undefined);
+    const forbidden = summary.rules!.find((r) => r.check === 'auth.readonly-forbidden')!;
+    assert.ok(
+      forbidden.cells!.notReached.some((n) => /HARNESS_READ_ONLY/.test(n.why) && !n.byTarget),
+      JSON.stringify(forbidden),
+    );
     // The reads that run: transport's, the list checks that only read, and the rule × operation
     // matrix's request kinds (one test each, every read operation with each kind of key).
     assert.ok(summary.tests.passed >= 6, `${summary.tests.passed} tests passed`);

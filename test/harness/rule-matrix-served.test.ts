@@ -4,8 +4,10 @@
  * handed over as HARNESS_* variables only — HARNESS_API_KEY listed in HARNESS_TEAM_KEYS, as the
  * file gives it). A correct deployment passes with every documented cell checked; each fault the
  * matrix was built to catch fails exactly its named check, and no other documented rule; without
- * the other workspace's key, its cells are not reached and say which variable is missing. A
- * counting proxy in front of it says what the matrix costs each key.
+ * the other workspace's key, its cells are not reached and say which variable is missing (still a
+ * pass); a deployment that answers every request without a valid key 429 is no pass, naming the
+ * rules it kept from being checked. A counting proxy in front of it says what the matrix costs
+ * each key.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -84,6 +86,9 @@ describe('the rule × operation matrix against a separately served deployment', 
       assert.deepEqual(contracts.documentedFailures, [], contracts.headline);
       assert.deepEqual(contracts.assumptionMismatches, [], contracts.headline);
       assert.equal(exitCode, 0, contracts.headline);
+      assert.equal(summary.verdict, 'pass');
+      assert.equal(summary.unchecked, undefined, 'the gate looked at every documented rule');
+      assert.ok(summary.rules?.length, 'summary.json has what it looked at, per documented rule');
       const m = summary.matrix!;
       assert.ok(m, 'summary.json has the matrix');
       assert.equal(m.counts.failed, 0);
@@ -119,6 +124,14 @@ describe('the rule × operation matrix against a separately served deployment', 
     const contracts = summary.areas.contracts!;
     assert.deepEqual(contracts.documentedFailures, [], contracts.headline);
     assert.equal(exitCode, 0, contracts.headline);
+    // An option the user did not give: listed, never held against the run.
+    assert.equal(summary.verdict, 'pass');
+    assert.equal(summary.unchecked, undefined);
+    const list = summary.rules!.find((r) => r.check === 'isolation.list')!;
+    assert.ok(
+      list.cells!.notReached.some((n) => /HARNESS_OTHER_WORKSPACE_KEY/.test(n.why) && !n.byTarget),
+      JSON.stringify(list),
+    );
     const rows = summary.matrix!.rows;
     for (const [check, column] of [
       ['isolation.count', 'getReportSummary'],
@@ -127,6 +140,30 @@ describe('the rule × operation matrix against a separately served deployment', 
       const cell = rows.find((r) => r.check === check)!.cells[column]!;
       assert.equal(cell.state, 'not-reached', `${check} × ${column}`);
       assert.match('why' in cell ? cell.why : '', /HARNESS_OTHER_WORKSPACE_KEY/);
+    }
+  });
+
+  test('keyless-429 (every request without a valid key answered 429): nothing fails, and still no pass — the authentication rules the target kept from being checked are named, exit 2', async () => {
+    const faulty = await spawnServe(['--fault', 'keyless-429']);
+    try {
+      const { summary, exitCode } = await runMatrix(faulty.vars);
+      const contracts = summary.areas.contracts!;
+      assert.deepEqual(contracts.documentedFailures, [], contracts.headline);
+      assert.equal(exitCode, 2);
+      assert.equal(summary.verdict, 'error');
+      assert.deepEqual(summary.unchecked!.map((u) => u.check).sort(), [
+        'auth.invalid-key-rejected',
+        'auth.malformed-authorization-rejected',
+        'auth.missing-key-rejected',
+      ]);
+      for (const u of summary.unchecked!) assert.match(u.why, /answered 429/, u.check);
+      const row = summary.matrix!.rows.find((r) => r.check === 'auth.missing-key-rejected')!;
+      assert.ok(
+        Object.values(row.cells).every((c) => c.state !== 'checked'),
+        'no 429 counted as the rule checked',
+      );
+    } finally {
+      await faulty.stop();
     }
   });
 

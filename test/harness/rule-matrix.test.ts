@@ -23,7 +23,7 @@ import { operations, webhookEvents } from '../../core/spec/operations.ts';
 import { sampleBody } from '../../core/spec/sample-body.ts';
 import { buildRuleMatrix } from '../../report/rule-matrix.ts';
 import { type AObject, MatrixObjects } from '../../contracts/matrix-objects.ts';
-import { judgeSent, otherWorkspaceLists } from '../../contracts/matrix-sent.ts';
+import { judgeSent, otherWorkspaceLists, RATE_LIMITED } from '../../contracts/matrix-sent.ts';
 import type { ApiClient } from '../../core/http/api-client.ts';
 import { judgement } from './judgement-fixture.ts';
 
@@ -562,5 +562,45 @@ describe('the cells of a run', () => {
     // Documented rules first.
     const firstAssumed = m.rows.findIndex((r) => r.provenance !== 'documented');
     assert.ok(m.rows.slice(firstAssumed).every((r) => r.provenance !== 'documented'));
+  });
+
+  test("a 429 is no answer of the request kind's rules: their cell is not reached, kept by the target; the rest are judged", () => {
+    const op = operations().find((o) => o.operationId === 'listTickets')!;
+    const answered = (status: number): Exchange => ({
+      ...ex('listTickets'),
+      response: { status, headers: {}, bodyText: '' },
+    });
+    const v = new Verdict(checks, 't');
+    const unreached: Array<{ check: string; column: string; reason: string; byTarget?: boolean }> =
+      [];
+    const kind = ['auth.missing-key-rejected', 'auth.missing-key-401'];
+    judgeSent(
+      [
+        { ex: answered(429), args: { operation: 'GET /v1/tickets' } },
+        { ex: answered(401), args: { operation: 'GET /v1/tickets' } },
+      ],
+      kind,
+      op,
+      (c, e, args) => v.checkNamed(c, e, args),
+      (check, column, reason, byTarget) => unreached.push({ check, column, reason, byTarget }),
+    );
+    assert.deepEqual(
+      unreached.map((u) => [u.check, u.column, u.reason, u.byTarget]),
+      kind.map((c) => [c, 'listTickets', RATE_LIMITED, true]),
+    );
+    assert.deepEqual(
+      v.results.map((r) => [r.check, r.passed]),
+      kind.map((c) => [c, true]),
+      'the 401 is judged by both, the 429 by neither',
+    );
+    const m = buildRuleMatrix(matrixColumns([op], []), RULES, [], unreached);
+    assert.deepEqual(
+      m.rows.find((r) => r.check === 'auth.missing-key-rejected')!.cells.listTickets,
+      {
+        state: 'not-reached',
+        why: RATE_LIMITED,
+        byTarget: true,
+      },
+    );
   });
 });

@@ -423,6 +423,15 @@ const EXPECTED: Partial<Record<FaultName, string[]>> = {
   'rotated-key-works': ['rotatedOldKey'],
   'cross-workspace-read': ['crossWorkspaceGet'],
   'get-ticket-no-auth': ['getTicketNoKey'],
+  // Every request without a valid key: none, unknown, rotated, not a bearer token.
+  'keyless-429': [
+    'missingKey',
+    'invalidKey',
+    'wwwAuthOnInvalid',
+    'rotatedOldKey',
+    'getTicketNoKey',
+    'malformedAuthorization',
+  ],
   'malformed-authorization-accepted': ['malformedAuthorization'],
   'get-contact-cross-workspace': ['crossWorkspaceContact'],
   // rateValues and the unknown-path spellings read the headers a Team-plan key gets.
@@ -526,8 +535,9 @@ describe('the catalogue', () => {
 
   test('a fault holds no rule or provenance of its own: both are its check’s', () => {
     for (const f of FAULTS) {
-      // alsoFails names other checks and why, never a rule or a provenance of the fault's own.
-      const keys = Object.keys(f).filter((k) => k !== 'alsoFails');
+      // alsoFails names other checks and why, never a rule or a provenance of the fault's own;
+      // caughtAs says how the check catches it (kept unchecked instead of failed), not what rule.
+      const keys = Object.keys(f).filter((k) => k !== 'alsoFails' && k !== 'caughtAs');
       assert.deepEqual(keys.sort(), ['area', 'check', 'does', 'name'], f.name);
       for (const a of f.alsoFails ?? [])
         assert.deepEqual(Object.keys(a).sort(), ['check', 'why'], `${f.name} → ${a.check}`);
