@@ -212,8 +212,31 @@ function line(a: Attempt): string {
   return parts.join(' · ');
 }
 
+/**
+ * The verdict this gate already gave this mutant, when a run of the same file on the same code
+ * was stopped before Stryker saved it: run.ts keeps that run's audit folder, stamped with the
+ * gate's fingerprint (MUTATION_GATE), and Stryker numbers the mutants of unchanged code the same
+ * way each time. Stryker is told the recorded verdict again instead of waiting for a new gate run.
+ */
+function recorded(): { exit: number; said: string } | undefined {
+  const gate = process.env.MUTATION_GATE;
+  const stamp = join(AUDIT_DIR, 'gate.txt');
+  const file = join(AUDIT_DIR, `${MUTANT}.json`);
+  if (!gate || !existsSync(stamp) || !existsSync(file)) return undefined;
+  if (readFileSync(stamp, 'utf8').trim() !== gate) return undefined;
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { exit?: unknown; said?: unknown };
+  return typeof r.exit === 'number' && typeof r.said === 'string'
+    ? { exit: r.exit, said: r.said }
+    : undefined;
+}
+
 async function main(): Promise<number> {
   mkdirSync(AUDIT_DIR, { recursive: true });
+  const again = recorded();
+  if (again) {
+    process.stdout.write(again.said);
+    return again.exit;
+  }
   const log = join(AUDIT_DIR, `${MUTANT}.log`);
   writeFileSync(log, '');
   const attempts = [await gate(log)];
@@ -222,13 +245,14 @@ async function main(): Promise<number> {
     attempts.push(await load(log));
     if (attempts[attempts.length - 1]!.exit !== 0) attempts.push(await load(log));
   }
-  const last = attempts[attempts.length - 1]!;
+  const { exit } = attempts[attempts.length - 1]!;
+  const said = `${attempts.map(line).join(' | then ')}\n`;
   writeFileSync(
     join(AUDIT_DIR, `${MUTANT}.json`),
-    `${JSON.stringify({ mutant: MUTANT, attempts }, null, 1)}\n`,
+    `${JSON.stringify({ mutant: MUTANT, exit, said, attempts }, null, 1)}\n`,
   );
-  process.stdout.write(`${attempts.map(line).join(' | then ')}\n`);
-  return last.exit;
+  process.stdout.write(said);
+  return exit;
 }
 
 process.exitCode = await main();

@@ -2,7 +2,8 @@
  * `npm run mutation`: mutation testing of the reference deployment against the gate, one Stryker
  * run per file of the scope (scripts/mutation/stryker.config.mjs), so that the work is saved
  * after each file (Stryker writes its incremental file only when a run ends) and can be done in
- * chunks: stop it between files, start it again, and it goes on where it stopped.
+ * chunks: stop it, start it again, and it goes on where it stopped — within a file too: the
+ * verdicts the gate already gave on the same code are given to Stryker again (gate.ts `recorded`).
  *
  *   npm run mutation -- --all                  THE measurement: every file of the scope against one
  *                                              gate, every mutant run (resumable: a file already
@@ -29,7 +30,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { original } from './keys.ts';
 import { reconcile } from './reconcile.ts';
@@ -113,13 +114,18 @@ function upToDate(file: string, gate?: string): boolean {
   );
 }
 
-function stryker(file: string, args: string[], auditDir: string): Promise<number> {
+function stryker(file: string, args: string[], auditDir: string, gate: string): Promise<number> {
   const load = process.env.MUTATION_LOAD ?? (loadJudges(file) ? '1' : '0');
   return new Promise((resolve) => {
     const child = spawn(join(ROOT, 'node_modules', '.bin', 'stryker'), ['run', CONFIG, ...args], {
       cwd: ROOT,
       stdio: 'inherit',
-      env: { ...process.env, MUTATION_AUDIT_DIR: auditDir, MUTATION_LOAD: load },
+      env: {
+        ...process.env,
+        MUTATION_AUDIT_DIR: auditDir,
+        MUTATION_LOAD: load,
+        MUTATION_GATE: gate,
+      },
     });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on('error', () => resolve(127));
@@ -303,18 +309,27 @@ async function main(argv: string[]): Promise<number> {
       `\nmutation: ${f} (gate ${gate}, ${Math.round((Date.now() - started) / 60_000)} min so far)`,
     );
     const auditDir = join(AUDIT, f.replace(/[/.]/g, '_'));
-    rmSync(auditDir, { recursive: true, force: true });
-    mkdirSync(auditDir, { recursive: true });
+    const stamp = join(auditDir, 'gate.txt');
+    if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === gate) {
+      const done = readdirSync(auditDir).filter((x) => /^\d+\.json$/.test(x)).length;
+      console.log(`mutation: ${f} goes on where it stopped (${done} mutants judged on this gate)`);
+    } else {
+      rmSync(auditDir, { recursive: true, force: true });
+      mkdirSync(auditDir, { recursive: true });
+      writeFileSync(stamp, `${gate}\n`);
+    }
     const before = existsSync(join(ROOT, 'docs/mutation/stryker-incremental.json'))
       ? readReport()
       : undefined;
-    const code = await stryker(f, ['--mutate', f, ...(force ? ['--force'] : [])], auditDir);
+    const code = await stryker(f, ['--mutate', f, ...(force ? ['--force'] : [])], auditDir, gate);
     if (code !== 0) {
       if (before) writeReport(before);
       console.error(`mutation: Stryker exited ${code} on ${f}; its results are not saved`);
       return 2;
     }
     keepResults(f, before, auditDir, force, gate);
+    // Saved: a later run of this file runs its mutants again.
+    rmSync(stamp, { force: true });
     if (gateFingerprint() !== gate) {
       console.error(
         'mutation: the code changed during the run; the files after this one would be measured on another gate. Stopped.',
