@@ -134,7 +134,20 @@ function stryker(file: string, args: string[], auditDir: string, gate: string): 
 
 interface AuditRecord {
   mutant: string;
-  attempts: Array<{ exit: number; failed: string[]; mismatches: string[]; errors: string[] }>;
+  attempts: Array<{
+    exit: number;
+    failed: string[];
+    mismatches: string[];
+    mismatchDetails?: Array<{ check: string; rule: string; received: string }>;
+    errors: string[];
+  }>;
+}
+
+/** Every audit record by mutant key (not committed): what the triage reads beside the code. */
+const AUDIT_INDEX = join(ROOT, 'reports', 'mutation', 'audit.json');
+
+function readAuditIndex(): Record<string, AuditRecord> {
+  return existsSync(AUDIT_INDEX) ? JSON.parse(readFileSync(AUDIT_INDEX, 'utf8')) : {};
 }
 
 /** What a gate run's audit record says, as gate.json keeps it. */
@@ -171,14 +184,19 @@ function keepResults(
   writeReport(report);
 
   const g = readGate();
+  const index = readAuditIndex();
   const mine = keyed({ files: { [file]: rec } });
   const keys = new Set(mine.map((k) => k.key));
   for (const k of Object.keys(g.mutants))
     if (k.startsWith(`${file} · `) && !keys.has(k)) delete g.mutants[k];
   for (const k of mine) {
     const a = readAudit(auditDir, k.mutant.id);
-    if (a) g.mutants[k.key] = findings(a);
+    if (a) {
+      g.mutants[k.key] = findings(a);
+      index[k.key] = a;
+    }
   }
+  writeFileSync(AUDIT_INDEX, `${JSON.stringify(index, null, 1)}\n`);
   const baseline = readAudit(auditDir, 'none');
   g.files[file] = {
     date: new Date().toISOString().slice(0, 10),
@@ -192,11 +210,16 @@ function keepResults(
   writeTriage(reconcile(readTriage(), report, file, (line) => console.log(`mutation: ${line}`)));
 }
 
-/** Each survivor without a triage: where, what, and what the gate said about it. */
+/**
+ * Each survivor without a triage: where, what, and the mismatches the gate reported on it beyond
+ * its baseline, with what each received (from the audit of the run that measured it, when it
+ * ran on this machine).
+ */
 function printUntriaged(): void {
   const report = readReport();
   const triage = readTriage();
   const gate = readGate();
+  const index = readAuditIndex();
   for (const s of survivors(report)) {
     if (triage.survivors[s.key]) continue;
     const source = report.files[s.file]!.source;
@@ -207,7 +230,11 @@ function printUntriaged(): void {
     console.log(`${JSON.stringify(s.key)}`);
     console.log(`  line ${s.mutant.location.start.line}: ${line}`);
     console.log(`  ${original(source, s.mutant)} → ${s.mutant.replacement}`);
-    console.log(`  mismatches: ${found ? own.join(', ') || 'none' : '(no record)'}\n`);
+    console.log(`  mismatches: ${found ? own.join(', ') || 'none' : '(no record)'}`);
+    const details = (index[s.key]?.attempts ?? []).flatMap((a) => a.mismatchDetails ?? []);
+    for (const d of details.filter((x) => own.includes(x.check)))
+      console.log(`    ${d.check}: ${d.received.replace(/\s+/g, ' ').slice(0, 200)}`);
+    console.log('');
   }
 }
 
