@@ -13,7 +13,6 @@
  */
 import { createHash } from 'node:crypto';
 import ts from 'typescript';
-import type { MutantResult } from './results.ts';
 
 /** The text without its comments (a mutant's span is a whole node, so it parses alone). */
 function stripComments(text: string): string {
@@ -157,8 +156,21 @@ function offset(sf: ts.SourceFile, p: { line: number; column: number }): number 
   return ts.getPositionOfLineAndCharacter(sf, p.line - 1, p.column - 1);
 }
 
+/** A span of the mutation-testing report: 1-based lines and columns, the end exclusive. */
+export interface Span {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+
+/** What a key is made of (a MutantResult of the report has it all). */
+export interface KeyedMutant {
+  mutatorName: string;
+  replacement?: string;
+  location: Span;
+}
+
 /** The text a mutant replaces. */
-export function original(source: string, m: Pick<MutantResult, 'location'>): string {
+export function original(source: string, m: { location: Span }): string {
   const lines = source.split('\n');
   const { start, end } = m.location;
   if (start.line === end.line)
@@ -167,8 +179,6 @@ export function original(source: string, m: Pick<MutantResult, 'location'>): str
   const last = lines[end.line - 1]!.slice(0, end.column - 1);
   return [first, ...lines.slice(start.line, end.line - 1), last].join('\n');
 }
-
-export type KeyedMutant = Pick<MutantResult, 'mutatorName' | 'replacement' | 'location'>;
 
 /**
  * The lasting name of each mutant of one file (all of them at once: a rank needs its fellows),
