@@ -15,6 +15,8 @@
  *   npm run mutation -- --render               render only
  *   npm run mutation -- --untriaged            the survivors the triage does not cover yet
  *   npm run mutation -- --plan                 what --all would run: mutants per file (no gate run)
+ *   npm run mutation -- --all --minutes=120    start no file after 120 minutes (a session's end:
+ *                                              what is measured is saved in docs/mutation/)
  *
  * After each file it files what the gate found on each mutant (docs/mutation/gate.json: Stryker
  * keeps nothing of a survivor's run) and how the file was measured — the gate's fingerprint, the
@@ -76,13 +78,14 @@ export function loadJudges(file: string): boolean {
 }
 
 /**
- * What the gate runs, as one hash: the code of the harness and of the deployment (every file the
- * sandbox's gate reads), not the results, docs or tests. Files measured under one fingerprint
+ * What the gate runs, as one hash: the code of the harness and of the deployment, the Stryker
+ * config and gate.ts with what it imports — every file the sandbox's gate reads — not the
+ * results, docs or tests. Files measured under one fingerprint
  * were measured against one gate.
  */
 export function gateFingerprint(root = ROOT): string {
   const GATE_CODE =
-    /^(bin|compat|contracts|core|examples|fuzz|load|report|reports\/baselines|run|server|spec)\/|^(package(-lock)?\.json|tsconfig\.json|playwright\.config\.ts)$|^scripts\/mutation\/(gate\.ts|stryker\.config\.mjs|fault-switch-ignorer\.mjs)$/;
+    /^(bin|compat|contracts|core|examples|fuzz|load|report|reports\/baselines|run|server|spec)\/|^(package(-lock)?\.json|tsconfig\.json|playwright\.config\.ts)$|^scripts\/mutation\/(gate|scores|results|keys)\.ts$|^scripts\/mutation\/(stryker\.config|fault-switch-ignorer)\.mjs$/;
   const ls = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
   if (ls.status !== 0) throw new Error(`git ls-files: ${ls.stderr}`);
   const hash = createHash('sha1');
@@ -313,6 +316,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const all = argv.includes('--all');
   const named = argv.filter((a) => !a.startsWith('--'));
+  if (argv.some((a) => a.startsWith('--minutes') && !/^--minutes=\d+$/.test(a))) {
+    console.error('--minutes=N: whole minutes');
+    return 2;
+  }
   const unknown = named.filter((f) => !scope.includes(f));
   if (unknown.length) {
     console.error(`not in the mutation scope (${CONFIG}): ${unknown.join(', ')}`);
@@ -327,10 +334,15 @@ async function main(argv: string[]): Promise<number> {
   const force = all || argv.includes('--force');
   const gate = gateFingerprint();
   const started = Date.now();
+  const minutes = Number(argv.find((a) => a.startsWith('--minutes='))?.slice(10) ?? Infinity);
   for (const f of files) {
     if (!argv.includes('--force') && upToDate(f, all ? gate : undefined)) {
       console.log(`mutation: ${f} — up to date`);
       continue;
+    }
+    if (Date.now() - started > minutes * 60_000) {
+      console.log(`\nmutation: --minutes=${minutes} spent; run it again to go on from ${f}`);
+      break;
     }
     console.log(
       `\nmutation: ${f} (gate ${gate}, ${Math.round((Date.now() - started) / 60_000)} min so far)`,
