@@ -73,6 +73,18 @@ function requestPath(req: FastifyRequest): string {
   }
 }
 
+/**
+ * Whether the target of a request no route matched is under /v1: the bare /v1 and /v1/…, in
+ * origin or absolute form, decoded as the router decodes.
+ */
+function underApi(req: FastifyRequest, faults: ServiceContext['faults']): boolean {
+  // FAULT absolute-form-outside-api: the target read as its raw text, not cut to its path.
+  const absolute = !req.url.startsWith('/');
+  const path = absolute && faults.has('absolute-form-outside-api') ? req.url : requestPath(req);
+  // FAULT bare-prefix-outside-api: only /v1/… is the API's, not the bare /v1.
+  return (faults.has('bare-prefix-outside-api') ? /^\/v1\// : /^\/v1(\/|$)/).test(path);
+}
+
 export function installGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req, reply) => {
     const ctx = app.svc;
@@ -135,7 +147,11 @@ export function installGuard(app: FastifyInstance): void {
       );
     }
     const workspace = ctx.store.workspaces.get(resolved.workspaceId)!;
-    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.behaviour.limitScope === 'workspace' ? `ws:${workspace.id}` : `key:${resolved.id}`;
+    const bucket = ctx.faults.has('global-bucket')
+      ? ''
+      : ctx.behaviour.limitScope === 'workspace'
+        ? `ws:${workspace.id}`
+        : `key:${resolved.id}`;
     const d = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
     const advertised =
       ctx.faults.has('ratelimit-limit-is-burst') ||
@@ -197,19 +213,6 @@ export function installGuard(app: FastifyInstance): void {
     }
     return payload;
   });
-}
-
-/**
- * Whether the target of a request no route matched is under /v1: the bare /v1 and /v1/…, in
- * origin or absolute form, decoded as the router decodes. (At the end of the file: the lines
- * above keep the numbers their mutation triage is keyed by.)
- */
-function underApi(req: FastifyRequest, faults: ServiceContext['faults']): boolean {
-  // FAULT absolute-form-outside-api: the target read as its raw text, not cut to its path.
-  const absolute = !req.url.startsWith('/');
-  const path = absolute && faults.has('absolute-form-outside-api') ? req.url : requestPath(req);
-  // FAULT bare-prefix-outside-api: only /v1/… is the API's, not the bare /v1.
-  return (faults.has('bare-prefix-outside-api') ? /^\/v1\// : /^\/v1(\/|$)/).test(path);
 }
 
 /** A problem body with the latest three tickets of the store added (the 401-with-data fault). */

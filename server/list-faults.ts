@@ -1,8 +1,7 @@
 /**
  * Faults of the ticket list's documented minimum (tickets.list-holds-tickets: "List tickets …
- * Ticket representations"), applied to GET /v1/tickets's answer as it leaves. Kept out of
- * routes/tickets.ts on purpose: that file is in the mutation scope, and its measured record and
- * triage are keyed by line — a fault switch there would move them.
+ * Ticket representations"), applied to GET /v1/tickets's answer as it leaves. A hook of its own,
+ * installed only when one of them is on: the correct deployment runs none of this code.
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -9,6 +9,17 @@ import { enforcedLimit } from './plans.ts';
 import type { Decision } from './rate-limit/types.ts';
 import type { Workspace } from './store.ts';
 
+/**
+ * X-RateLimit-Reset: when the key's limit is whole again, in the unit the deployment reads the
+ * "reset marker" in (U23).
+ */
+function resetMarker(ctx: ServiceContext, d: Decision): number {
+  if (ctx.behaviour.resetUnit === 'epoch-ms') return Math.ceil(d.resetAtMs);
+  if (ctx.behaviour.resetUnit === 'delta-s')
+    return Math.max(0, Math.ceil((d.resetAtMs - ctx.clock.now()) / 1000));
+  return Math.ceil(d.resetAtMs / 1000);
+}
+
 /** The three X-RateLimit header values for a decision (the remaining faults apply here). */
 export function rateHeaderValues(
   ctx: ServiceContext,
@@ -56,7 +67,11 @@ export function takeUnrouted(
   const k = token ? ctx.store.keysBySecret.get(token) : undefined;
   const workspace = k && !k.revoked ? ctx.store.workspaces.get(k.workspaceId) : undefined;
   if (k && workspace) {
-    /* biome-ignore format: one line, so the lines below keep the numbers their mutation triage is keyed by */ const bucket = ctx.faults.has('global-bucket') ? '' : ctx.behaviour.limitScope === 'workspace' ? `ws:${workspace.id}` : `key:${k.id}`;
+    const bucket = ctx.faults.has('global-bucket')
+      ? ''
+      : ctx.behaviour.limitScope === 'workspace'
+        ? `ws:${workspace.id}`
+        : `key:${k.id}`;
     const decision = ctx.limiter.take(bucket, enforcedLimit(workspace, ctx.faults), now);
     return { limit: workspace.ratePerMin, decision };
   }
@@ -77,16 +92,4 @@ export function bentRateHeaders(
   if (ctx.faults.has('ratelimit-remaining-frozen'))
     return { 'x-ratelimit-remaining': String(workspace.burst - 1) };
   return undefined;
-}
-
-/**
- * X-RateLimit-Reset: when the key's limit is whole again, in the unit the deployment reads the
- * "reset marker" in (U23). (At the end of the file: the lines above keep the numbers their
- * mutation triage is keyed by.)
- */
-function resetMarker(ctx: ServiceContext, d: Decision): number {
-  if (ctx.behaviour.resetUnit === 'epoch-ms') return Math.ceil(d.resetAtMs);
-  if (ctx.behaviour.resetUnit === 'delta-s')
-    return Math.max(0, Math.ceil((d.resetAtMs - ctx.clock.now()) / 1000));
-  return Math.ceil(d.resetAtMs / 1000);
 }

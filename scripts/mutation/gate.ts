@@ -26,8 +26,11 @@
  *
  * The gate's console goes to a log file (MUTATION_AUDIT_DIR/<mutant>.log), not to Stryker:
  * Stryker keeps what the command prints as the kill's reason in its report and its incremental
- * file, so this prints one line — the verdict and the checks that failed. The audit record
- * (<mutant>.json) adds the assumption mismatches a surviving mutant raised, for the triage.
+ * file, so this prints one line — the verdict and the checks that failed. Of a survivor Stryker
+ * keeps nothing, so every run also writes an audit record (<mutant>.json; `none.json` for
+ * Stryker's dry run on the unmutated code, the baseline): each try's failed checks, errors and
+ * assumption mismatches, with what each mismatch received. run.ts files the checks of it in
+ * docs/mutation/gate.json, from which the "noticed" score is counted (scores.ts).
  *
  * Usage (in a Stryker sandbox, or in the repository for a hand check of one mutant):
  *   tsx scripts/mutation/gate.ts
@@ -45,6 +48,7 @@ import {
 import { join, resolve } from 'node:path';
 import { loadFailures } from '../../load/failures.ts';
 import type { LoadResult } from '../../load/lib/result.ts';
+import { TIMING_CHECKS } from './scores.ts';
 
 const MUTANT = process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'none';
 const AUDIT_DIR = resolve(process.env.MUTATION_AUDIT_DIR ?? 'reports/mutation/audit');
@@ -60,6 +64,8 @@ interface Attempt {
   failed: string[];
   /** Assumed checks that failed: reported as mismatches, not fatal. */
   mismatches: string[];
+  /** What each mismatch received and the assumption it names, for the triage. */
+  mismatchDetails?: MismatchDetail[];
   /** Areas that could not run to their end, with why. */
   errors: string[];
 }
@@ -78,6 +84,16 @@ function run(args: string[], log: string): Promise<{ exit: number; ms: number }>
   });
 }
 
+interface MismatchDetail {
+  check: string;
+  rule: string;
+  received: string;
+}
+
+/** At most this many details a run, each text cut: the audit is read by a person. */
+const DETAILS = 20;
+const cut = (s: unknown) => String(s ?? '').slice(0, 300);
+
 interface CheckCount {
   name: string;
   provenance: string;
@@ -87,11 +103,13 @@ interface AreaOut {
   verdict: string;
   error?: string;
   documentedFailures?: Array<{ check: string }>;
-  assumptionMismatches?: Array<{ check: string }>;
+  assumptionMismatches?: Array<{ check: string; rule?: string; received?: string }>;
 }
 
 /** What `harness run` found, from its summary.json. */
-function readRun(out: string): Pick<Attempt, 'failed' | 'mismatches' | 'errors'> {
+function readRun(
+  out: string,
+): Pick<Attempt, 'failed' | 'mismatches' | 'mismatchDetails' | 'errors'> {
   const file = join(out, 'summary.json');
   if (!existsSync(file)) return { failed: [], mismatches: [], errors: ['no summary.json'] };
   const s = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -103,12 +121,21 @@ function readRun(out: string): Pick<Attempt, 'failed' | 'mismatches' | 'errors'>
   for (const c of s.checks ?? [])
     if (c.failed > 0) (c.provenance === 'documented' ? failed : mismatches).add(c.name);
   const errors: string[] = [];
+  const details: MismatchDetail[] = [];
   for (const [name, a] of Object.entries(s.areas ?? {})) {
     for (const f of a.documentedFailures ?? []) failed.add(f.check);
-    for (const f of a.assumptionMismatches ?? []) mismatches.add(f.check);
+    for (const f of a.assumptionMismatches ?? []) {
+      mismatches.add(f.check);
+      details.push({ check: f.check, rule: cut(f.rule), received: cut(f.received) });
+    }
     if (a.verdict === 'error') errors.push(`${name}: ${a.error ?? 'error'}`);
   }
-  return { failed: [...failed].sort(), mismatches: [...mismatches].sort(), errors };
+  return {
+    failed: [...failed].sort(),
+    mismatches: [...mismatches].sort(),
+    mismatchDetails: details.slice(0, DETAILS),
+    errors,
+  };
 }
 
 /**
@@ -117,14 +144,20 @@ function readRun(out: string): Pick<Attempt, 'failed' | 'mismatches' | 'errors'>
  * assumed model decided — is a mismatch, an inconclusive one neither. `harness load` alone exits
  * 1 on any failed verdict, stricter than the gate, so its exit status is not the verdict.
  */
-function readLoad(out: string): Pick<Attempt, 'exit' | 'failed' | 'mismatches' | 'errors'> {
+function readLoad(
+  out: string,
+): Pick<Attempt, 'exit' | 'failed' | 'mismatches' | 'mismatchDetails' | 'errors'> {
   const file = join(out, 'load-team.json');
   if (!existsSync(file))
     return { exit: 2, failed: [], mismatches: [], errors: ['load: no result'] };
   const found = loadFailures(JSON.parse(readFileSync(file, 'utf8')) as LoadResult);
   const failed = found.filter((f) => f.provenance === 'documented').map((f) => f.check);
-  const mismatches = found.filter((f) => f.provenance !== 'documented').map((f) => f.check);
-  return { exit: failed.length ? 1 : 0, failed, mismatches, errors: [] };
+  const assumed = found.filter((f) => f.provenance !== 'documented');
+  const mismatches = assumed.map((f) => f.check);
+  const mismatchDetails = assumed
+    .slice(0, DETAILS)
+    .map((f) => ({ check: f.check, rule: cut(f.rule), received: cut(f.received) }));
+  return { exit: failed.length ? 1 : 0, failed, mismatches, mismatchDetails, errors: [] };
 }
 
 const GATE = ['bin/harness.mjs', 'run', '--skip', 'load'];
@@ -163,13 +196,10 @@ async function load(log: string): Promise<Attempt> {
   return { command: LOAD.slice(1).join(' '), ms: r.ms, ...found };
 }
 
-/** A check whose failure may be the machine's doing: a contract test that did not finish. */
-const TIMING = new Set(['harness.test-completed']);
-
 /** Not a sure kill: an ERROR, or a FAIL that only timing may explain. */
 function unsure(a: Attempt): boolean {
   if (a.exit === 0) return false;
-  if (a.exit === 1) return !a.failed.some((c) => !TIMING.has(c));
+  if (a.exit === 1) return !a.failed.some((c) => !TIMING_CHECKS.has(c));
   return true;
 }
 
@@ -182,8 +212,31 @@ function line(a: Attempt): string {
   return parts.join(' · ');
 }
 
+/**
+ * The verdict this gate already gave this mutant, when a run of the same file on the same code
+ * was stopped before Stryker saved it: run.ts keeps that run's audit folder, stamped with the
+ * gate's fingerprint (MUTATION_GATE), and Stryker numbers the mutants of unchanged code the same
+ * way each time. Stryker is told the recorded verdict again instead of waiting for a new gate run.
+ */
+function recorded(): { exit: number; said: string } | undefined {
+  const gate = process.env.MUTATION_GATE;
+  const stamp = join(AUDIT_DIR, 'gate.txt');
+  const file = join(AUDIT_DIR, `${MUTANT}.json`);
+  if (!gate || !existsSync(stamp) || !existsSync(file)) return undefined;
+  if (readFileSync(stamp, 'utf8').trim() !== gate) return undefined;
+  const r = JSON.parse(readFileSync(file, 'utf8')) as { exit?: unknown; said?: unknown };
+  return typeof r.exit === 'number' && typeof r.said === 'string'
+    ? { exit: r.exit, said: r.said }
+    : undefined;
+}
+
 async function main(): Promise<number> {
   mkdirSync(AUDIT_DIR, { recursive: true });
+  const again = recorded();
+  if (again) {
+    process.stdout.write(again.said);
+    return again.exit;
+  }
   const log = join(AUDIT_DIR, `${MUTANT}.log`);
   writeFileSync(log, '');
   const attempts = [await gate(log)];
@@ -192,13 +245,14 @@ async function main(): Promise<number> {
     attempts.push(await load(log));
     if (attempts[attempts.length - 1]!.exit !== 0) attempts.push(await load(log));
   }
-  const last = attempts[attempts.length - 1]!;
+  const { exit } = attempts[attempts.length - 1]!;
+  const said = `${attempts.map(line).join(' | then ')}\n`;
   writeFileSync(
     join(AUDIT_DIR, `${MUTANT}.json`),
-    `${JSON.stringify({ mutant: MUTANT, attempts }, null, 1)}\n`,
+    `${JSON.stringify({ mutant: MUTANT, exit, said, attempts }, null, 1)}\n`,
   );
-  process.stdout.write(`${attempts.map(line).join(' | then ')}\n`);
-  return last.exit;
+  process.stdout.write(said);
+  return exit;
 }
 
 process.exitCode = await main();

@@ -1,36 +1,41 @@
 /**
- * Renders what the committed results say — the score per file, the checks that killed the
- * mutants and the triage of every survivor — as docs/mutation-triage.md and the README's
- * "Mutation score" section (between its mutation:start/end marks). Run by `npm run mutation`
- * after each run (and alone: `npm run mutation -- --render`); test/repo/mutation-triage.test.ts
- * fails when either is out of step with docs/mutation/.
+ * Renders what the committed results say — the three scores, the scope, how each file was
+ * measured, the checks that killed the mutants and the triage of every survivor — as
+ * docs/mutation-triage.md and the README's "Mutation score" section (between its
+ * mutation:start/end marks). Run by `npm run mutation` after each run (and alone:
+ * `npm run mutation -- --render`); test/repo/mutation-triage.test.ts fails when either is out of
+ * step with docs/mutation/.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { original } from './keys.ts';
 import {
-  byPosition,
   type Counts,
   count,
   emptyCounts,
+  GATE_FILE,
+  type GateFile,
   INCREMENTAL_FILE,
-  type MutantResult,
-  original,
   type Report,
   ROOT,
+  readGate,
   readReport,
   readTriage,
   score,
+  sourceHash,
   survivors,
   TRIAGE_FILE,
   TRIAGE_MD,
   type TriageFile,
 } from './results.ts';
+import { killers, noticedSurvivor, pct, scores } from './scores.ts';
+import { notMutated } from './scope.ts';
 
 export const README_START = '<!-- mutation:start -->';
 export const README_END = '<!-- mutation:end -->';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const pct = (s: number | undefined) => (s === undefined ? 'n/a' : `${s.toFixed(1)} %`);
+const pctOf = (s: number | undefined) => (s === undefined ? 'n/a' : `${s.toFixed(1)} %`);
 const code = (s: string) => {
   const flat = s.replace(/\s+/g, ' ').trim();
   const short = flat.length > 70 ? `${flat.slice(0, 67)}…` : flat;
@@ -38,40 +43,66 @@ const code = (s: string) => {
 };
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** What killed a mutant, from the one line scripts/mutation/gate.ts printed (its statusReason). */
-export function killers(m: MutantResult): string[] {
-  if (m.status === 'Timeout') return ['timeout (Stryker)'];
-  const reason = m.statusReason ?? '';
-  const last = reason.split(' | then ').pop() ?? '';
-  const failed = /failed: ([^·]+)/.exec(last)?.[1];
-  if (failed)
-    return failed
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (/^ERROR/.test(last)) {
-    const why = /error: ([^·]+)/.exec(last)?.[1] ?? 'the run could not finish';
-    return [
-      `ERROR: ${why
-        .replace(/ \(before that:.*$/, '')
-        .trim()
-        .slice(0, 90)}`,
-    ];
-  }
-  return ['(no reason recorded)'];
-}
-
-function row(name: string, c: Counts): string {
+function row(name: string, c: Counts, measured: string): string {
   const total = Object.values(c).reduce((a, b) => a + b, 0);
-  return `| ${name} | ${total} | ${c.killed} | ${c.timeout} | ${c.survived + c.noCoverage} | ${c.compileError} | ${c.ignored} | ${pct(score(c))} |`;
+  return `| ${name} | ${total} | ${c.killed} | ${c.timeout} | ${c.survived + c.noCoverage} | ${c.compileError} | ${c.ignored} | ${pctOf(score(c))} | ${measured} |`;
 }
 
-export function renderTriage(report: Report, triage: TriageFile, scope: readonly string[]): string {
+/** How a file was measured: day, gate, whether every mutant ran — or what is not known. */
+function measuredCell(file: string, report: Report, gate: GateFile): string {
+  const m = gate.files[file];
+  if (!m) return 'before gate records';
+  if (m.source !== sourceHash(report.files[file]!.source))
+    return `${m.date}, record remapped since`;
+  return `${m.date}, gate \`${m.gate}\`${m.forced ? '' : ', results reused'}`;
+}
+
+/**
+ * The gates the files were measured against, every mutant run: `one` when the results are of one
+ * run on one gate; `unknown` counts the files measured before gate records were kept, remapped
+ * since, or with results reused.
+ */
+export function gates(
+  report: Report,
+  gate: GateFile,
+): { one: string | undefined; known: number; unknown: number } {
+  const seen = new Set<string>();
+  let unknown = 0;
+  for (const f of Object.keys(report.files)) {
+    const m = gate.files[f];
+    if (m?.forced && m.source === sourceHash(report.files[f]!.source)) seen.add(m.gate);
+    else unknown++;
+  }
+  const [first] = seen;
+  return { one: seen.size === 1 && !unknown ? first : undefined, known: seen.size, unknown };
+}
+
+/** Why the results are not of one run, when they are not. */
+function notOneRun(g: ReturnType<typeof gates>): string {
+  const parts = [];
+  if (g.known > 1) parts.push(`measured against ${g.known} different gates`);
+  if (g.unknown)
+    parts.push(
+      `${plural(g.unknown, 'file')} measured before the gate was recorded, or with results reused from earlier gates`,
+    );
+  return parts.join('; ');
+}
+
+export function renderTriage(
+  report: Report,
+  triage: TriageFile,
+  scope: readonly string[],
+  gate: GateFile,
+): string {
   const files = Object.keys(report.files).sort();
   const total = emptyCounts();
-  const rows = files.map((f) => row(`\`${f}\``, count(report.files[f]!.mutants)));
+  const rows = files.map((f) =>
+    row(`\`${f}\``, count(report.files[f]!.mutants), measuredCell(f, report, gate)),
+  );
   for (const f of files) count(report.files[f]!.mutants, total);
   const missing = scope.filter((f) => !report.files[f]);
+  const s = scores(report, triage, gate);
+  const g = gates(report, gate);
 
   const kills = new Map<string, number>();
   for (const f of files)
@@ -81,45 +112,60 @@ export function renderTriage(report: Report, triage: TriageFile, scope: readonly
 
   const surv = survivors(report);
   const verdicts = { gap: 0, assumed: 0, equivalent: 0, untriaged: 0 };
-  for (const s of surv) verdicts[triage.survivors[s.key]?.verdict ?? 'untriaged']++;
+  for (const x of surv) verdicts[triage.survivors[x.key]?.verdict ?? 'untriaged']++;
 
   const out: string[] = [
     '# Mutation testing of the reference deployment: score and triage',
     '',
-    `<!-- Generated by \`npm run mutation -- --render\` from ${INCREMENTAL_FILE} (Stryker's results)`,
-    `     and ${TRIAGE_FILE} (the triage). Edit those; test/repo/mutation-triage.test.ts checks this file. -->`,
+    `<!-- Generated by \`npm run mutation -- --render\` from ${INCREMENTAL_FILE} (Stryker's results),`,
+    `     ${GATE_FILE} (what the gate found) and ${TRIAGE_FILE} (the triage). Edit those;`,
+    '     test/repo/mutation-triage.test.ts checks this file. -->',
     '',
-    'How strong is the gate on faults nobody listed? StrykerJS mutated the code of the reference',
-    'deployment that implements documented rules — the routes (`server/routes/`), the auth guard',
-    '(`server/guard.ts`), rate limiting (`server/rate-limit/token-bucket.ts`,',
-    '`server/rate-limit-answer.ts`), webhook dispatch and signing (`server/webhooks/`) — one small',
-    'change at a time, and ran the gate against each mutant (`scripts/mutation/gate.ts`):',
-    '`harness run --skip load` against the embedded deployment built from the mutated code, then,',
-    'when that passed, the load area at five times the clock (`harness load --plan team',
-    '--time-scale 5`) — for the files of the rate limiter only (`server/guard.ts`,',
-    '`server/rate-limit-answer.ts`, `server/rate-limit/`): no other file reaches the limiter, and',
-    'the load step can only add kills, so leaving it out can lower a score, never raise it.',
-    'A mutant is **killed** when the gate does not pass: at once on a',
-    'documented failure of the contract suite or the fuzz, after a second try on an ERROR, a test',
-    'that did not finish or a load verdict (timing on a shared machine); it **survives** when it',
-    'passes. Left out, and not',
-    'scored: mutants that do not type-check (*compile error*: CI runs tsc, so they never reach a',
-    'deployment) and the fault switches of `server/faults.ts` (*ignored*: switching one on is a',
-    'catalogued fault, which the detection matrix measures; the code behind one is unreachable with',
-    'the faults off — `scripts/mutation/fault-switch-ignorer.mjs`).',
+    'How strong is the gate on faults nobody listed? StrykerJS mutates the code of the reference',
+    'deployment that implements documented rules, one small change at a time, and runs the gate',
+    'against each mutant (`scripts/mutation/gate.ts`): `harness run --skip load` against the',
+    'embedded deployment built from the mutated code, then, when that passed, the load area at five',
+    'times the clock (`harness load --plan team --time-scale 5`) — for the files that feed the rate',
+    'limiter only (`run.ts` `loadJudges`): no other file reaches the limiter, and the load step can',
+    'only add kills, so leaving it out can lower a score, never raise it. A mutant is **killed**',
+    'when the gate does not pass: at once on a documented failure of the contract suite or the',
+    'fuzz, after a second try on an ERROR, a test that did not finish or a load verdict (timing on a',
+    'shared machine); it **survives** when it passes. Left out, and not scored: mutants that do not',
+    'type-check (*compile error*: CI runs tsc, so they never reach a deployment) and the fault',
+    'switches of `server/faults.ts` (*ignored*: switching one on is a catalogued fault, which the',
+    'detection matrix measures; the code behind one is unreachable with the faults off —',
+    '`scripts/mutation/fault-switch-ignorer.mjs`).',
     '',
-    `Measured ${triage.measured} with \`npm run mutation\` (StrykerJS 9.6, command runner).`,
+    'A survivor is triaged by what it is — its file, the function it lies in, the mutator, the text',
+    'it replaces and the text it puts there (`scripts/mutation/keys.ts`) — not by its line, so the',
+    'code may be formatted and moved freely; the line shown below is where the record has it.',
     '',
-    '## Score',
+    '## Scores',
     '',
-    '| file | mutants | killed | timeout | survived | compile error | ignored | score |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows,
-    row('**total**', total),
+    '| raw | noticed | documented |',
+    '|---:|---:|---:|',
+    `| **${pct(s.raw)}** (${s.raw.num} / ${s.raw.den}) | **${pct(s.noticed)}** (${s.noticed.num} / ${s.noticed.den}) | **${pct(s.documented)}** (${s.documented.num} / ${s.documented.den}) |`,
     '',
-    'Score = (killed + timeout) / (killed + timeout + survived). On documented behaviour alone —',
-    'the survivors that broke a documented rule (gaps) instead of all survivors — it is',
-    `**${pct(documentedScore(report, triage))}**.`,
+    '- **raw**: killed / scored — every mutant the gate did not pass, over every mutant run.',
+    '- **noticed**: the gate failed, **or** it passed and reported an assumption mismatch naming',
+    "  the changed behaviour (one its run on the unmutated code did not report; the triage's",
+    '  `mismatch: false` says a mismatch named something else), over every mutant run.' +
+      (s.noticedFromTriage
+        ? ` For ${plural(s.noticedFromTriage, 'survivor')} measured before the gate's findings were kept, the triage's \`mismatch\` stands for them.`
+        : ''),
+    `- **documented**: killed by a documented failure / (that + gaps). ${plural(s.undocumentedKills, 'kill')} where no documented check failed (only a contract test that did not finish, an ERROR, a timeout) ${s.undocumentedKills === 1 ? 'is' : 'are'} left out of it; the gaps are the ${plural(s.gaps - s.untriaged, 'survivor')} triaged as breaking a documented rule${s.untriaged ? ` and the ${s.untriaged} not triaged yet` : ''}.`,
+    '',
+    g.one
+      ? `Every file measured against one gate (\`${g.one}\`: a fingerprint of the code the gate and the deployment run), every mutant run.`
+      : `**Not one run**: ${notOneRun(g)} (column *measured*). \`npm run mutation -- --all\` measures every file again against the same gate.`,
+    '',
+    '## Scope',
+    '',
+    `${plural(scope.length, 'file')} of \`server/\` are mutated (\`scripts/mutation/stryker.config.mjs\`, \`mutate\`, with what each implements). Not mutated:`,
+    '',
+    '| file | why |',
+    '|---|---|',
+    ...Object.entries(notMutated).map(([f, why]) => `| \`${f}\` | ${cell(why)} |`),
     '',
   ];
   if (missing.length)
@@ -128,6 +174,13 @@ export function renderTriage(report: Report, triage: TriageFile, scope: readonly
       '',
     );
   out.push(
+    '## Score per file',
+    '',
+    '| file | mutants | killed | timeout | survived | compile error | ignored | raw | measured |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    row('**total**', total, ''),
+    '',
     '## What killed them',
     '',
     'The checks that failed on the killed mutants (one mutant counts for each check that failed):',
@@ -142,67 +195,85 @@ export function renderTriage(report: Report, triage: TriageFile, scope: readonly
     '',
     `${surv.length} survivors: ${verdicts.gap} documented behaviours the gate missed (**gap**, with the`,
     `check that should catch it), ${verdicts.assumed} assumed behaviours (**assumed**: reported as a`,
-    `mismatch or not), ${verdicts.equivalent} equivalent (**equivalent**: nothing a client can see`,
-    `changes)${verdicts.untriaged ? `, **${verdicts.untriaged} not triaged yet**` : ''}.`,
+    `mismatch or not), ${verdicts.equivalent} equivalent (**equivalent**: nothing any client, the admin`,
+    `stand-in included, can tell apart)${verdicts.untriaged ? `, **${verdicts.untriaged} not triaged yet**` : ''}.`,
     '',
   );
-  const gaps = surv.filter((s) => triage.survivors[s.key]?.verdict === 'gap');
+  const gaps = surv.filter((x) => triage.survivors[x.key]?.verdict === 'gap');
   if (gaps.length) {
     out.push('### Gaps of the gate', '');
-    for (const s of gaps) {
-      const t = triage.survivors[s.key]!;
+    for (const x of gaps) {
+      const t = triage.survivors[x.key]!;
       out.push(
-        `- \`${s.file}:${s.mutant.location.start.line}\` ${code(original(report.files[s.file]!.source, s.mutant))} → ${code(s.mutant.replacement ?? '')}: ${t.why} — should be caught by ${t.check ?? '(no check named)'}`,
+        `- \`${x.file}:${x.mutant.location.start.line}\` ${code(original(report.files[x.file]!.source, x.mutant))} → ${code(x.mutant.replacement ?? '')}: ${t.why} — should be caught by ${t.check ?? '(no check named)'}`,
       );
     }
     out.push('');
   }
   for (const f of files) {
-    const mine = surv.filter((s) => s.file === f);
+    const mine = surv.filter((x) => x.file === f);
     if (!mine.length) continue;
-    out.push(`### \`${f}\``, '', '| line | mutant | verdict | why |', '|---:|---|---|---|');
-    for (const s of mine.sort((a, b) => byPosition(a.mutant, b.mutant))) {
-      const t = triage.survivors[s.key];
-      const before = original(report.files[f]!.source, s.mutant);
-      const what = `${s.mutant.mutatorName}: ${code(before)} → ${code(s.mutant.replacement ?? '')}`;
+    out.push(
+      `### \`${f}\``,
+      '',
+      '| line | function | mutant | verdict | why |',
+      '|---:|---|---|---|---|',
+    );
+    for (const x of mine) {
+      const t = triage.survivors[x.key];
+      const before = original(report.files[f]!.source, x.mutant);
+      const what = `${x.mutant.mutatorName}: ${code(before)} → ${code(x.mutant.replacement ?? '')}`;
+      const fn = x.key.split(' · ')[1] ?? '';
       const verdict = t ? t.verdict : '**untriaged**';
+      const reported = noticedSurvivor(f, x.key, gate, triage);
       const why = t
-        ? `${cell(t.why)}${t.check ? ` (check: ${cell(t.check)})` : ''}${t.mismatch === undefined ? '' : t.mismatch ? ' (reported as a mismatch)' : ' (not reported)'}`
+        ? `${cell(t.why)}${t.check ? ` (check: ${cell(t.check)})` : ''}${reported.noticed ? ' (reported as a mismatch)' : t.verdict === 'assumed' ? ' (not reported)' : ''}`
         : '';
-      out.push(`| ${s.mutant.location.start.line} | ${what} | ${verdict} | ${why} |`);
+      out.push(`| ${x.mutant.location.start.line} | ${cell(fn)} | ${what} | ${verdict} | ${why} |`);
     }
     out.push('');
+  }
+  const again = Object.entries(triage.retriage ?? {});
+  if (again.length) {
+    out.push(
+      '## To triage again',
+      '',
+      'Triages whose mutant the results no longer hold (its code changed, or it is gone): kept',
+      'with their verdict for whoever triages the new survivors of that code.',
+      '',
+      '| mutant | verdict | why |',
+      '|---|---|---|',
+      ...again.map(([k, t]) => `| ${cell(k)} | ${t.verdict} | ${cell(t.why)} |`),
+      '',
+    );
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/**
- * The score on documented behaviour: the killed mutants over those plus the survivors that broke
- * a documented rule (gaps; an untriaged survivor counts as one until triaged). Survivors that
- * changed only assumed behaviour or nothing at all are not the gate's to catch.
- */
-export function documentedScore(report: Report, triage: TriageFile): number | undefined {
-  const total = emptyCounts();
-  for (const f of Object.values(report.files)) count(f.mutants, total);
-  const missed = survivors(report).filter(
-    (s) => (triage.survivors[s.key]?.verdict ?? 'gap') === 'gap',
-  ).length;
-  return score({ ...total, survived: missed, noCoverage: 0 });
-}
-
-export function renderReadme(report: Report, triage: TriageFile, readme: string): string {
-  const total = emptyCounts();
-  for (const f of Object.values(report.files)) count(f.mutants, total);
-  const surv = survivors(report);
-  const gaps = surv.filter((s) => triage.survivors[s.key]?.verdict === 'gap').length;
-  const detected = total.killed + total.timeout;
+export function renderReadme(
+  report: Report,
+  triage: TriageFile,
+  readme: string,
+  gate: GateFile,
+  scope: readonly string[],
+): string {
+  const s = scores(report, triage, gate);
+  const g = gates(report, gate);
+  const nFiles = Object.keys(report.files).length;
+  const over =
+    nFiles === scope.length
+      ? `Over the ${plural(nFiles, 'file')} of the scope`
+      : `Over ${nFiles} of the ${plural(scope.length, 'file')} of the scope (**${scope.length - nFiles} not measured yet**)`;
   const section = [
     README_START,
-    `Mutation score **${pct(score(total))}**: the gate killed ${detected} of ${detected + total.survived + total.noCoverage} mutants of ${plural(Object.keys(report.files).length, 'file')}`,
-    `(${triage.measured}). Of the ${surv.length} survivors, ${gaps} broke a documented rule the gate missed; the others changed only`,
-    `assumed behaviour or nothing a client sees — on documented behaviour alone the score is`,
-    `**${pct(documentedScore(report, triage))}**. Score per file, what killed the mutants and the triage of every survivor:`,
-    `[docs/mutation-triage.md](docs/mutation-triage.md).`,
+    '| raw | noticed | documented |',
+    '|---:|---:|---:|',
+    `| **${pct(s.raw)}** (${s.raw.num} / ${s.raw.den}) | **${pct(s.noticed)}** (${s.noticed.num} / ${s.noticed.den}) | **${pct(s.documented)}** (${s.documented.num} / ${s.documented.den}) |`,
+    '',
+    `${over} (${triage.measured}${g.one ? `, one run on gate \`${g.one}\`` : `; **not one run**: ${notOneRun(g)}`}): raw = killed / scored; noticed = the gate`,
+    `failed or reported a mismatch naming the changed behaviour; documented = killed by a documented`,
+    `failure / (that + ${plural(s.gaps, 'gap')}${s.untriaged ? `, ${s.untriaged} of them not triaged yet` : ''}). Scope, score per file, what killed the mutants and the`,
+    `triage of every survivor: [docs/mutation-triage.md](docs/mutation-triage.md).`,
     README_END,
   ].join('\n');
   const a = readme.indexOf(README_START);
@@ -214,7 +285,11 @@ export function renderReadme(report: Report, triage: TriageFile, readme: string)
 export function render(scope: readonly string[] = []): void {
   const report = readReport();
   const triage = readTriage();
-  writeFileSync(join(ROOT, TRIAGE_MD), renderTriage(report, triage, scope));
+  const gate = readGate();
+  writeFileSync(join(ROOT, TRIAGE_MD), renderTriage(report, triage, scope, gate));
   const readmeFile = join(ROOT, 'README.md');
-  writeFileSync(readmeFile, renderReadme(report, triage, readFileSync(readmeFile, 'utf8')));
+  writeFileSync(
+    readmeFile,
+    renderReadme(report, triage, readFileSync(readmeFile, 'utf8'), gate, scope),
+  );
 }

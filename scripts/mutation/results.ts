@@ -1,17 +1,21 @@
 /**
  * The mutation run's results as the committed files hold them: Stryker's incremental file
- * (docs/mutation/stryker-incremental.json, the mutation-testing-report-schema), the hand triage
- * of its survivors (docs/mutation/triage.json), and what is rendered from both
- * (docs/mutation-triage.md, the README's "Mutation score" section). Read by the run script, the
- * renderer and test/repo/mutation-triage.test.ts.
+ * (docs/mutation/stryker-incremental.json, the mutation-testing-report-schema), what the gate
+ * found on each mutant and how each file was measured (docs/mutation/gate.json), the hand triage
+ * of the survivors (docs/mutation/triage.json, by the mutant keys of keys.ts), and what is
+ * rendered from them (docs/mutation-triage.md, the README's "Mutation score" section). Read by the
+ * run script, the renderer and test/repo/mutation-triage.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mutantKeys } from './keys.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const INCREMENTAL_FILE = 'docs/mutation/stryker-incremental.json';
 export const TRIAGE_FILE = 'docs/mutation/triage.json';
 export const TRIAGE_MD = 'docs/mutation-triage.md';
+export const GATE_FILE = 'docs/mutation/gate.json';
 
 export type MutantStatus =
   | 'Killed'
@@ -50,8 +54,9 @@ export interface Report {
 export interface Triage {
   /**
    * `gap`: a documented behaviour the gate missed (`check` says which check should catch it);
-   * `assumed`: an assumed behaviour (`mismatch` says whether the run reported it);
-   * `equivalent`: no behaviour a client can see changes (`why`).
+   * `assumed`: an assumed behaviour (`mismatch`: whether the run reported an assumption mismatch
+   * naming the behaviour the mutant changed);
+   * `equivalent`: nothing any client — the admin stand-in included — can tell apart (`why`).
    */
   verdict: 'gap' | 'assumed' | 'equivalent';
   why: string;
@@ -59,16 +64,31 @@ export interface Triage {
   mismatch?: boolean;
 }
 
+/** The hash a measured source is noted by (FileMeasure.source). */
+export function sourceHash(source: string): string {
+  return createHash('sha1').update(source).digest('hex');
+}
+
 export function readReport(root = ROOT): Report {
   return JSON.parse(readFileSync(join(root, INCREMENTAL_FILE), 'utf8')) as Report;
+}
+
+export function writeReport(report: Report, root = ROOT): void {
+  writeFileSync(join(root, INCREMENTAL_FILE), `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /** docs/mutation/triage.json: when the results were measured, and each survivor's triage. */
 export interface TriageFile {
   /** The day of the last Stryker run (YYYY-MM-DD), set by the run script. */
   measured: string;
-  /** By mutantKey. */
+  /** By mutant key (keys.ts). */
   survivors: Record<string, Triage>;
+  /**
+   * Triages whose mutant the results no longer hold — its code changed, or it is gone — kept
+   * with their verdict for whoever triages the new survivors of that code: triage again, never
+   * carried over by guess. Emptied by hand.
+   */
+  retriage?: Record<string, Triage>;
 }
 
 export function readTriage(root = ROOT): TriageFile {
@@ -78,42 +98,84 @@ export function readTriage(root = ROOT): TriageFile {
 }
 
 export function writeTriage(t: TriageFile, root = ROOT): void {
-  writeFileSync(join(root, TRIAGE_FILE), `${JSON.stringify(t, null, 2)}\n`);
+  const { retriage, ...rest } = t;
+  const out = retriage && Object.keys(retriage).length ? { ...rest, retriage } : rest;
+  writeFileSync(join(root, TRIAGE_FILE), `${JSON.stringify(out, null, 2)}\n`);
 }
 
-/** The text a mutant replaces, from the file's source. */
-export function original(source: string, m: MutantResult): string {
-  const lines = source.split('\n');
-  const { start, end } = m.location;
-  if (start.line === end.line)
-    return lines[start.line - 1]!.slice(start.column - 1, end.column - 1);
-  const first = lines[start.line - 1]!.slice(start.column - 1);
-  const last = lines[end.line - 1]!.slice(0, end.column - 1);
-  return [first, ...lines.slice(start.line, end.line - 1), last].join('\n');
+/** What one gate run (scripts/mutation/gate.ts) found: the checks, as its summary files them. */
+export interface GateFindings {
+  /** Documented checks (or load verdicts) that failed on the try that decided. */
+  failed: string[];
+  /** Assumption mismatches the gate reported, on any of its tries. */
+  mismatches: string[];
+  /** Areas that could not run to their end, on the try that decided. */
+  errors?: string[];
 }
 
-/**
- * A mutant's name across runs: file, span, mutator and replacement — what Stryker itself matches
- * an old result by (its ids are per run; `a || b` and its `a` start at the same place, so the
- * span's end is part of it). A survivor whose line moves needs its triage moved too; the triage
- * test names it.
- */
-export function mutantKey(file: string, m: MutantResult): string {
-  const r = (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80);
-  const { start, end } = m.location;
-  return `${file}:${start.line}:${start.column}-${end.line}:${end.column} ${m.mutatorName} → ${r}`;
+/** How and on what one file was measured (run.ts writes it when a file's Stryker run ends). */
+export interface FileMeasure {
+  /** The day (YYYY-MM-DD). */
+  date: string;
+  /** The gate's fingerprint (run.ts `gateFingerprint`): the same for files measured on one code. */
+  gate: string;
+  /** sha1 of the source measured: a record Stryker remapped onto other code does not match it. */
+  source: string;
+  /** Whether every mutant was run (--force), or Stryker reused results of earlier gates. */
+  forced: boolean;
+  /** The gate on the unmutated code (Stryker's dry run): mismatches it reports are no mutant's. */
+  baseline?: GateFindings;
 }
+
+/** docs/mutation/gate.json: what the gate found on each mutant, which Stryker keeps only for kills. */
+export interface GateFile {
+  files: Record<string, FileMeasure>;
+  /** By mutant key: the findings of the gate runs of that mutant. */
+  mutants: Record<string, GateFindings>;
+}
+
+export function readGate(root = ROOT): GateFile {
+  const file = join(root, GATE_FILE);
+  if (!existsSync(file)) return { files: {}, mutants: {} };
+  return JSON.parse(readFileSync(file, 'utf8')) as GateFile;
+}
+
+export function writeGate(g: GateFile, root = ROOT): void {
+  const sorted = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  const out = { files: sorted(g.files), mutants: sorted(g.mutants) };
+  writeFileSync(join(root, GATE_FILE), `${JSON.stringify(out, null, 1)}\n`);
+}
+
+export interface Keyed {
+  file: string;
+  mutant: MutantResult;
+  key: string;
+}
+
+const keyCache = new WeakMap<ReportFile, string[]>();
+
+/** Every mutant of the results with its key, file by file, each file's in source order. */
+export function keyed(report: Report): Keyed[] {
+  const out: Keyed[] = [];
+  for (const [file, f] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+    let keys = keyCache.get(f);
+    if (!keys) {
+      keys = mutantKeys(file, f.source, f.mutants);
+      keyCache.set(f, keys);
+    }
+    const mine = f.mutants.map((mutant, i) => ({ file, mutant, key: keys[i]! }));
+    out.push(...mine.sort((a, b) => byPosition(a.mutant, b.mutant)));
+  }
+  return out;
+}
+
+export const isSurvivor = (m: MutantResult) => m.status === 'Survived' || m.status === 'NoCoverage';
+export const isKilled = (m: MutantResult) => m.status === 'Killed' || m.status === 'Timeout';
 
 /** Survived and NoCoverage mutants: both passed the gate. */
-export function survivors(
-  report: Report,
-): Array<{ file: string; mutant: MutantResult; key: string }> {
-  const out: Array<{ file: string; mutant: MutantResult; key: string }> = [];
-  for (const [file, f] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b)))
-    for (const m of [...f.mutants].sort(byPosition))
-      if (m.status === 'Survived' || m.status === 'NoCoverage')
-        out.push({ file, mutant: m, key: mutantKey(file, m) });
-  return out;
+export function survivors(report: Report): Keyed[] {
+  return keyed(report).filter((k) => isSurvivor(k.mutant));
 }
 
 export function byPosition(a: MutantResult, b: MutantResult): number {
