@@ -107,9 +107,14 @@ test('dashboard mode: a correct deployment passes the contract suite and the del
     assert.deepEqual(c.assumptionMismatches, [], 'no assumption mismatch');
     assert.equal(exitCode, 0, c.headline);
     // Without /admin only sla.at_risk (no clock to advance) and key rotation are out of reach,
-    // each said so: every other webhook test runs (events, forms, selection, retries).
+    // and HTTPS delivery without an HTTPS public URL, each said so: every other webhook test
+    // runs (events, forms, selection, retries).
     const notRun = c.notRun.map((n) => `${n.name}: ${n.reason}`);
-    assert.equal(notRun.length, 2, notRun.join('\n'));
+    assert.equal(notRun.length, 3, notRun.join('\n'));
+    assert.ok(
+      notRun.some((n) => /HTTPS.*HARNESS_WEBHOOK_URL.*plain HTTP/.test(n)),
+      notRun.join('\n'),
+    );
     assert.ok(
       notRun.some((n) => /sla\.at_risk.*clock/.test(n)),
       notRun.join('\n'),

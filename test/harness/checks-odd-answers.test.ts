@@ -141,6 +141,7 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
     },
     'webhook.payload-schema': { event: 'ticket.created', payload: odd },
     'webhook.event-delivered': { event: 'ticket.created', got: [] },
+    'webhook.https-delivered': { event: 'ticket.created', got: [], url: 'https://127.0.0.1/hook' },
     'webhook.only-chosen-events': { chosen: ['ticket.created'], got: ['x', 'x'] },
     'webhook.sla-at-risk-fired': { got: [] },
     'webhook.retried-after-5xx': { attempts: 1, deliveryIds: [] },
@@ -156,6 +157,7 @@ function argsFor(name: string, odd: unknown, ex: Exchange): unknown {
         'webhook.event-caused',
         'webhook.ticket-matches-api',
         'webhook.customer-is-requester',
+        'webhook.delivered-once',
       ].map((n) => [n, { matches: oddMatches(odd, ex) }]),
     ),
   };
@@ -179,7 +181,7 @@ function oddMatches(odd: unknown, ex: Exchange) {
   const text = typeof odd === 'string' ? odd : 'ticket.created';
   const base = { endpoint: '/hook', delivery, event: text, ticketId: text };
   const action = { operation: 'closeTicket', ticketId: 'tkt_1', workspace: 'own', at: 0 };
-  return (['own', 'other-workspace', 'unknown', 'unreadable'] as const).map((about) => ({
+  return (['own', 'other-workspace', 'unknown', 'unreadable', 'duplicate'] as const).map((about) => ({
     ...base,
     about,
     payload: { ticket: odd, customer: odd },
