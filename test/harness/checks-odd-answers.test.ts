@@ -181,20 +181,22 @@ function oddMatches(odd: unknown, ex: Exchange) {
   const text = typeof odd === 'string' ? odd : 'ticket.created';
   const base = { endpoint: '/hook', delivery, event: text, ticketId: text };
   const action = { operation: 'closeTicket', ticketId: 'tkt_1', workspace: 'own', at: 0 };
-  return (['own', 'other-workspace', 'unknown', 'unreadable', 'duplicate'] as const).map((about) => ({
-    ...base,
-    about,
-    payload: { ticket: odd, customer: odd },
-    requester: { email: 'a@example.com', name: 'A' },
-    cause: {
-      ...(about === 'own' ? { action } : {}),
-      expected: { id: 'tkt_1', subject: 's', status: 'closed', priority: 'normal' },
-      viewAt: 'after',
-      firing: 0,
-      nth: 2,
-      actions: ['createTicket', 'closeTicket'],
-    },
-  }));
+  return (['own', 'other-workspace', 'unknown', 'unreadable', 'duplicate'] as const).map(
+    (about) => ({
+      ...base,
+      about,
+      payload: { ticket: odd, customer: odd },
+      requester: { email: 'a@example.com', name: 'A' },
+      cause: {
+        ...(about === 'own' ? { action } : {}),
+        expected: { id: 'tkt_1', subject: 's', status: 'closed', priority: 'normal' },
+        viewAt: 'after',
+        firing: 0,
+        nth: 2,
+        actions: ['createTicket', 'closeTicket'],
+      },
+    }),
+  );
 }
 
 test('every check judges odd answers without throwing', { timeout: 120_000 }, () => {
