@@ -338,6 +338,12 @@ export const FAULTS = [
       'contracts',
       'auth.missing-key-rejected',
       'answers every request without a valid key (none, unknown, rotated, not a bearer token) 429 — its limiter in front of authentication, whatever its bucket holds: whether it authenticates them is never seen',
+      [
+        {
+          check: 'ratelimit.refused-none-left',
+          why: 'the refusal is not the bucket running out: its X-RateLimit-Remaining still says requests are left',
+        },
+      ],
     ),
     caughtAs: 'unchecked' as const,
   },
