@@ -14,7 +14,7 @@ import { type OperationSpec, operations } from '../core/spec/operations.ts';
 import { BORROWED_REQUESTS } from './annotations.ts';
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
-import { observeCrossCutting, readableContact, readableTicket } from './helpers.ts';
+import { observeCrossCutting, readableContact, readableTicket, skipIfReadOnly } from './helpers.ts';
 
 test.afterEach(({ exchanges, probe }) => observeCrossCutting(exchanges, probe));
 
@@ -183,6 +183,7 @@ test.describe('transport', () => {
   test('a request refused for its rate says no request is left', {
     tag: ['@ratelimit.refused-none-left'],
   }, async ({ api, needs, target }) => {
+    skipIfReadOnly(target, test.skip);
     needs('adminToken');
     // Every key of the run is paced to stay clear of a 429 (its budget), so no other test sees
     // one. A workspace of its own, made through the dashboard stand-in with custom limits of one

@@ -337,13 +337,7 @@ export const FAULTS = [
       'keyless-429',
       'contracts',
       'auth.missing-key-rejected',
-      'answers every request without a valid key (none, unknown, rotated, not a bearer token) 429 — its limiter in front of authentication, whatever its bucket holds: whether it authenticates them is never seen',
-      [
-        {
-          check: 'ratelimit.refused-none-left',
-          why: 'the refusal is not the bucket running out: its X-RateLimit-Remaining still says requests are left',
-        },
-      ],
+      'answers every request without a valid key (none, unknown, rotated, not a bearer token) 429 with Remaining 0 — its limiter in front of authentication, its keyless bucket empty: whether it authenticates them is never seen',
     ),
     caughtAs: 'unchecked' as const,
   },

@@ -116,9 +116,13 @@ export function installGuard(app: FastifyInstance): void {
       const d = ctx.limiter.take(`anon:${req.ip}`, ctx.anonymousLimit, now);
       reply.headers(rateHeaderValues(ctx, ctx.anonymousLimit.ratePerMin, d));
       if (!d.allowed) return tooMany(reply, ctx, d);
-      // FAULT keyless-429: the limiter stands in front of authentication and refuses every
-      // request without a valid key, whatever its bucket holds.
-      if (ctx.faults.has('keyless-429')) return tooMany(reply, ctx, d);
+      // FAULT keyless-429: the limiter stands in front of authentication, its keyless bucket
+      // empty: every request without a valid key is refused, as a limiter refuses (Remaining 0).
+      if (ctx.faults.has('keyless-429')) {
+        const empty = { ...d, allowed: false, remaining: 0, retryAfterMs: 1000 };
+        reply.headers(rateHeaderValues(ctx, ctx.anonymousLimit.ratePerMin, empty));
+        return tooMany(reply, ctx, empty);
+      }
       // FAULT get-ticket-no-auth: one route without the guard when no key is sent at all (the
       // handler then finds the ticket in any workspace, routes/tickets.ts findTicket).
       if (

@@ -106,11 +106,16 @@ test('dashboard mode: a correct deployment passes the contract suite and the del
     assert.deepEqual(c.documentedFailures, [], 'no documented failure');
     assert.deepEqual(c.assumptionMismatches, [], 'no assumption mismatch');
     assert.equal(exitCode, 0, c.headline);
-    // Without /admin only sla.at_risk (no clock to advance) and key rotation are out of reach,
-    // and HTTPS delivery without an HTTPS public URL, each said so: every other webhook test
-    // runs (events, forms, selection, retries).
+    // Without /admin only sla.at_risk (no clock to advance), key rotation and a workspace of
+    // one request a minute (a 429 to judge) are out of reach, and HTTPS delivery without an
+    // HTTPS public URL, each said so: every other webhook test runs (events, forms, selection,
+    // retries).
     const notRun = c.notRun.map((n) => `${n.name}: ${n.reason}`);
-    assert.equal(notRun.length, 3, notRun.join('\n'));
+    assert.equal(notRun.length, 4, notRun.join('\n'));
+    assert.ok(
+      notRun.some((n) => /refused for its rate.*HARNESS_ADMIN_TOKEN/.test(n)),
+      notRun.join('\n'),
+    );
     assert.ok(
       notRun.some((n) => /HTTPS.*HARNESS_WEBHOOK_URL.*plain HTTP/.test(n)),
       notRun.join('\n'),

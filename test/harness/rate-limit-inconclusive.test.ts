@@ -94,6 +94,8 @@ test('contract tests are not run, each "inconclusive", and nothing is scored', {
   assert.equal(code, 0, 'no test failed');
   for (const t of tests) {
     assert.equal(t.status, 'skipped', t.title);
+    // A test of the admin surface's own workspace is left out first: this run has no admin token.
+    if (/^not run: needs HARNESS_ADMIN_TOKEN/.test(t.reason ?? '')) continue;
     assert.match(
       t.reason ?? '',
       /^inconclusive: the API key's rate limit is spent .*not a contract failure/,

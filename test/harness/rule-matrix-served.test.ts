@@ -155,6 +155,7 @@ describe('the rule × operation matrix against a separately served deployment', 
         'auth.invalid-key-rejected',
         'auth.malformed-authorization-rejected',
         'auth.missing-key-rejected',
+        'auth.refusal-carries-no-data',
       ]);
       for (const u of summary.unchecked!) assert.match(u.why, /answered 429/, u.check);
       const row = summary.matrix!.rows.find((r) => r.check === 'auth.missing-key-rejected')!;
