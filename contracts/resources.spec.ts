@@ -3,7 +3,7 @@
  * (U10, spec/openapi.yaml): contacts CRUD, macros list + apply, rules list + create, a summary
  * report. Every body is also validated against the spec by the suite-wide response-schema check.
  * Whether each resource list and the report answers at all (the U10 probe) is read by transport's
- * every-read test, which sends each of those reads already (issue 25).
+ * every-read test, which sends each of those reads already.
  */
 import { randomBytes } from 'node:crypto';
 import { missingCredential } from '../core/target/resolve-target.ts';
