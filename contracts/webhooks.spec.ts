@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { ENVELOPE_EVENTS } from '../core/checks/catalogue/webhooks.ts';
 import type { Assumption, Exchange } from '../core/checks/types.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
+import { listRows } from '../core/http/list-page.ts';
 import { SIGNATURE_HEADER } from '../core/signature/index.ts';
 import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
 import {
@@ -71,7 +72,7 @@ const ABOUT_TAGS = [
 /** A macro that leaves the ticket open (its other actions stay observable). */
 async function someMacro(api: ApiClient): Promise<string | undefined> {
   const list = await api.call('get', '/v1/macros');
-  const macros = (list.json?.data ?? []) as Array<{ id: string; actions: { status?: string } }>;
+  const macros = listRows(list.json) as Array<{ id: string; actions: { status?: string } }>;
   return (macros.find((m) => m.actions.status !== 'closed') ?? macros[0])?.id;
 }
 
