@@ -3,7 +3,7 @@
  * unknown and malformed keys, and the read-only key's scope, are judged by the rule × operation
  * matrix (contracts/rule-matrix.spec.ts) on every operation of the spec — it sends those
  * requests already, with the probes (U17–U19) and problem bodies these tests recorded, so no
- * test sends them a second time (issue 25: a gate run fits a Team key's burst).
+ * test sends them a second time (a gate run must fit a Team key's burst).
  */
 import { registerSecret } from '../core/redact.ts';
 import { fullKey } from '../core/target/resolve-target.ts';

@@ -266,7 +266,7 @@ function workerTarget(
     view(e.path, { secret: e.secret, secretEnv: e.secretEnv, events: e.events, form: e.form });
   let n = 0;
   // The workspace of the run's key, looked up once per worker: it never changes, and each lookup
-  // is a request to the deployment (issue 25). A failed or empty lookup is asked again next time.
+  // is a request on the run's key. A failed or empty lookup is asked again next time.
   let workspace: ReturnType<AdminClient['lookupKey']> | undefined;
   const workspaceOfKey = () => {
     workspace ??= adminSurface()

@@ -56,7 +56,7 @@ const readables = new Map<string, Promise<Readable>>();
 
 /**
  * One object per worker (module state: one worker, one target) that the tests which only read it
- * share (issue 25: one ticket serves every check that only reads it). Never written to: a test
+ * share: one ticket serves every check that only reads it, each more costs the key's budget. Never written to: a test
  * that writes, or whose refused write a faulty deployment might apply, makes its own. The first
  * test that needs it creates it (the creation is that test's exchange); the worker's clean-up
  * closes or deletes it. A creation that gave no id is not kept: the next test tries again.
@@ -84,7 +84,7 @@ function readable(
  * high (not the default, so a priority dropped on creation or on a read shows), the suite's
  * requester. Its creation is also the one the creation checks judge ('create ticket › a new
  * ticket …'), and its GET the read-back ('ticket lifecycle › get …'): a ticket per check would
- * only cost the key's budget a creation and a clean-up close each (issue 25).
+ * only cost the key's budget a creation and a clean-up close each.
  */
 export const readableTicket = (api: ApiClient, tag: Tag): Promise<Readable> =>
   readable('ticket', () => createTicket(api, tag, 'read by several checks', { priority: 'high' }));

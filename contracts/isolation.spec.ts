@@ -3,7 +3,7 @@
  * A's ticket exactly the answer it gets for an unknown ticket, on reads and writes alike, cannot
  * change it, and never sees it in a list, a filtered list or any page of a pagination walk. B's
  * read of A's ticket by id is judged by the rule × operation matrix (with the U21 probes), on
- * every read with a path id, so no test sends it again here (issue 25).
+ * every read with a path id, so no test sends it again here (each request costs the key's budget).
  */
 import { randomBytes } from 'node:crypto';
 import type { ForeignWrite } from '../core/checks/catalogue/auth.ts';
@@ -47,7 +47,7 @@ test.describe('workspace isolation', () => {
     need(idOf(mine), 'workspace A created a ticket').not.toBe(MISSING_ID);
     // Its twin, a ticket of A that B never writes: what the deployment does to a ticket by itself
     // meanwhile (isolation.foreign-unchanged tells that from B's doing). The worker's shared
-    // readable ticket serves (issue 25: no ticket made for it alone), made the same way (priority
+    // readable ticket serves (no ticket made for it alone: each costs the key's budget), made the same way (priority
     // high): it holds none of B's values (priority low, status closed, B's subject), so only what
     // B's writes did can differ.
     const twin = await readableTicket(api, tag);
@@ -99,7 +99,7 @@ test.describe('workspace isolation', () => {
   }, async ({ api, verdict, needs, tag, target }) => {
     needs('otherWorkspaceKey');
     // Workspace A's tickets: every one this worker has made so far (none made for this test
-    // alone, issue 25), the shared readable one (priority high, open) at least — any of them in
+    // alone), the shared readable one (priority high, open) at least — any of them in
     // one of B's lists is a leak (a leaked one shows in the filters below that it matches).
     const readable = await readableTicket(api, tag);
     const foreignIds = [

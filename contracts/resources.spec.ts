@@ -3,9 +3,10 @@
  * (U10, spec/openapi.yaml): contacts CRUD, macros list + apply, rules list + create, a summary
  * report. Every body is also validated against the spec by the suite-wide response-schema check.
  * Whether each resource list and the report answers at all (the U10 probe) is read by transport's
- * every-read test, which sends each of those reads already (issue 25).
+ * every-read test, which sends each of those reads already.
  */
 import { randomBytes } from 'node:crypto';
+import { listRows } from '../core/http/list-page.ts';
 import { missingCredential } from '../core/target/resolve-target.ts';
 import { test } from './fixtures.ts';
 import { createTicket, idOf, observeCrossCutting, skipIfReadOnly, unknownId } from './helpers.ts';
@@ -59,7 +60,7 @@ test.describe('resources (U10)', () => {
     skipIfReadOnly(target, test.skip);
     const list = await api.call('get', '/v1/macros');
     verdict.check('resources.status-code', list, { expected: [200], what: 'GET /v1/macros' });
-    const macros = (list.json?.data ?? []) as Array<{
+    const macros = listRows(list.json) as Array<{
       id: string;
       name: string;
       actions: { status?: string; priority?: string; tags_add?: string[] };

@@ -105,7 +105,7 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
   'malformed-authorization': async ({ api, op, path, body, objects }) => {
     // One malformed form per operation, the two in turn along the spec's operations: every cell
     // is judged, each form on half the operations — Basic on the tickets' list, the first
-    // (issue 25: a gate run fits a Team burst).
+    // (a gate run must fit a Team key's burst).
     const forms = [`Basic ${Buffer.from('harness:not-a-key').toString('base64')}`, 'Bearer'];
     const authorization = forms[Math.max(0, OPS.indexOf(op)) % forms.length]!;
     const ex = await api.send(op.method, path, { key: null, headers: { authorization }, body });
@@ -116,7 +116,7 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
       // A list is read a page of its smallest size: wherever the workspace holds two objects the
       // answer must also say where the next page starts, so computing that is exercised on every
       // paged list of the spec, not only where a test walks pages (a deployment answering 5xx for
-      // it on contacts passed the gate: issue 26, mutation of server/routes/contacts.ts:42).
+      // it on contacts would pass a gate that never read a contacts page of one).
       ex: await api.send(op.method, path, {
         key: target.keys.readOnly,
         body,
@@ -175,7 +175,7 @@ const SENDERS: Record<MatrixSend, (c: SendContext) => Promise<Sent[]>> = {
  * one, U19 a read-only write's refusal, U21 another workspace's object beside an unknown one), for
  * snapshot.json: recorded here, where the requests are sent, once per probe id — the matrix
  * sends them on every operation, and a standalone test sending one of them again would only
- * spend the key's budget (issue 25). Problem bodies of the rejections are judged here too (U16).
+ * spend the key's budget. Problem bodies of the rejections are judged here too (U16).
  */
 function observe(
   send: MatrixSend,

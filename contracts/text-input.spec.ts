@@ -7,7 +7,8 @@
  * back character for character (ticket.subject-echoed, ticket.requester-echoed: documented) in
  * the creation's answer and in a GET. The statuses we assume (201 for a valid body, 422 past a
  * U26 or U4 limit) are judged only when the answer is not a 5xx, so a 500 fails exactly one check.
- * The fuzz (fuzz/api-input/) sends the same classes, by its class sampler and at random.
+ * The fuzz (fuzz/api-input/) sends the same samples (core/typed-text.ts) by its class sampler,
+ * and more at random.
  */
 import { test } from './fixtures.ts';
 import { need } from './need.ts';
@@ -20,6 +21,8 @@ import {
   type Tag,
 } from './helpers.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
+import { TEXT_SAMPLES } from '../core/typed-text.ts';
+import { hasLoneSurrogate } from '../core/unicode.ts';
 import type { Verdict } from '../core/checks/verdict.ts';
 import type { Answer } from '../core/http/client.ts';
 
@@ -29,36 +32,11 @@ test.beforeEach(({ target }) => skipIfReadOnly(target, test.skip));
 const is2xx = (ex: Answer) => ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 const isAnswered = (ex: Answer) => ex.status !== undefined && ex.status < 500;
 
-/** Text of each kind people type, as subject and as the customer's name. */
-const TEXTS: Array<{ name: string; subject: string; customer: string }> = [
-  {
-    name: 'astral plane: emoji (ZWJ family, flag, skin tone) and math letters',
-    subject: 'Printer 😀 on fire 👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
-    customer: 'Zoë 😀 𝓐𝓭𝓪',
-  },
-  {
-    name: 'every other plane: 2 (𠜎), 3 (𰀀), 14 (tag characters), 15–16 (private use)',
-    subject: 'Planes 𠜎𠮷 𰀀 \u{E0067}\u{E0062}\u{E007F} \u{F0000} \u{10FFFD}',
-    customer: '𠮷野 家',
-  },
-  {
-    name: 'CJK, RTL and bidi controls',
-    subject: '打印机着火了 プリンター 프린터 — המדפסת בוערת — الطابعة تحترق \u202Eevil\u202C\u200F',
-    customer: 'محمد بن سلمان / דוד כהן / 山田 太郎',
-  },
-  {
-    name: 'combining marks (NFD, stacked)',
-    subject:
-      'cafe\u0301 A\u030A \u1100\u1161 Z\u0351\u0307\u0308\u0334a\u0336\u0321l\u0328g\u0337o\u0335',
-    customer: 'Zoe\u0308 A\u030Angstro\u0308m',
-  },
-  {
-    name: 'NUL, control characters, line separators, BOM, noncharacters',
-    subject:
-      'nul\u0000 bell\u0007 esc\u001B del\u007F c1\u0085\u009B ls\u2028 ps\u2029 bom\uFEFF zw\u200B nc\uFFFE\uFFFF\uFDD0',
-    customer: 'Tab\tNew\nLine\r\nName\u0000',
-  },
-];
+/**
+ * Text of each kind people type, as subject and as the customer's name (the lone surrogates have
+ * a test of their own: how they read back is not judged).
+ */
+const TEXTS = TEXT_SAMPLES.filter((t) => !hasLoneSurrogate(t.text));
 
 /** A subject of exactly `n` code points, tagged as the run's (shared staging). */
 const subjectOf = (tag: { subject: (s: string) => string }, n: number) => {
@@ -135,8 +113,8 @@ test.describe('text as people type it', () => {
   }, async ({ api, verdict, tag }) => {
     const sent = bodyOf(
       tag,
-      TEXTS.map((t) => t.subject).join(JOIN),
-      TEXTS.map((t) => t.customer).join(JOIN),
+      TEXTS.map((t) => t.text).join(JOIN),
+      TEXTS.map((t) => t.text).join(JOIN),
     );
     const ex = await create(api, sent);
     need(ex.response, 'the target answered').toBeDefined();
@@ -144,18 +122,18 @@ test.describe('text as people type it', () => {
       ? await api.send('GET', `/v1/tickets/${encodeURIComponent(idOf(ex))}`)
       : undefined;
     if (clean(ex, get, sent)) {
-      const every = `a subject of ${TEXTS.map((t) => t.name).join('; ')}`;
+      const every = `a subject of ${TEXTS.map((t) => t.note).join('; ')}`;
       await judgeKind(api, verdict, ex, sent, every, get);
       return;
     }
     for (const t of TEXTS) {
-      await test.step(`alone: ${t.name}`, async () => {
-        const alone = bodyOf(tag, t.subject, t.customer);
+      await test.step(`alone: ${t.note}`, async () => {
+        const alone = bodyOf(tag, t.text, t.text);
         const one = await create(api, alone);
         // The failures say what was received; the kind's name goes beside them (a 5xx is
         // exchange.no-5xx's, judged on every exchange, which takes no name of its own).
-        if (!(await judgeKind(api, verdict, one, alone, `a subject of ${t.name}`)))
-          test.info().annotations.push({ type: 'text kind failing alone', description: t.name });
+        if (!(await judgeKind(api, verdict, one, alone, `a subject of ${t.note}`)))
+          test.info().annotations.push({ type: 'text kind failing alone', description: t.note });
       });
     }
   });

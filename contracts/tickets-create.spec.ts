@@ -20,7 +20,7 @@ test.describe('create ticket', () => {
   }, async ({ api, verdict, tag, probe }) => {
     // The creation of the worker's shared ticket (priority high, this requester): made by the
     // first test that needs it, here if none did yet — a ticket of its own would only cost a
-    // creation and a clean-up close (issue 25).
+    // creation and a clean-up close on the key's budget.
     const ex = (await readableTicket(api, tag)).created;
     probe('U5', 'create-status', ex.response?.status ?? null);
     probe('U5', 'create-location-header', ex.response?.headers.location !== undefined);
@@ -69,7 +69,7 @@ test.describe('create ticket', () => {
     verdict,
   }) => {
     // No priority sent: the email-only creation shows the default priority too, when accepted;
-    // only a deployment that refuses it gets a creation of its own for that (issue 25).
+    // only a deployment that refuses it gets a creation of its own for that.
     const emailOnly = await api.send('POST', '/v1/tickets', {
       body: { subject: tag.subject('email only'), requester: { email: 'e@example.com' } },
     });

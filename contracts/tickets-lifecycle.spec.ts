@@ -44,7 +44,7 @@ test.describe('ticket lifecycle', () => {
     ],
   }, async ({ api, verdict, tag, probe }) => {
     // One ticket for both updates: the merge patch leaves its priority alone, the second PATCH
-    // raises it (a ticket of its own would cost a creation and a clean-up close, issue 25).
+    // raises it (a ticket of its own would cost a creation and a clean-up close).
     // Priority normal: a read path that shows every ticket as normal (a column dropped) is
     // tickets.get-matches' verdict, not a change the merge patch made.
     const created = await createTicket(api, tag, 'patch me', { priority: 'normal' });
@@ -65,7 +65,7 @@ test.describe('ticket lifecycle', () => {
     // A patch as application/json is accepted too (the spec lists both media types): it raises
     // the priority, normal → high. What the deployment itself gives a high-priority ticket is the
     // due time to recompute to, after its own creation — the worker's shared ticket (priority
-    // high) shows it (issue 25).
+    // high) shows it, with no creation of its own.
     const twin = (await readableTicket(api, tag)).created;
     const up = await api.send('PATCH', path(idOf(created)), { body: { priority: 'high' } });
     verdict.check('tickets.status-code', up, {
@@ -127,7 +127,7 @@ test.describe('ticket lifecycle', () => {
     const created = await createTicket(api, tag, 'talk to me');
     const id = idOf(created);
     // The customer's reply is the status tour's (it re-opens a pending ticket there), judged as
-    // stored there: sent here too it would be one more request on the key (issue 25).
+    // stored there: sent here too it would be one more request on the key.
     for (const sent of [
       { body: 'Agent here: we are on it.', author: 'agent' as const, internal: false },
       { body: 'Internal: check the logs first.', author: 'agent' as const, internal: true },

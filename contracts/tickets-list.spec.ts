@@ -115,7 +115,7 @@ test.describe('list tickets', () => {
     test.skip(ignored !== undefined, ignored);
     // Three tickets at two a page: a page boundary among them, another right after (the extra
     // page), and a first page with more after it — what a duplicate or a skipped row at a cursor
-    // needs to show; each more would cost a creation and a clean-up close (issue 25).
+    // needs to show; each more would cost a creation and a clean-up close.
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await createTicket(api, tag, `walk ${i}`));
     const mine = made.map(idOf);
@@ -171,7 +171,7 @@ test.describe('list tickets', () => {
     tag: ['@tickets.filter-applied', '@tickets.filter-includes'],
   }, async ({ api, verdict, tag }) => {
     // High and open: the worker's shared ticket (never written to), as its creation answered it
-    // — a ticket of its own would cost a creation and a clean-up close (issue 25).
+    // — a ticket of its own would cost a creation and a clean-up close.
     const high = (await readableTicket(api, tag)).created as { json?: unknown };
     const low = await createTicket(api, tag, 'filter low', { priority: 'low' });
     const closed = await createTicket(api, tag, 'filter closed', { priority: 'low' });

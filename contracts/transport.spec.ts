@@ -43,8 +43,8 @@ test.describe('transport', () => {
     needs('otherWorkspaceKey');
     // A /v1 path no operation serves is still an API request: authenticated, and limited per key
     // (Limits: every response carries the key's X-RateLimit-Limit). A deployment that takes such a
-    // request for one outside the API answers it from a keyless bucket instead (mutation triage
-    // of server/guard.ts). Sent with workspace B's key: off the run key's burst (issue 25), and on
+    // request for one outside the API answers it from a keyless bucket instead. Sent with workspace B's key: off the run key's
+    // burst, and on
     // the embedded deployment a Team key, whose 120/min no keyless bucket shares.
     const other = target.keys.otherWorkspace!;
     const ex = await api.withKey(other).send('GET', '/v1/no-such-resource');
@@ -55,9 +55,9 @@ test.describe('transport', () => {
     // `GET http://host/v1/… HTTP/1.1`). A gateway in front may answer either itself (nginx: the
     // bare /v1 with a 301 to /v1/), without the service's headers: so they are sent outside the
     // fixture, and only an answer carrying X-RateLimit-Limit — the service's — is judged, by the
-    // plan rule alone (mutation triage of server/guard.ts: 8 of its 9 documented gaps left were
-    // these two spellings). Sent with a key the user declared under a plan, since the plan rule
-    // judges no other, and never the run's key: its bucket is the run's budget (issue 25: a gate
+    // plan rule alone (a deployment that routes by the raw target misses exactly these two
+    // spellings). Sent with a key the user declared under a plan, since the plan rule
+    // judges no other, and never the run's key: its bucket is the run's budget (a gate
     // run takes at most the Team burst from it). The other workspace's key, else the read-only
     // key, which shares the run key's declared plan and has a bucket of its own.
     const declared = [other, target.keys.readOnly].find(
@@ -107,9 +107,9 @@ test.describe('transport', () => {
   test('every read operation answers with the documented headers, media type and status', {
     // The X-RateLimit values' sequence checks judge every answer of the suite over the worker's
     // history (one Limit per key, Remaining in range and falling with each grant): this quick run
-    // of reads is where a `--grep` for them finds a test — the standalone quick run of 18
-    // requests they once had sent nothing the suite's other runs do not (issue 25; every
-    // rate-limit header fault is still caught, by many tests).
+    // of reads is where a `--grep` for them finds a test; a quick run of their own would send
+    // nothing the suite's other runs do not (every rate-limit header fault is caught by many
+    // tests).
     tag: [
       ...EXCHANGE_TAGS,
       '@resources.status-code',
@@ -121,7 +121,7 @@ test.describe('transport', () => {
   }, async ({ api, verdict, tag, probe, exchanges, history, target }) => {
     // A read this worker's other tests already sent with the run's key, and got a 2xx to, was
     // judged there by every exchange check: its answer (kept in the worker's history) is judged
-    // here only by what this test adds, and it is not sent again (issue 25). A read nobody sent,
+    // here only by what this test adds, and it is not sent again (each request costs the key's budget). A read nobody sent,
     // or whose answer was not a 2xx, is sent here — whichever tests ran before, in any order.
     const auth = target.keys.full ? `Bearer ${target.keys.full}` : undefined;
     const answered = (op: OperationSpec) =>
@@ -162,7 +162,7 @@ test.describe('transport', () => {
       }
       judged.push(ex);
       // The resources beyond tickets (U10): whether each list and the report answers, and as
-      // documented — read here, where every read is judged once (issue 25), not again by a test
+      // documented — read here, where every read is judged once, not again by a test
       // of their own.
       if (op.pathParams.length === 0 && !op.template.startsWith('/v1/tickets')) {
         probe('U10', `get-status:${op.template}`, ex.response?.status ?? null);
@@ -218,11 +218,11 @@ test.describe('transport', () => {
     // The error answers of the operations — an unknown ticket, no key, an invalid query or body —
     // are every test's that provokes them (unknown ticket, the rule matrix, list tickets' and
     // creation input validation), each judged by every exchange check like any answer: this test
-    // adds the two no other sends (issue 25: no request sent twice): a path the API does not have,
+    // adds the two no other sends (no request is sent twice): a path the API does not have,
     // and one that does not percent-decode. The second is refused before any route sees it (a
     // framework's bad-URL answer), yet it answers a key like any other: the same X-RateLimit
-    // headers, with the key's plan limit (mutation triage: server/rate-limit-answer.ts took such
-    // requests from the keyless bucket unseen). It names no operation of the spec, so no
+    // headers, with the key's plan limit (a deployment could take such requests from the keyless
+    // bucket, and no other test would see it). It names no operation of the spec, so no
     // operation's status list judges it. Sent with the read-only key where there is one (its
     // workspace's plan, its own bucket): the run's key has the Team burst to keep.
     const unknownRoute = await api.send('GET', '/v1/no-such-resource');

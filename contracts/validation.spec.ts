@@ -198,8 +198,8 @@ test.describe('creation input validation', () => {
   test('message input: body missing, empty or author unknown → 422; an update with a field of the wrong type → 422 (U6)', {
     tag: ['@validation.status-422', '@validation.error-field-named', '@validation.problem-body'],
   }, async ({ api, verdict, tag }) => {
-    // Invalid messages, refused: sent to the worker's shared ticket (issue 25: no ticket made for
-    // them alone). One a deployment wrongly stored would change only its messages (and perhaps
+    // Invalid messages, refused: sent to the worker's shared ticket (no ticket made for
+    // them alone: each costs the key's budget). One a deployment wrongly stored would change only its messages (and perhaps
     // its status), which none of the checks reading that ticket looks at — its id, subject,
     // priority and creation time, its absence from another workspace's lists.
     const t = await readableTicket(api, tag);

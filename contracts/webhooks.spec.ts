@@ -4,7 +4,7 @@
  * form(s) arrive; an endpoint gets only its chosen events; a 5xx is retried with a stable delivery
  * id (U14); another workspace's tickets never reach this workspace's endpoints. Each test has its
  * own subscription (the receiver tells them apart by path) because tests run in parallel — but
- * the event tests, which share one ticket's lifecycle and one endpoint per worker (issue 25).
+ * the event tests, which share one ticket's lifecycle and one endpoint per worker (a gate run must fit a Team key's burst).
  *
  * What each delivery is about — the action that fired it, its ticket and customer as the API
  * showed them — is judged for every delivery of the run at its end (delivery-sweep.ts): the
@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { ENVELOPE_EVENTS } from '../core/checks/catalogue/webhooks.ts';
 import type { Assumption, Exchange } from '../core/checks/types.ts';
 import type { ApiClient } from '../core/http/api-client.ts';
+import { listRows } from '../core/http/list-page.ts';
 import { SIGNATURE_HEADER } from '../core/signature/index.ts';
 import { type CapturedDelivery, deliveryJson } from '../core/webhooks/capture-receiver.ts';
 import {
@@ -71,7 +72,7 @@ const ABOUT_TAGS = [
 /** A macro that leaves the ticket open (its other actions stay observable). */
 async function someMacro(api: ApiClient): Promise<string | undefined> {
   const list = await api.call('get', '/v1/macros');
-  const macros = (list.json?.data ?? []) as Array<{ id: string; actions: { status?: string } }>;
+  const macros = listRows(list.json) as Array<{ id: string; actions: { status?: string } }>;
   return (macros.find((m) => m.actions.status !== 'closed') ?? macros[0])?.id;
 }
 
@@ -236,7 +237,7 @@ interface Lifecycle {
 }
 
 /**
- * This worker's shared lifecycle (issue 25: a gate run fits a Team key's burst): one ticket and
+ * This worker's shared lifecycle (a gate run must fit a Team key's burst): one ticket and
  * one subscription serve every event's test — about 12 requests where a ticket, an endpoint and a
  * clean-up per event cost some 48 — each test judging its own event's deliveries. Made by the
  * first webhook test this worker runs that needs it (with its client: its exchanges are that
@@ -247,7 +248,7 @@ let lifecycle: Promise<Lifecycle | string> | undefined;
 
 /**
  * On a deployment with an admin surface the same lifecycle also serves the delivery rules and
- * the signature forms (issue 25: a ticket taken through six triggers for the event selection,
+ * the signature forms (a ticket taken through six triggers for the event selection,
  * one for the forms and one to bound the isolation wait cost some 12 requests with the key):
  * their endpoints are subscribed first, so the lifecycle's deliveries reach each of them, and
  * workspace B's ticket is created, replied to and closed before it, so once the lifecycle's own

@@ -32,7 +32,8 @@ export function secretsIn(text: string): string[] {
 }
 
 /**
- * The prefix of the keys the harness invents to be refused (contracts/auth.spec.ts): random per
+ * The prefix of the keys the harness invents to be refused (the rule matrix's unknown-key
+ * sends, contracts/rule-matrix.spec.ts): random per
  * run, never anybody's credential, so they are shown as they were sent and a repro replays the
  * very same request. Registered secrets are masked before this exception applies.
  */
@@ -48,7 +49,7 @@ export function isInventedKey(token: string): boolean {
  * Every pass below runs in time linear in the text, whatever the text: redaction sees everything
  * a target sends (a 1 MiB one-word subject in every list answer of a long-lived staging), so no
  * pattern may backtrack over an unbounded run. Each regex starts at a literal keyword and ends
- * in a greedy run with nothing after it; what a lookahead used to decide is decided in a
+ * in a greedy run with nothing after it; what a lookahead would decide is decided in a
  * callback on the match. The signature-named value, whose name may start anywhere in a word and
  * whose digest may sit anywhere in the value, is a hand-written scan (maskSignatureValues).
  */

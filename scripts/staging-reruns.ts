@@ -1,5 +1,5 @@
 /**
- * `npm run test:staging`: the full scenario of issue 23 — three `harness run --skip load` back to
+ * `npm run test:staging`: a long-lived staging, end to end — three `harness run --skip load` back to
  * back with a Team key against one lax, long-lived reference deployment (`harness serve --reading U26=no-limits,U6=ignore-wrong-types
  * --seed-tickets 3000`), every part its own process (test/harness/staging-reruns.ts). Prints each
  * run (verdict, time, requests, what was read and left) and exits 1 when a run is not a clean

@@ -20,7 +20,7 @@ export const ENTERPRISE_DEFAULT: LimitConfig = { ratePerMin: 300, burst: 450 };
  * The per-address bucket of requests that carry no valid key (not in the docs: assumed). Its
  * numbers are unlike every plan's on purpose: an answer to a valid key that took from this
  * bucket instead of the key's shows in X-RateLimit-Limit (ratelimit.plan-limit), where a Growth
- * key's 600 would hide it (mutation triage, server/rate-limit-answer.ts). More generous than
+ * key's 600 would hide it. More generous than
  * Growth, so no keyless test traffic meets a 429 it did not meet before.
  */
 export const ANONYMOUS_LIMIT: LimitConfig = { ratePerMin: 900, burst: 1500 };

@@ -1,6 +1,6 @@
 /**
  * Every pass the harness makes over an answer a target sent, each as the run makes it, and the
- * answers a long-lived staging gives (issue 23): one-word bodies, a list whose ticket carries a
+ * answers a long-lived staging gives: one-word bodies, a list whose ticket carries a
  * one-word subject, a 10 MiB list, an array nested 10 000 deep. bench/target-data.ts times each
  * pass against JSON.parse of the same bytes; test/harness/target-data.test.ts runs each on the
  * 1 MiB word and the deep array and checks what comes out is right and bounded.

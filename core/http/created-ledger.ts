@@ -115,7 +115,7 @@ function cutOf(subject: unknown, tags: unknown): TicketSize['cut'] {
 
 /**
  * Whether this process last saw ticket `c` answered closed on the target at `baseUrl`: closing it
- * again would be one more request on a shared key (issue 25).
+ * again would be one more request on a shared key.
  */
 export const closedAlready = (c: CreatedObject, baseUrl: string): boolean =>
   c.kind === 'ticket' && closedTickets.has(ticketKey(baseUrl, c.id));
@@ -141,7 +141,7 @@ export function createdSince(mark: number, baseUrl?: string): CreatedObject[] {
 
 /**
  * Whether a write left a ticket closed, by the deployment's own answer: the clean-up needs not
- * close again what a test closed last (each close is a request on a shared key: issue 25). A 2xx
+ * close again what a test closed last (each close is a request on a shared key). A 2xx
  * close did what the clean-up would do, whatever status it left (`resolved`: U1), unless its
  * answer shows the ticket still open; another 2xx write on a ticket answered with the ticket says
  * its status; any other write on it (a message, a macro applied) may reopen it, so it counts as open. Reads and refused writes change nothing.

@@ -10,8 +10,7 @@ export interface UndiciTransportOptions {
   /**
    * Send the request target in absolute form (`GET http://host/v1/… HTTP/1.1`, RFC 9112 §3.2.2)
    * instead of origin form: a server must accept it, and a service that takes only origin-form
-   * targets for its own may answer such a request from the wrong bucket (mutation triage of
-   * server/guard.ts). One connection per request, closed after it.
+   * targets for its own may answer such a request from the wrong bucket. One connection per request, closed after it.
    */
   absoluteForm?: boolean;
 }

@@ -9,9 +9,8 @@
  * delivery reached was the run's own capture receiver, gone with the run (the example receiver
  * will do) — and the secret, by the variable it is read from and where that secret comes from.
  */
+import { SIGNATURE_FORMS, SIGNATURE_HEADER, SIGNATURE_PREFIX } from '../signature/forms.ts';
 import type { CapturedDelivery } from './capture-receiver.ts';
-
-const HEADERS = { prefixed: 'X-Service-Signature', plain: 'service-signature' } as const;
 
 /** The variable repros name the secret of an endpoint the harness registered itself by. */
 const REGISTERED_SECRET = 'WEBHOOK_SECRET';
@@ -58,10 +57,10 @@ export interface DeliveryReproOptions {
 /** The shell lines that replay `d` signed as documented with `$secretEnv`. */
 export function deliveryRepro(d: CapturedDelivery, o: DeliveryReproOptions): string {
   const lower = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const forms = (['prefixed', 'plain'] as const).filter(
-    (f) => lower[HEADERS[f].toLowerCase()] !== undefined,
+  const forms = SIGNATURE_FORMS.filter(
+    (f) => lower[SIGNATURE_HEADER[f].toLowerCase()] !== undefined,
   );
-  const sent = forms.length > 0 ? forms : (['prefixed', 'plain'] as const);
+  const sent = forms.length > 0 ? forms : SIGNATURE_FORMS;
   const contentType = lower['content-type'] ?? 'application/json';
   const from =
     o.secretFrom ??
@@ -79,7 +78,9 @@ export function deliveryRepro(d: CapturedDelivery, o: DeliveryReproOptions): str
       'curl -i -X POST',
       `-H ${double(`Content-Type: ${contentType}`)}`,
       ...sent.map((f) =>
-        f === 'prefixed' ? `-H "${HEADERS[f]}: sha256=$sig"` : `-H "${HEADERS[f]}: $sig"`,
+        f === 'prefixed'
+          ? `-H "${SIGNATURE_HEADER[f]}: ${SIGNATURE_PREFIX}$sig"`
+          : `-H "${SIGNATURE_HEADER[f]}: $sig"`,
       ),
       '--data-binary @delivery.body',
       '"$WEBHOOK_RECEIVER_URL"',

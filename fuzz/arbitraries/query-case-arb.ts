@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { BodyCase } from './body-cases/body-case.ts';
-import { TEXT_SAMPLES } from './body-cases/class-sampler.ts';
+import { TEXT_SAMPLES } from '../../core/typed-text.ts';
 import { hostileTextArb } from './hostile-text-arb.ts';
 import { numberClass } from './input-classes.ts';
 import type { JsonSchema } from './schema-arb.ts';

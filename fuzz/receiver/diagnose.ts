@@ -37,7 +37,8 @@ function json(b: Uint8Array, f: (v: unknown) => string): Uint8Array | undefined 
   }
 }
 
-function sortKeys(v: unknown): unknown {
+/** `v` with every object's keys in sorted order, recursively (a re-serialising receiver's way). */
+export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object')
     return Object.fromEntries(

@@ -15,7 +15,7 @@
  *   npm run mutation -- --render               render only
  *   npm run mutation -- --untriaged            the survivors the triage does not cover yet
  *   npm run mutation -- --plan                 what --all would run: mutants per file (no gate run)
- *   npm run mutation -- --all --minutes=120    start no file after 120 minutes (a session's end:
+ *   npm run mutation -- --all --minutes=120    start no file after 120 minutes (a time box:
  *                                              what is measured is saved in docs/mutation/)
  *
  * After each file it files what the gate found on each mutant (docs/mutation/gate.json: Stryker

@@ -1,5 +1,5 @@
 /**
- * The input fuzz's judge never throws on what a target sent or accepted: the case of issue 23 (a
+ * The input fuzz's judge never throws on what a target sent or accepted: for instance (a
  * PATCH whose subject is an array nested 4111 deep, answered 200 by a deployment that ignored the
  * field — JSON.stringify of the sent value overflowed the stack and the fuzz "could not run"),
  * bodies that are no object, answers that are null, arrays, 10 000 deep or a mebibyte long. Each
@@ -50,7 +50,7 @@ const invalid = (kind: CaseInput['kind'], note: string): CaseInput => ({
 });
 
 for (const depth of [4111, 10_000]) {
-  test(`issue 23: a subject nested ${depth} deep, accepted and ignored, is a U20 warning`, () => {
+  test(`a subject nested ${depth} deep, accepted and ignored, is a U20 warning`, () => {
     const sent = JSON.parse(`{"subject":${deepJsonText(depth, 'array')}}`);
     const ex = answer('updateTicket', 200, JSON.stringify(TICKET));
     const found = judgeCase(

@@ -1,6 +1,6 @@
 /**
- * `--grep` runs only what matches unless told otherwise (issue 24: `npm start -- --grep
- * @auth.invalid-key-401` still ran the whole load and fuzz areas, 104 s): with --grep the load
+ * `--grep` runs only what matches unless told otherwise (else `npm start -- --grep
+ * @auth.invalid-key-401` would run the whole load and fuzz areas, 104 s): with --grep the load
  * and fuzz areas are listed as not run, saying how to include them (`--area`); `--area` runs
  * only the areas it names; `--skip` still leaves one out, with its own reason.
  */

@@ -1,5 +1,5 @@
 /**
- * The cost said first, and a re-run that is cheap (issue 25), on a Team key of a reference
+ * The cost said first, and a re-run that is cheap (a gate run fits a Team key's burst), on a Team key of a reference
  * deployment served as its own process (`harness serve --port 0`, real time: the key refills at
  * 120/min, burst 200), reached only through the env file it writes. Two `harness run --skip load`
  * back to back, each its own process:
@@ -90,7 +90,7 @@ test('two gate runs back to back on one Team key: the printed cost is within 20 
       assert.ok(r.waitedS <= wallS, `run ${n}: waited ${r.waitedS} s in a ${wallS} s run`);
       const refill = r.refill!;
       assert.ok(refill.keySent > 0 && refill.limitPerMin === 120);
-      // Inside the Team burst: what the run takes from its key's bucket (issue 25) is at most the
+      // Inside the Team burst: what the run takes from its key's bucket is at most the
       // burst of 200 — the requests with no key, the read-only key or the other workspace's key
       // (the rule matrix's cells) come out of other buckets.
       assert.ok(refill.keySent <= 200, `run ${n}: ${refill.keySent} requests with the key`);

@@ -1,8 +1,8 @@
 /**
  * Every command that sends to a deployment picks its target from the one configuration
  * (core/config.ts): HARNESS_BASE_URL and the keys from the environment or `--env-file`, `--url`
- * over them (issue 24: `harness fuzz api-input` with HARNESS_BASE_URL set fuzzed the embedded
- * deployment and said PASS). Each command runs as its own process against reference deployments
+ * over them (else `harness fuzz api-input` with HARNESS_BASE_URL set could fuzz the embedded
+ * deployment and say PASS). Each command runs as its own process against reference deployments
  * started by `harness serve` as separate processes, reached only through those variables; the
  * traffic went there when the command finds what only that deployment does.
  *

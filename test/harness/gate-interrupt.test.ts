@@ -1,5 +1,5 @@
 /**
- * A gate killed from outside leaves nothing behind and still reports (issue 23): `harness run` is
+ * A gate killed from outside leaves nothing behind and still reports: `harness run` is
  * started as CI starts it — its own process group, through bin/harness.mjs or `npm start` — and
  * signalled at a moment read from its output, never after a sleep: mid-contracts (the first test
  * line), mid-fuzz (the fuzz area's line) and mid-load with k6 (a k6 process among its
@@ -288,7 +288,7 @@ describe('a gate signalled mid-fuzz, against a deployment it did not start', {
 describe('a gate signalled mid-contracts against a lax, long-lived deployment it did not start', {
   timeout: 240_000,
 }, () => {
-  // Issue 23's staging: thousands of old tickets (300 KB one-word subjects, 2 000-tag lists, NUL,
+  // A long-lived staging: thousands of old tickets (300 KB one-word subjects, 2 000-tag lists, NUL,
   // RTL) on every list page, and a deployment that keeps what it does not validate. There the
   // Playwright workers once blocked their event loops on a list answer and outlived SIGTERM.
   test('SIGTERM after a dozen tests: nothing left within 10 s, every report, verdict ERROR', async () => {

@@ -1,5 +1,5 @@
 /**
- * The CI gate holds whatever staging it meets (issue 19): each target is a separate process —
+ * The CI gate holds whatever staging it meets: each target is a separate process —
  * a misbehaving server of gate-target.ts, or the reference deployment as `npm run serve` starts
  * it — and `harness run` is another, reached only through HARNESS_* variables. Every run ends
  * with a verdict line, the right exit code, every report written and no stack trace:

@@ -1,5 +1,5 @@
 /**
- * Children end with the harness even when they cannot listen (issue 23): a child and its
+ * Children end with the harness even when they cannot listen: a child and its
  * grandchild that ignore SIGINT and SIGTERM and spin — as a Playwright worker blocked in a regex
  * does — end at the group SIGKILL after the grace (core/process/process-group.ts); and when the
  * process that started them is itself SIGKILLed, alone or with its whole process group, the reaper

@@ -1,6 +1,5 @@
 /**
- * Three gate runs back to back against one unchanged Team-plan deployment give the same PASS
- * (issue 19). The reference deployment runs as a separate process (`npm run serve`), reached only
+ * Three gate runs back to back against one unchanged Team-plan deployment give the same PASS. The reference deployment runs as a separate process (`npm run serve`), reached only
  * through the credentials env file it writes, where HARNESS_API_KEY is workspace A's Team key
  * (burst 200, 120/min). Each `harness run --skip load` is a separate process too. A gate run sends
  * about 340 requests, some 200 with that key — its whole burst — so unpaced, the second run

@@ -1,5 +1,5 @@
 /**
- * How a run stops early, in process (issue 23, parts 3–4): the default time limit and why it is
+ * How a run stops early, in process: the default time limit and why it is
  * what it is; the clock's one stop path (the deadline and an interrupt both call `onStop`, once);
  * an interrupted area — one that returns what it found, one that does not return — and the areas
  * after it; an interrupted run's verdict in every report. The separate-process kills are in

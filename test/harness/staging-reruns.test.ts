@@ -1,5 +1,5 @@
 /**
- * Issue 23: the gate on staging in the wild — a lax deployment (validates only what the service
+ * The gate on staging in the wild — a lax deployment (validates only what the service
  * docs state: no body-size limit, no field lengths, wrong-typed update fields ignored) that is
  * long-lived (3 000 old tickets per workspace: every status, emoji, RTL, NUL and control
  * characters, pasted logs, a few 300 KB one-word subjects, 2 000-tag lists), each part its own
@@ -12,7 +12,7 @@
  * full scenario — three Team runs — takes about 7 minutes: `npm run test:staging`
  * (scripts/staging-reruns.ts).
  *
- * Issue 36: the same deployment with lists that do not paginate (reading U4=unpaginated: limit
+ * And the same deployment with lists that do not paginate (reading U4=unpaginated: limit
  * and cursor ignored, every list answer the whole workspace) and one endpoint taking every event.
  * Each run leaves ~85 closed tickets that every later list answer returns, so the bytes a run
  * reads grow with each run: the third at most 1.2× the first (ten runs:

@@ -73,7 +73,7 @@ describe('the bare /v1 and an absolute-form target, on a deployment the harness 
       assert.match(stdout, new RegExp(`^x-ratelimit-limit: ${limit[1]}\\r?$`, 'im'), f.repro);
       for (const v of ['HARNESS_API_KEY', 'HARNESS_READONLY_KEY', 'HARNESS_OTHER_WORKSPACE_KEY'])
         assert.equal(f.repro!.includes(vars[v]!), false, `${v} in a repro`);
-      // Never the run's key: its bucket is the run's budget (issue 25).
+      // Never the run's key: its bucket is the run's budget.
       assert.doesNotMatch(f.repro!, /\$HARNESS_API_KEY\b/);
     }
     assert.match(failures[1]!.repro!, /--request-target '[^']+\/v1\/no-such-resource'/);

@@ -69,7 +69,7 @@ test('an observed rule that fails is filed as an assumption mismatch, not a docu
 });
 
 test('an inconclusive verdict says in words why it could not decide (not a bare number)', () => {
-  // Growth as issue 24 met it: B̂ 1005.6 ± 11.1, the highest Remaining of the burst 999.
+  // Growth as a real run met it: B̂ 1005.6 ± 11.1, the highest Remaining of the burst 999.
   const burst = {
     value: 1005.6,
     low: 994.5,

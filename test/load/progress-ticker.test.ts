@@ -1,6 +1,6 @@
 /**
- * The live progress on a terminal (issue 24: on a 100-column terminal the one line was cut at the
- * screen width and Growth's figures never showed): one line per plan, each fitted to the width
+ * The live progress on a terminal (one line for all on a 100-column terminal would be cut at the
+ * screen width, and Growth's figures never show): one line per plan, each fitted to the width
  * by abbreviating, redrawn in place; k6's console output written meanwhile lands above the block
  * and never tears it. The stream is a fake TTY whose writes a small terminal emulator applies,
  * so the test reads the screen a user would see.

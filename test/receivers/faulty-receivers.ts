@@ -5,6 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { sortKeys } from '../../fuzz/receiver/diagnose.ts';
 
 type Verdict = 'accept' | 'reject';
 
@@ -93,17 +94,6 @@ const latin1 = (raw: Buffer, f: (t: string) => string) =>
 
 /** The body decoded as UTF-8, changed by `f`, encoded again. */
 const unicode = (raw: Buffer, f: (t: string) => string) => Buffer.from(f(raw.toString('utf8')));
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
-}
 
 /** What a parse-and-serialise receiver hashes (the raw bytes when they are not JSON). */
 function reserialised(

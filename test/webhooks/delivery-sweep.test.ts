@@ -95,7 +95,7 @@ test('the sweep judges this run’s rows only, once per check, with the first of
   );
   assert.match(f!.repro!, /signed with \$HOOK_ALL_SECRET/);
   // The run's capture receiver is gone with the run: the repro posts to $WEBHOOK_RECEIVER_URL
-  // and names the URL the delivery reached (report/replay.ts, issue 24 item 3).
+  // and names the URL the delivery reached (report/replay.ts).
   assert.match(f!.repro!, /--data-binary @delivery\.body "\$WEBHOOK_RECEIVER_URL"$/);
   assert.match(
     f!.repro!,

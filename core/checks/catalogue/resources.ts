@@ -1,4 +1,5 @@
 /** Checks of the resources around tickets: contacts, macros, rules and reports (U10). */
+import { listRows } from '../../http/list-page.ts';
 import { show } from '../failure.ts';
 import { defineCheck } from '../registry.ts';
 import { body, statusIn } from './answer.ts';
@@ -99,8 +100,7 @@ export const resourceListed = defineCheck({
   rule: 'U10: a created contact or rule appears in its list.',
   kind: 'scenario',
   run(ex, a: { id: string; what: string }) {
-    const data = (ex.response?.json as { data?: Array<{ id?: string }> } | undefined)?.data;
-    return Array.isArray(data) && data.some((x) => x?.id === a.id)
+    return listRows(ex.response?.json).some((x) => x.id === a.id)
       ? undefined
       : { received: `${a.what} ${a.id} not listed`, expected: 'listed (first page, newest first)' };
   },

@@ -6,40 +6,16 @@
  * size limit. The API input fuzz runs these before its random cases (fast-check `examples`), so
  * a class is never left to chance; the random cases come on top, within the budget.
  */
+import { TEXT_SAMPLES } from '../../../core/typed-text.ts';
 import { BOUNDARY_LENGTHS } from '../input-classes.ts';
+
 import { deref, type JsonSchema, type Resolve, type SchemaSite, sitePath } from '../schema-arb.ts';
 import { type BodyCase, type BodyCaseKind, paddedJson } from './body-case.ts';
 import { setAt } from './json-path.ts';
 import type { BodyTargets } from './targets.ts';
 
-/**
- * Text people type, one sample per group of classes; each at most 40 code points, so it fits
- * every free-text field (a tag: 64). A 5xx names the group, its counterexample the characters.
- */
-export const TEXT_SAMPLES: ReadonlyArray<{ note: string; text: string }> = [
-  {
-    note: 'accented Latin and combining marks',
-    text: 'Zoë Ångström cafe\u0301 Z\u0351\u0307a\u0336l\u0328g\u0335o',
-  },
-  { note: 'CJK', text: '打印机着火了 プリンター 프린터' },
-  { note: 'RTL and bidi controls', text: 'המדפסת בוערת الطابعة \u202Eevil\u202C\u200F' },
-  { note: 'emoji (plane 1)', text: 'Printer 😀 👩‍👩‍👧‍👦 🏳️‍🌈 👍🏽 on fire' },
-  { note: 'planes 2 and 3', text: '𠜎𠮷 野家 𰀀𰀁' },
-  {
-    note: 'planes 4–16 (unassigned, tags, private use)',
-    text: '\u{40000} \u{E0067}\u{E0062}\u{E007F} \u{E0100} \u{F0000} \u{10FFFD}',
-  },
-  { note: 'NUL', text: 'before\u0000after' },
-  {
-    note: 'control characters and line separators',
-    text: 'bell\u0007 esc\u001B del\u007F c1\u0085\u009B ls\u2028 ps\u2029 tab\t nl\n',
-  },
-  {
-    note: 'invisible characters and noncharacters',
-    text: 'bom\uFEFF zw\u200B wj\u2060 nc\uFFFE\uFFFF\uFDD0',
-  },
-  { note: 'lone surrogates (\\ud800, \\udfff)', text: 'lone \ud800 high, \udfff low' },
-];
+/** The packed sampler takes the text samples from here, as the class sampler's. */
+export { TEXT_SAMPLES };
 
 /** A plain valid value of `schema`: every property, the first enum value, one array item. */
 export function plainValue(schema: JsonSchema, resolve: Resolve): unknown {
